@@ -1,0 +1,120 @@
+# blktrace-bench. `make` builds ./blktrace-bench; `make check` installs what is
+# missing and runs every test; `make demo` tells the story on a loop disk.
+# V=1 shows the full commands.
+
+OUT := build
+CC ?= gcc
+CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+
+ARCH_NAME := $(shell uname -m)
+ARCH_x86_64 := x86
+ARCH_aarch64 := arm64
+ARCH_riscv64 := riscv
+ARCH_s390x := s390
+ARCH_ppc64le := powerpc
+ARCH := $(ARCH_$(ARCH_NAME))
+ifeq ($(ARCH),)
+$(error unsupported architecture $(ARCH_NAME): add it to the ARCH map and vmlinux/)
+endif
+VMLINUX_DIR := vmlinux/$(ARCH)
+
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+VERSION := 0.1.0
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -MMD -MP -I$(OUT) -Ibpf -Isrc \
+	-DBLKTRACE_BENCH_VERSION='"$(VERSION)$(if $(GIT_REV),-$(GIT_REV))"'
+LDLIBS := -lbpf -lelf -lz -ljansson -luring -lm
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) \
+	-Wno-unused-function -I$(VMLINUX_DIR) -Ibpf -MMD -MP
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=$(OUT)/%.o)
+LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
+SAN_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/san/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%)
+SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/san/unit/%)
+SKEL := $(OUT)/blkio.skel.h
+
+.DELETE_ON_ERROR:
+.SECONDARY: $(SAN_OBJS)
+.PHONY: all deps check unit e2e demo bench bench-smoke clean format
+
+all: blktrace-bench
+
+deps:
+	$(Q)tools/deps.sh
+
+$(OUT) $(OUT)/san $(OUT)/unit $(OUT)/san/unit:
+	$(Q)mkdir -p $@
+
+$(OUT)/blkio.bpf.o: bpf/blkio.bpf.c | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(SKEL): $(OUT)/blkio.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name blkio_bpf > $@
+
+# Every object may include the skeleton; -MMD records who really does.
+$(OUT)/%.o: src/%.c | $(SKEL)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/san/%.o: src/%.c | $(SKEL) $(OUT)/san
+	$(call msg,CC-SAN,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+
+blktrace-bench: $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUT)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(OUT)/unit
+	$(call msg,CC-TEST,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS) -lcmocka -o $@
+
+$(OUT)/san/unit/%: tests/unit/%.c $(SAN_OBJS) | $(OUT)/san/unit
+	$(call msg,CC-TEST,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN) $< $(SAN_OBJS) $(LDLIBS) -lcmocka -o $@
+
+unit: $(UNIT_BINS) $(SAN_BINS)
+
+check:
+	$(Q)tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)tests/run.sh
+
+e2e: all
+	$(Q)tests/run.sh --e2e-only
+
+demo:
+	$(Q)tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/demo.sh
+
+bench:
+	$(Q)tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/bench/bench.sh
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUT) blktrace-bench
+
+format:
+	$(Q)clang-format -i bpf/*.h bpf/*.c src/*.c src/*.h tests/unit/*.c
+
+-include $(wildcard $(OUT)/*.d $(OUT)/san/*.d $(OUT)/unit/*.d $(OUT)/san/unit/*.d)

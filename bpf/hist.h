@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Bucket math shared by the BPF programs and user space.
+ *
+ * EXECUTIVE SUMMARY
+ *
+ * Three bucket schemes, each a pure function value -> index, and index -> [lo, hi):
+ *
+ *  - size (bytes): 512-byte-wide buckets below 4 KiB (so 512 B sectors are exact),
+ *    4 KiB-wide buckets from 4 KiB up to 2 MiB (44 KiB vs 48 KiB and 124 KiB vs
+ *    128 KiB are different buckets; a request of N KiB, N a multiple of 4, is the
+ *    bucket [N, N+4) KiB), then one bucket per power of two up to 4 GiB; larger
+ *    values land in the last bucket.
+ *
+ *  - count (segments, queue depth): exact values 0..511, then one bucket per
+ *    power of two ([512,1024) ... [32768,65536)); larger values land in the last.
+ *
+ *  - lat (nanoseconds): log-linear as in fio's stat.h. Values below 64 are exact.
+ *    Above, each power of two [2^k, 2^(k+1)) is split into 64 equal sub-buckets of
+ *    width 2^(k-6). A bucket's width is 1/64 of its lower bound, so reporting the
+ *    bucket midpoint is off by at most 1/128 (0.78%) of the true value. 2048
+ *    buckets reach 2^37 ns (137 s); anything slower lands in the last bucket.
+ *
+ * Index computation is branch-free apart from the clamps: log2 uses the classic
+ * shift ladder (BPF has no count-leading-zeros instruction), and the regime of a
+ * value selects between precomputed candidates with masks.
+ */
+#ifndef BLKTRACE_BENCH_HIST_H
+#define BLKTRACE_BENCH_HIST_H
+
+#define HIST_SIZE_BUCKETS 530 /* 8 x 512 B + 511 x 4 KiB + 11 x pow2 */
+#define HIST_COUNT_BUCKETS 519 /* 512 exact + 7 x pow2 */
+#define HIST_LAT_BUCKETS 2048 /* 64 exact + 31 x 64 sub-buckets */
+#define HIST_LAT_SUB_BITS 6
+
+#ifndef HIST_INLINE
+#ifdef __bpf__
+#define HIST_INLINE static __always_inline
+#else
+#define HIST_INLINE static inline
+#endif
+#endif
+
+/* floor(log2(v)) for v > 0; 0 for v == 0. Branch-free. */
+HIST_INLINE __u32 hist_log2(__u64 v)
+{
+	__u32 r, shift;
+
+	r = (v > 0xFFFFFFFFULL) << 5;
+	v >>= r;
+	shift = (v > 0xFFFF) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+/* Select a when cond is 1, b when cond is 0, without a branch. */
+HIST_INLINE __u64 hist_select(__u64 cond, __u64 a, __u64 b)
+{
+	__u64 mask = -(cond & 1);
+
+	return (a & mask) | (b & ~mask);
+}
+
+HIST_INLINE __u32 hist_size_index(__u64 bytes)
+{
+	__u64 small = bytes >> 9;		/* [0, 4K): 0..7 */
+	__u64 lin = 7 + (bytes >> 12);		/* [4K, 2M): 8..518 */
+	__u64 pow = 519 + hist_log2(bytes) - 21; /* [2M, ...): 519.. */
+	__u64 idx;
+
+	idx = hist_select(bytes < 4096, small, hist_select(bytes < (2ULL << 20), lin, pow));
+	if (idx > HIST_SIZE_BUCKETS - 1)
+		idx = HIST_SIZE_BUCKETS - 1;
+	return idx;
+}
+
+HIST_INLINE __u32 hist_count_index(__u64 v)
+{
+	__u64 idx = hist_select(v < 512, v, 512 + hist_log2(v) - 9);
+
+	if (idx > HIST_COUNT_BUCKETS - 1)
+		idx = HIST_COUNT_BUCKETS - 1;
+	return idx;
+}
+
+HIST_INLINE __u32 hist_lat_index(__u64 ns)
+{
+	__u32 msb = hist_log2(ns);
+	/* For ns >= 64: group (msb - 5) of 64, offset by the 6 bits below the msb. */
+	__u64 loglin = ((__u64)(msb - 5) << HIST_LAT_SUB_BITS) +
+		       ((ns >> ((msb - HIST_LAT_SUB_BITS) & 63)) & 63);
+	__u64 idx = hist_select(ns < 64, ns, loglin);
+
+	if (idx > HIST_LAT_BUCKETS - 1)
+		idx = HIST_LAT_BUCKETS - 1;
+	return idx;
+}
+
+#ifndef __bpf__
+/* Inclusive lower bounds; the upper bound of bucket i is the lower bound of i + 1. */
+HIST_INLINE __u64 hist_size_lo(__u32 i)
+{
+	if (i < 8)
+		return (__u64)i << 9;
+	if (i < 519)
+		return (__u64)(i - 7) << 12;
+	return 1ULL << (i - 519 + 21);
+}
+
+HIST_INLINE __u64 hist_count_lo(__u32 i)
+{
+	return i < 512 ? i : 1ULL << (i - 512 + 9);
+}
+
+HIST_INLINE __u64 hist_lat_lo(__u32 i)
+{
+	__u32 group, msb;
+
+	if (i < 64)
+		return i;
+	group = i >> HIST_LAT_SUB_BITS;
+	msb = group + 5;
+	return (1ULL << msb) + ((__u64)(i & 63) << (msb - HIST_LAT_SUB_BITS));
+}
+#endif /* !__bpf__ */
+
+#endif /* BLKTRACE_BENCH_HIST_H */

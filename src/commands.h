@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+#ifndef BLKTRACE_BENCH_COMMANDS_H
+#define BLKTRACE_BENCH_COMMANDS_H
+
+/* Exit codes shared by every command. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,	/* a runtime failure */
+	EXIT_USAGE = 2, /* bad input: options, unknown disk */
+	EXIT_NOEXEC = 127, /* command mode: the command could not be started */
+};
+
+/* Each command gets argv with argv[0] = "blktrace-bench <name>". */
+int cmd_trace(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* Prints "blktrace-bench: <message>" on stderr. */
+void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flush stdout and report a failed write (ENOSPC, EPIPE...) as an error. */
+int finish_stdout(void);
+
+#endif /* BLKTRACE_BENCH_COMMANDS_H */

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The sysfs model of a disk: what the user named, the whole disk behind it, its
+ * driver and queue limits. Reads $BLKTRACE_BENCH_SYSFS instead of /sys when set,
+ * so tests can use fixture trees.
+ */
+#ifndef BLKTRACE_BENCH_DEVICE_H
+#define BLKTRACE_BENCH_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define DEVICE_NAME_MAX 64
+/* Lists in struct device keep this many entries (lowest numbers/names); nr_* counts kept ones. */
+#define DEVICE_MAX_PARTITIONS 64
+#define DEVICE_MAX_STACK 16 /* slaves/ and holders/ */
+#define DEVICE_MAX_PARAMS 32
+
+/* Queue limits as sysfs shows them; -1 where the kernel does not have the file. */
+struct queue_limits {
+	int64_t max_sectors_kb;
+	int64_t max_hw_sectors_kb;
+	int64_t max_segments;
+	int64_t max_segment_size;
+	int64_t nr_requests;
+	int64_t read_ahead_kb;
+	int64_t logical_block_size;
+	int64_t physical_block_size;
+	int64_t wbt_lat_usec;
+	int64_t nomerges;
+	int64_t rotational; /* 0 or 1 */
+	char scheduler[32]; /* the active one, "none" when none, "" without the file */
+	char write_cache[32]; /* "write back" / "write through", "" without the file */
+};
+
+struct xen_blkfront {
+	bool present;
+	int64_t max_indirect_segments; /* module parameter (max on 3.11..4.5); -1 unknown */
+	bool param_is_old_name;	       /* the parameter is called "max" */
+	int64_t segments;	       /* negotiated: queue/max_segments */
+	bool indirect_descriptors;     /* segments > 11 */
+	int64_t max_request_bytes;     /* segments x 4096 */
+	int64_t max_ring_page_order;
+	int64_t max_queues;
+	int64_t feature_persistent;    /* -1 when the parameter is absent */
+	bool backend_limited;	       /* the module asked for more segments than negotiated */
+	char param_name[48];	       /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
+};
+
+/* virtio_blk module parameters (-1 absent) and the host's segment limit (seg_max). */
+struct virtio_blk_info {
+	bool present;
+	int64_t queue_depth;
+	int64_t num_request_queues;
+	int64_t poll_queues;
+	int64_t host_max_segments; /* queue/max_segments */
+};
+
+/* nvme (PCI) module parameters, -1 absent; the queue count is device.nr_hw_queues. */
+struct nvme_info {
+	bool present;
+	int64_t io_queue_depth;
+	int64_t poll_queues;
+	int64_t write_queues;
+};
+
+struct loop_info {
+	bool present;		  /* bound to a backing file (loop/ exists) */
+	char backing_file[256];
+	int64_t dio;		  /* loop/dio: backing file opened O_DIRECT */
+};
+
+struct device_partition {
+	char name[DEVICE_NAME_MAX];
+	unsigned int major, minor;
+	unsigned int number;	  /* the partition file */
+	uint64_t start;		  /* sectors */
+	uint64_t sectors;
+	unsigned int nr_holders;  /* e.g. a dm device on top of it */
+};
+
+struct module_param {
+	char name[48];
+	char value[80];
+};
+
+/* Which limit sets the largest request (bits, both when they agree). */
+enum device_limit {
+	DEVICE_LIMIT_NONE = 0,
+	DEVICE_LIMIT_MAX_SECTORS = 1,  /* max_sectors_kb */
+	DEVICE_LIMIT_MAX_SEGMENTS = 2, /* max_segments x max_segment_size */
+};
+
+struct device {
+	char name[DEVICE_NAME_MAX];	 /* the whole disk, e.g. "xvda" */
+	unsigned int major, minor;	 /* of the whole disk */
+	char part_name[DEVICE_NAME_MAX]; /* "" unless the user named a partition */
+	unsigned int part_major, part_minor;
+	uint64_t part_start;		 /* sectors, on the whole disk */
+	uint64_t part_sectors;
+	uint64_t size_sectors;		 /* the whole disk */
+	char driver[DEVICE_NAME_MAX];	 /* e.g. "vbd", "virtio_blk", "loop", "" if unknown */
+	char module[DEVICE_NAME_MAX];	 /* e.g. "xen_blkfront", "loop" */
+	struct queue_limits limits;
+	unsigned int nr_hw_queues;	 /* mq/ entries (0 for bio-based devices) */
+	unsigned int max_tags;		 /* largest mq/N/nr_tags */
+	struct xen_blkfront xen;
+	char sysfs_path[512];		 /* resolved directory of the whole disk */
+
+	/* No mq/ and no real scheduler: dm, md, zram never issue requests themselves. */
+	bool bio_based;
+	char dm_name[128];		 /* dm/name, "" unless device-mapper */
+	char md_level[32];		 /* md/level, "" unless md */
+	int64_t scsi_queue_depth;	 /* device/queue_depth of SCSI disks, -1 otherwise */
+	unsigned int nr_partitions;
+	struct device_partition partitions[DEVICE_MAX_PARTITIONS]; /* by number */
+	unsigned int nr_slaves;		 /* the disks underneath, traceable instead */
+	char slaves[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
+	unsigned int nr_holders;	 /* devices stacked on the whole disk */
+	char holders[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
+	unsigned int nr_module_params;	 /* <root>/module/<module>/parameters, by name */
+	struct module_param module_params[DEVICE_MAX_PARAMS];
+	struct virtio_blk_info virtio_blk;
+	struct nvme_info nvme;
+	struct loop_info loop;
+};
+
+/* The sysfs root in use: $BLKTRACE_BENCH_SYSFS or "/sys". */
+const char *device__sysfs_root(void);
+
+/*
+ * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" and read the disk's model.
+ * Returns 0, or a negative errno with a one-line reason in err (no trailing newline).
+ */
+int device__resolve(const char *spec, struct device *dev, char *err, size_t errlen);
+
+/* Re-read the queue limits (they may have been changed since resolve). */
+int device__read_limits(struct device *dev);
+
+/* Read/write one queue/ attribute of the whole disk; values without trailing newline. */
+int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len);
+int device__queue_set(const struct device *dev, const char *attr, const char *value);
+
+/*
+ * The largest request the queue accepts: max_sectors_kb, or max_segments full segments of
+ * max_segment_size when smaller. Bytes, -1 when neither is known; *limits gets the
+ * enum device_limit bits of the limit(s) that set it (may be NULL).
+ */
+int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits);
+
+#endif /* BLKTRACE_BENCH_DEVICE_H */

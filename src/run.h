@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The single result model: every report backend and compare read these structs,
+ * nothing else. A `struct result` is one invocation: the host, the disk, and the
+ * runs (one per repetition of one parameter set, or one for passive/command mode).
+ */
+#ifndef BLKTRACE_BENCH_RUN_H
+#define BLKTRACE_BENCH_RUN_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "blkio.h"
+#include "device.h"
+
+/* What the tracer saw over one interval: sums over CPUs, deltas of two snapshots. */
+struct block_stats {
+	struct blkio_counters c;
+	struct blkio_maxes max;
+	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
+	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
+	__u64 lat[BLKIO_NR_LATS][HIST_LAT_BUCKETS];
+};
+
+/* What the built-in workload saw, application side. */
+struct app_stats {
+	uint64_t bytes;
+	uint64_t ios;
+	uint64_t ns;		/* wall time of the timed part */
+	uint64_t lat_sum_ns;
+	uint64_t lat_max_ns;
+	__u64 lat[HIST_LAT_BUCKETS];
+};
+
+/* Parameters of a built-in workload run; rw[0] == '\0' for passive/command runs. */
+struct job_params {
+	char rw[16];		/* read, write, randread, randwrite */
+	uint64_t bs;
+	uint64_t size;
+	double runtime;		/* seconds, 0 = none */
+	char engine[16];	/* psync, io_uring */
+	unsigned int iodepth;
+	bool direct, sync, fsync, fdatasync;
+	char set_knob[32];	/* --set sweeps: the knob and this run's value */
+	char set_value[64];
+};
+
+struct run {
+	char label[160];
+	struct job_params params;
+	unsigned int repetition; /* 0-based within its parameter set */
+	double seconds;		 /* wall time of the traced interval */
+	bool has_block;
+	struct block_stats *block;
+	bool has_app;
+	struct app_stats *app;
+	int exit_status;	 /* command mode: the command's exit status */
+};
+
+struct host_info {
+	char kernel[128];
+	char hostname[128];
+};
+
+struct result {
+	char tool_version[32];
+	char command_line[1024];
+	struct host_info host;
+	struct device device;
+	bool has_device;
+	struct run *runs;
+	size_t nr_runs;
+};
+
+/* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */
+struct run *result__add_run(struct result *res, bool with_block, bool with_app);
+void result__free(struct result *res);
+void host_info__read(struct host_info *host);
+
+#endif /* BLKTRACE_BENCH_RUN_H */

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#include <string.h>
+#include "summary.h"
+
+const char *const blkio_op_names[BLKIO_NR_OPS] = {"read", "write", "flush", "discard", "other"};
+const char *const blkio_lat_names[BLKIO_NR_LATS] = {"queue_ns", "device_ns", "total_ns"};
+
+static void dist_fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum,
+		      uint64_t max)
+{
+	unsigned int n = hist_nr_buckets(kind);
+
+	d->count = hist_total(h, n);
+	d->mean = d->count ? (double)sum / d->count : 0;
+	d->max = d->count ? max : 0;
+	d->p50 = hist_percentile(kind, h, 50, max);
+	d->p90 = hist_percentile(kind, h, 90, max);
+	d->p99 = hist_percentile(kind, h, 99, max);
+	d->p999 = hist_percentile(kind, h, 99.9, max);
+}
+
+/* No maximum is kept for bytes per segment: the highest bucket's floor stands in. */
+static uint64_t top_bucket_lo(enum hist_kind kind, const __u64 *h)
+{
+	unsigned int i = hist_nr_buckets(kind);
+
+	while (i-- > 0)
+		if (h[i])
+			return hist_bucket_lo(kind, i);
+	return 0;
+}
+
+/* Requests in buckets at or above limit. Exact while limit is a bucket boundary. */
+static uint64_t count_at_least(enum hist_kind kind, const __u64 *h, uint64_t limit)
+{
+	unsigned int i, n = hist_nr_buckets(kind);
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++)
+		if (hist_bucket_hi(kind, i) > limit)
+			total += h[i];
+	return total;
+}
+
+void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
+			    struct block_summary *s)
+{
+	const struct blkio_counters *c = &b->c;
+	__u64 rw[HIST_SIZE_BUCKETS];
+	uint64_t bytes = 0, rw_bytes;
+	unsigned int i, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < HIST_SIZE_BUCKETS; i++) {
+		rw[i] = b->size[BLKIO_SIZE_READ][i] + b->size[BLKIO_SIZE_WRITE][i];
+		s->size_all[i] = rw[i] + b->size[BLKIO_SIZE_OTHER][i];
+	}
+	for (k = 0; k < BLKIO_NR_OPS; k++)
+		bytes += c->bytes[k];
+	rw_bytes = c->bytes[BLKIO_OP_READ] + c->bytes[BLKIO_OP_WRITE];
+
+	dist_fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
+	dist_fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
+		  b->max.segments);
+	dist_fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
+		  top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
+	/* Bytes per segment: the exact mean is total bytes over total segments. */
+	s->seg_bytes.mean = c->sum_segments ? (double)rw_bytes / c->sum_segments : 0;
+	dist_fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
+		  b->max.depth);
+	for (k = 0; k < BLKIO_NR_LATS; k++)
+		dist_fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
+
+	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
+	if (!lim || !s->data_requests)
+		return;
+	if (lim->max_sectors_kb > 0)
+		s->size_bound = count_at_least(HIST_KIND_SIZE, rw, lim->max_sectors_kb * 1024);
+	if (lim->max_segments > 0)
+		s->segments_bound = count_at_least(HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS],
+						   lim->max_segments);
+	s->limit_sectors = (double)s->size_bound / s->data_requests;
+	s->limit_segments = (double)s->segments_bound / s->data_requests;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The trace command: passive (until Ctrl-C or --duration) and command mode
+ * (attach, run CMD, detach, report, exit with CMD's status).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "cli.h"
+#include "commands.h"
+#include "report.h"
+#include "tracer.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* No SA_RESTART: a signal must interrupt our sleeps and waits. */
+static void catch_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9)};
+
+	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
+}
+
+static void join_command(char *buf, size_t len, int argc, char **argv)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+/*
+ * Run argv to completion; returns its exit status as a shell reports it
+ * (128 + signal when killed), or -errno when it could not be started.
+ * A CLOEXEC pipe carries execvp's errno back: EOF means the exec worked.
+ */
+static int run_command(char **argv)
+{
+	int pipefd[2], status, child_err = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		close(pipefd[0]);
+		execvp(argv[0], argv);
+		child_err = errno;
+		if (write(pipefd[1], &child_err, sizeof(child_err)) < 0)
+			_exit(EXIT_NOEXEC);
+		_exit(EXIT_NOEXEC);
+	}
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &child_err, sizeof(child_err));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+
+	for (;;) {
+		int sig = stop_signal;
+
+		if (waitpid(pid, &status, 0) == pid)
+			break;
+		if (errno != EINTR)
+			return -errno;
+		/* Forward Ctrl-C/SIGTERM sent to us alone; the command decides what to do. */
+		if (sig || stop_signal) {
+			kill(pid, stop_signal ? stop_signal : sig);
+			stop_signal = 0;
+		}
+	}
+	if (n == sizeof(child_err) && child_err)
+		return -child_err;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
+{
+	__u64 *a = (__u64 *)into;
+	const __u64 *b = (const __u64 *)m;
+	size_t i;
+
+	for (i = 0; i < sizeof(*m) / sizeof(__u64); i++)
+		if (b[i] > a[i])
+			a[i] = b[i];
+}
+
+/* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
+static int run_passive(struct tracer *t, const struct options *o, struct result *res,
+		       struct block_stats *total, const struct block_stats *start)
+{
+	struct block_stats *prev = NULL, *cur = NULL, *delta = NULL;
+	struct blkio_maxes all_max = {};
+	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0;
+	int err = 0;
+
+	prev = malloc(sizeof(*prev));
+	cur = malloc(sizeof(*cur));
+	delta = malloc(sizeof(*delta));
+	if (!prev || !cur || !delta) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	*prev = *start;
+	while (!stop_signal) {
+		double now = now_s(), wake = o->duration ? t0 + o->duration : now + 3600;
+
+		if (o->duration && now >= t0 + o->duration)
+			break;
+		if (next && next < wake)
+			wake = next;
+		if (wake > now)
+			sleep_s(wake - now);
+		if (!next || now_s() < next || stop_signal)
+			continue;
+		/* One interval report, on stdout unless JSON goes there. */
+		err = tracer__snapshot(t, cur);
+		if (err)
+			goto cleanup;
+		block_stats__delta(delta, cur, prev);
+		merge_max(&all_max, &cur->max);
+		tracer__reset_max(t);
+		if (!o->json || strcmp(o->json, "-")) {
+			struct run r = {.seconds = now_s() - next + o->interval,
+					.has_block = true, .block = delta};
+
+			snprintf(r.label, sizeof(r.label), "interval %.0f s", next - t0);
+			report_text_run(stdout, res, &r);
+			fputc('\n', stdout);
+			fflush(stdout);
+		}
+		*prev = *cur;
+		next += o->interval;
+	}
+	err = tracer__snapshot(t, cur);
+	if (err)
+		goto cleanup;
+	block_stats__delta(total, cur, start);
+	merge_max(&total->max, &all_max);
+cleanup:
+	free(prev);
+	free(cur);
+	free(delta);
+	return err;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct tracer_opts topts = {};
+	struct block_stats *start = NULL;
+	struct tracer *t = NULL;
+	struct result res = {};
+	struct options o;
+	struct run *run;
+	char err_msg[512];
+	int err, rc = EXIT_FAIL;
+	double t0;
+
+	err = cli_parse("trace", argc, argv, &o);
+	if (err)
+		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
+	if (!o.trace) {
+		die_msg("--trace DEV is required (try --help)");
+		return EXIT_USAGE;
+	}
+	if (o.command && (o.duration || o.interval)) {
+		die_msg("--duration and --interval are for passive mode, not with a command");
+		return EXIT_USAGE;
+	}
+	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
+	if (err) {
+		die_msg("%s", err_msg);
+		return EXIT_USAGE;
+	}
+	res.has_device = true;
+	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
+	join_command(res.command_line, sizeof(res.command_line), argc, argv);
+	host_info__read(&res.host);
+
+	topts.dev = &res.device;
+	topts.force_raw_tp = o.raw_tp;
+	topts.verbose = o.verbose;
+	topts.errbuf = err_msg;
+	topts.errlen = sizeof(err_msg);
+	err_msg[0] = '\0';
+	err = tracer__open(&topts, &t);
+	if (err) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		goto cleanup;
+	}
+	catch_signals();
+	err = tracer__start(t);
+	if (err) {
+		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
+		goto cleanup;
+	}
+	if (o.verbose)
+		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs, %zu bytes of "
+				"BPF maps\n", res.device.name, res.device.major, res.device.minor,
+			tracer__flavour(t), tracer__map_bytes(t));
+
+	start = malloc(sizeof(*start));
+	run = result__add_run(&res, true, false);
+	if (!start || !run) {
+		die_msg("out of memory");
+		goto cleanup;
+	}
+	err = tracer__snapshot(t, start);
+	if (!err)
+		err = tracer__reset_max(t);
+	if (err) {
+		die_msg("cannot read the BPF maps: %s", strerror(-err));
+		goto cleanup;
+	}
+	t0 = now_s();
+	if (o.command) {
+		int status = run_command(o.command);
+
+		if (status < 0) {
+			die_msg("cannot run '%s': %s", o.command[0], strerror(-status));
+			rc = EXIT_NOEXEC;
+			goto cleanup;
+		}
+		run->exit_status = status;
+		join_command(run->label, sizeof(run->label), o.nr_command, o.command);
+		err = tracer__snapshot(t, run->block);
+		if (!err)
+			block_stats__delta(run->block, run->block, start);
+	} else {
+		snprintf(run->label, sizeof(run->label), "passive");
+		err = run_passive(t, &o, &res, run->block, start);
+	}
+	run->seconds = now_s() - t0;
+	if (err) {
+		die_msg("cannot read the BPF maps: %s", strerror(-err));
+		goto cleanup;
+	}
+	/* Detach before writing: the report's own I/O must not be traced. */
+	tracer__close(t);
+	t = NULL;
+
+	if (!o.json || strcmp(o.json, "-"))
+		report_text(stdout, &res);
+	if (o.json) {
+		err = report_json_write(&res, o.json);
+		if (err) {
+			die_msg("cannot write %s: %s", strcmp(o.json, "-") ? o.json : "stdout",
+				strerror(-err));
+			goto cleanup;
+		}
+	}
+	if (finish_stdout())
+		goto cleanup;
+	rc = o.command ? run->exit_status : EXIT_OK;
+cleanup:
+	tracer__close(t);
+	free(start);
+	result__free(&res);
+	return rc;
+}

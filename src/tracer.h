@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The block-layer tracer of one disk: an opaque handle over the BPF skeleton.
+ * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
+ * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
+ * safe. Functions return 0 or a negative errno and never print, except libbpf's
+ * own diagnostics when opts.verbose is set.
+ */
+#ifndef BLKTRACE_BENCH_TRACER_H
+#define BLKTRACE_BENCH_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "device.h"
+#include "run.h"
+
+struct tracer;
+
+struct tracer_opts {
+	const struct device *dev;   /* the disk (and optional partition range) to trace */
+	bool force_raw_tp;	    /* take the raw_tp twins even where tp_btf works */
+	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	char *errbuf;		    /* one-line reason on failure, may be NULL */
+	size_t errlen;
+};
+
+int tracer__open(const struct tracer_opts *opts, struct tracer **out);
+int tracer__start(struct tracer *t);
+/* Cumulative totals since tracer__start (max fields: since the last reset). */
+int tracer__snapshot(struct tracer *t, struct block_stats *out);
+/* Start a new interval for the max fields. */
+int tracer__reset_max(struct tracer *t);
+void tracer__close(struct tracer *t);
+
+/* "tp_btf" or "raw_tp": the program flavour in use. */
+const char *tracer__flavour(const struct tracer *t);
+/* Bytes of BPF map memory the tracer holds (for --verbose). */
+size_t tracer__map_bytes(const struct tracer *t);
+/* Cumulative BPF run time and run count of our programs (needs kernel.bpf_stats_enabled). */
+int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
+		       unsigned long long *run_cnt);
+
+/* out = after - before for sums and histograms; max fields are taken from after. */
+void block_stats__delta(struct block_stats *out, const struct block_stats *after,
+			const struct block_stats *before);
+
+#endif /* BLKTRACE_BENCH_TRACER_H */

@@ -1,0 +1,80 @@
+# Shared helpers of the end-to-end tests: loop disks that are always detached,
+# sysfs settings that are always restored, assertions that count.
+# shellcheck shell=bash
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BB="$ROOT/blktrace-bench"
+T_NAME=$(basename "$0" .sh)
+TMP=$(mktemp -d /dev/shm/bb-e2e.XXXXXX)
+PASS=0 FAIL=0 SKIP=0
+_LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=()
+
+cleanup() {
+	local i
+	for ((i = ${#_RESTORE[@]} - 1; i >= 0; i--)); do
+		echo "${_RESTORE[i]#*=}" > "${_RESTORE[i]%%=*}" 2>/dev/null
+	done
+	for m in "${_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
+	for l in "${_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	for f in "${_IMAGES[@]}"; do rm -f "$f"; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# make_loop VAR SIZE [DIR] [losetup flags...]: attaches a new loop disk and sets
+# VAR to it. (Not "$(make_loop)": a subshell would lose what cleanup must undo.)
+make_loop() {
+	local var=$1 size=$2 dir=${3:-/dev/shm} img dev
+	shift 3 2>/dev/null || shift $#
+	img=$(mktemp "$dir/bb-e2e-img.XXXXXX") || return 1
+	_IMAGES+=("$img")
+	truncate -s "$size" "$img"
+	dev=$(losetup -f --show "$@" "$img") || return 1
+	_LOOPS+=("$dev")
+	udevadm settle 2>/dev/null || true
+	printf -v "$var" '%s' "$dev"
+}
+
+# set_sysfs FILE VALUE: remembers the old value, restored at exit.
+set_sysfs() {
+	_RESTORE+=("$1=$(cat "$1")")
+	echo "$2" > "$1"
+}
+
+mounted() { _MOUNTS+=("$1"); }
+
+# diskstat DEV FIELD: FIELD counted as in Documentation/admin-guide/iostats.rst
+# (1 = reads completed, 5 = writes completed, 7 = sectors written, 16 = flushes).
+diskstat() {
+	awk -v d="$(basename "$1")" -v f="$2" '$3 == d { print $(f + 3) }' /proc/diskstats
+}
+
+jqv() { jq -r "$2" "$1"; }
+
+ok() { PASS=$((PASS + 1)); echo "  ok   $T_NAME: $1"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "  FAIL $T_NAME: $1"; }
+skip() { SKIP=$((SKIP + 1)); echo "  skip $T_NAME: $1"; }
+
+expect_eq() { # NAME ACTUAL EXPECTED
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', expected '$3'"; fi
+}
+expect_cmp() { # NAME A OP B   (numeric, awk semantics)
+	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }"; then
+		ok "$1 ($2 $3 $4)"
+	else
+		not_ok "$1: expected $2 $3 $4"
+	fi
+}
+expect_true() { # NAME CMD...
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+finish() {
+	echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"
+	[ "$FAIL" -eq 0 ]
+}
+
+[ -x "$BB" ] || { echo "  FAIL $T_NAME: $BB not built"; echo "RESULT passed=0 failed=1 skipped=0"; exit 1; }

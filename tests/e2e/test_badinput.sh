@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Bad input: one line on stderr naming the problem, the documented exit code.
+. "$(dirname "$0")/lib.sh"
+
+make_loop A 16M || { not_ok "losetup"; finish; exit 1; }
+a=$(basename "$A")
+
+# expect_fail NAME EXIT PATTERN -- ARGS...
+expect_fail() {
+	local name=$1 code=$2 pat=$3 rc lines
+	shift 4
+	"$BB" "$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	lines=$(wc -l < "$TMP/err")
+	if [ $rc -eq "$code" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		ok "$name (exit $rc: $(cat "$TMP/err"))"
+	else
+		not_ok "$name: exit $rc (want $code), stderr: $(head -3 "$TMP/err"), stdout bytes $(wc -c < "$TMP/out")"
+	fi
+}
+
+expect_fail "unknown disk" 2 "nosuchdisk" -- --trace nosuchdisk -- true
+expect_fail "bad MAJ:MIN" 2 "12:" -- --trace 12: -- true
+expect_fail "garbage duration" 2 "abc" -- --trace "$a" --duration abc
+expect_fail "negative duration" 2 "duration" -- --trace "$a" --duration -1
+expect_fail "no --trace" 2 "--trace" -- --duration 1
+expect_fail "unknown command" 2 "frobnicate" -- frobnicate
+expect_fail "command not found" 127 "no-such-program-xyz" -- --trace "$a" -- no-such-program-xyz
+expect_fail "duration with a command" 2 "passive" -- --trace "$a" --duration 1 -- true
+
+"$BB" --trace "$a" -- sh -c 'exit 3' > /dev/null 2>&1
+expect_eq "the command's exit status is ours" "$?" 3
+"$BB" --trace "$a" -- true > /dev/null 2>&1
+expect_eq "success exits 0" "$?" 0
+"$BB" --trace "$a" --json - -- true > "$TMP/stdout.json" 2> "$TMP/err"
+expect_eq "--json -: stdout holds only the JSON document" "$(jq -r .schema "$TMP/stdout.json")" \
+	"blktrace-bench/1"
+"$BB" --trace "$a" --json /nonexistent-dir/x.json -- true > /dev/null 2> "$TMP/err"
+expect_eq "unwritable --json path fails" "$?" 1
+
+# Without root's capabilities, loading is refused with a line saying what is missing.
+if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$BB" --trace "$a" -- true > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "root" "$TMP/err"; then
+		ok "unprivileged: one line naming what is missing ($(cat "$TMP/err"))"
+	else
+		not_ok "unprivileged: exit $rc, stderr: $(head -3 "$TMP/err")"
+	fi
+else
+	skip "setpriv missing: unprivileged path not tested"
+fi
+
+finish

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The tracer against independent oracles: the exact request counts an O_DIRECT
+# workload must produce, and /proc/diskstats deltas over the same interval.
+. "$(dirname "$0")/lib.sh"
+
+make_loop A 256M || { not_ok "losetup"; finish; exit 1; }
+make_loop B 64M || { not_ok "losetup"; finish; exit 1; }
+a=$(basename "$A") b=$(basename "$B")
+
+# 1. dd, 64 KiB O_DIRECT writes: exactly 256 write requests of 64 KiB.
+w0=$(diskstat "$A" 5) s0=$(diskstat "$A" 7)
+"$BB" --trace "$a" --json "$TMP/dd.json" -- \
+	dd if=/dev/zero of="$A" bs=64k count=256 oflag=direct status=none > "$TMP/dd.txt"
+rc=$?
+w1=$(diskstat "$A" 5) s1=$(diskstat "$A" 7)
+expect_eq "dd: exit status" "$rc" 0
+expect_eq "dd: write requests" "$(jqv "$TMP/dd.json" .runs[0].block.write.requests)" 256
+expect_eq "dd: write bytes" "$(jqv "$TMP/dd.json" .runs[0].block.write.bytes)" $((256 * 65536))
+expect_eq "dd: diskstats writes completed" "$((w1 - w0))" 256
+expect_eq "dd: diskstats sectors written" "$((s1 - s0))" $((256 * 128))
+expect_eq "dd: one size bucket [64K, 68K)" \
+	"$(jqv "$TMP/dd.json" '.runs[0].block.request_bytes.buckets | map("\(.lo)-\(.hi)x\(.count)") | join(",")')" \
+	"65536-69632x256"
+expect_eq "dd: request size p50" "$(jqv "$TMP/dd.json" .runs[0].block.request_bytes.p50)" 65536
+expect_eq "dd: request size max" "$(jqv "$TMP/dd.json" .runs[0].block.request_bytes.max)" 65536
+expect_eq "dd: completions timed" "$(jqv "$TMP/dd.json" .runs[0].block.device_ns.count)" 256
+expect_eq "dd: queue depth 1 (one I/O at a time)" \
+	"$(jqv "$TMP/dd.json" .runs[0].block.queue_depth.max)" 1
+expect_eq "dd: schema" "$(jqv "$TMP/dd.json" .schema)" "blktrace-bench/1"
+expect_eq "dd: device major:minor" \
+	"$(jqv "$TMP/dd.json" '"\(.device.major):\(.device.minor)"')" "$(cat /sys/block/$a/dev)"
+expect_true "dd: text report names the disk" grep -q "$a (" "$TMP/dd.txt"
+# Queue + device time of the same requests add up to their total time.
+expect_cmp "dd: queue+device == total (mean, 0.1%)" \
+	"$(jqv "$TMP/dd.json" '(.runs[0].block.queue_ns.mean + .runs[0].block.device_ns.mean - .runs[0].block.total_ns.mean) | fabs')" \
+	"<=" "$(jqv "$TMP/dd.json" '.runs[0].block.total_ns.mean / 1000')"
+expect_cmp "dd: device time > 0" "$(jqv "$TMP/dd.json" .runs[0].block.device_ns.p50)" ">" 0
+
+# 2. O_DIRECT reads with dd (read-only open: no udev re-probe on close).
+r0=$(diskstat "$A" 1)
+"$BB" --trace "$A" --json "$TMP/rd.json" -- \
+	dd if="$A" of=/dev/null bs=128k count=100 iflag=direct status=none > /dev/null
+r1=$(diskstat "$A" 1)
+expect_eq "dd read: read requests" "$(jqv "$TMP/rd.json" .runs[0].block.read.requests)" 100
+expect_eq "dd read: diskstats reads completed" "$((r1 - r0))" 100
+# Physically contiguous pages merge, so 128 KiB is at most 32 segments, never fewer
+# bytes than requested: segments x bytes/segment == bytes per request.
+expect_cmp "dd read: at most 32 segments" "$(jqv "$TMP/rd.json" .runs[0].block.segments.max)" "<=" 32
+expect_cmp "dd read: segments x bytes/segment == 128 KiB" \
+	"$(jqv "$TMP/rd.json" '.runs[0].block | (.segments.mean * .segment_bytes.mean - 131072) | fabs')" "<" 1
+
+# 3. Another disk's I/O is excluded, by the BPF filter.
+"$BB" --trace "$a" --json "$TMP/other.json" -- \
+	dd if=/dev/zero of="$B" bs=4k count=100 oflag=direct status=none > /dev/null
+expect_eq "other disk: nothing counted" \
+	"$(jqv "$TMP/other.json" '[.runs[0].block | .read.requests, .write.requests] | add')" 0
+
+# 4. max_sectors_kb=16 splits each 64 KiB write into exactly four 16 KiB requests.
+set_sysfs "/sys/block/$a/queue/max_sectors_kb" 16
+"$BB" --trace "$(cat /sys/block/$a/dev)" --json "$TMP/split.json" -- \
+	dd if=/dev/zero of="$A" bs=64k count=64 oflag=direct status=none > /dev/null
+expect_eq "split: 256 write requests" "$(jqv "$TMP/split.json" .runs[0].block.write.requests)" 256
+expect_eq "split: all 16 KiB" "$(jqv "$TMP/split.json" .runs[0].block.request_bytes.max)" 16384
+expect_eq "split: limit-bound max_sectors 1.0" \
+	"$(jqv "$TMP/split.json" .runs[0].block.limit_bound.max_sectors)" 1
+expect_cmp "split: splits counted" "$(jqv "$TMP/split.json" .runs[0].block.splits)" ">=" 64
+echo "$(cat "/sys/block/$a/queue/max_hw_sectors_kb")" > "/sys/block/$a/queue/max_sectors_kb"
+
+# 5. fio, io_uring at iodepth 8: exact count; depth above 1 and never above 8.
+if command -v fio > /dev/null; then
+	r0=$(diskstat "$A" 1)
+	"$BB" --trace "$a" --json "$TMP/fio.json" -- fio --name=qd --filename="$A" \
+		--ioengine=io_uring --iodepth=8 --direct=1 --rw=randread --bs=4k --size=8M \
+		--output="$TMP/fio.out" > /dev/null
+	r1=$(diskstat "$A" 1)
+	expect_eq "fio: read requests" "$(jqv "$TMP/fio.json" .runs[0].block.read.requests)" 2048
+	expect_eq "fio: diskstats reads" "$((r1 - r0))" 2048
+	expect_cmp "fio: queue depth max <= 8" "$(jqv "$TMP/fio.json" .runs[0].block.queue_depth.max)" "<=" 8
+	expect_cmp "fio: queue depth max > 1" "$(jqv "$TMP/fio.json" .runs[0].block.queue_depth.max)" ">" 1
+	expect_eq "fio: no untracked completions" "$(jqv "$TMP/fio.json" .runs[0].block.untracked)" 0
+else
+	skip "fio not installed"
+fi
+
+# 6. The raw_tp twins count exactly what tp_btf counts.
+for mode in btf raw; do
+	env=()
+	[ $mode = raw ] && env=(BLKTRACE_BENCH_RAW_TP=1)
+	env "${env[@]}" "$BB" -v --trace "$a" --json "$TMP/$mode.json" -- \
+		dd if=/dev/zero of="$A" bs=8k count=300 oflag=direct status=none \
+		> /dev/null 2> "$TMP/$mode.err"
+done
+expect_true "raw_tp: the raw_tp programs were used" grep -q "with raw_tp programs" "$TMP/raw.err"
+expect_true "tp_btf: the tp_btf programs were used" grep -q "with tp_btf programs" "$TMP/btf.err"
+for f in write.requests write.bytes segments.max request_bytes.p50; do
+	expect_eq "raw_tp == tp_btf: $f" "$(jqv "$TMP/raw.json" ".runs[0].block.$f")" \
+		"$(jqv "$TMP/btf.json" ".runs[0].block.$f")"
+done
+
+# 7. Passive mode: --duration ends it with a report and exit 0.
+( sleep 0.3; dd if=/dev/zero of="$A" bs=4k count=10 oflag=direct status=none ) &
+"$BB" --trace "$a" --duration 1.5 --json "$TMP/passive.json" > "$TMP/passive.txt"
+rc=$?
+wait
+expect_eq "passive: exit 0" "$rc" 0
+expect_eq "passive: write requests" "$(jqv "$TMP/passive.json" .runs[0].block.write.requests)" 10
+expect_cmp "passive: seconds ~1.5" "$(jqv "$TMP/passive.json" .runs[0].seconds)" ">=" 1.4
+
+# 8. Passive mode: Ctrl-C prints what was collected and exits 0.
+"$BB" --trace "$a" --json "$TMP/int.json" > "$TMP/int.txt" &
+pid=$!
+sleep 1
+dd if=/dev/zero of="$A" bs=4k count=7 oflag=direct status=none
+sleep 0.2
+kill -INT $pid
+wait $pid
+rc=$?
+expect_eq "SIGINT: exit 0" "$rc" 0
+expect_eq "SIGINT: report of what was seen" "$(jqv "$TMP/int.json" .runs[0].block.write.requests)" 7
+
+finish

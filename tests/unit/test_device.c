@@ -1,0 +1,1126 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The device model against the sysfs fixture trees in tests/fixtures/sysfs (see its README),
+ * a scratch tree for the writable parts, and, when this machine has one, a real disk.
+ * Runs from the repository root; BLKTRACE_BENCH_FIXTURES overrides where the trees are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "device.h"
+
+static char fixtures[PATH_MAX];
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int find_fixtures(void **state)
+{
+	const char *env = getenv("BLKTRACE_BENCH_FIXTURES");
+	char here[PATH_MAX], *slash;
+	int n = 0;
+
+	(void)state;
+	if (env && *env) {
+		snprintf(fixtures, sizeof(fixtures), "%s", env);
+	} else if (is_dir("tests/fixtures/sysfs")) {
+		snprintf(fixtures, sizeof(fixtures), "tests/fixtures/sysfs");
+	} else {
+		/* Run from elsewhere: the trees sit next to this file's directory. */
+		snprintf(here, sizeof(here), "%s", __FILE__);
+		slash = strrchr(here, '/');
+		if (slash)
+			*slash = '\0';
+		n = snprintf(fixtures, sizeof(fixtures), "%s/../fixtures/sysfs",
+			     slash ? here : ".");
+	}
+	if (n >= (int)sizeof(fixtures) || !is_dir(fixtures)) {
+		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
+			fixtures);
+		return -1;
+	}
+	return 0;
+}
+
+static void use_fixture(const char *name)
+{
+	char root[PATH_MAX];
+
+	assert_true(snprintf(root, sizeof(root), "%s/%s", fixtures, name) < (int)sizeof(root));
+	assert_true(is_dir(root));
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", root, 1), 0);
+}
+
+/* struct device is large: keep it off the test's stack. */
+static struct device *resolve_ok(const char *fixture, const char *spec)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	char err[256] = "unset";
+	int ret;
+
+	assert_non_null(dev);
+	use_fixture(fixture);
+	ret = device__resolve(spec, dev, err, sizeof(err));
+	if (ret)
+		fail_msg("%s in %s: %d (%s)", spec, fixture, ret, err);
+	assert_string_equal(err, "");
+	return dev;
+}
+
+static int resolve_err(const char *spec, char *err, size_t len)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	int ret;
+
+	assert_non_null(dev);
+	memset(dev, 0xa5, sizeof(*dev));
+	ret = device__resolve(spec, dev, err, len);
+	/* A failed resolve leaves nothing half-filled behind. */
+	assert_string_equal(dev->name, "");
+	assert_string_equal(dev->sysfs_path, "");
+	assert_int_equal(dev->major, 0);
+	test_free(dev);
+	return ret;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void check_limits(const struct queue_limits *got, const struct queue_limits *want)
+{
+	assert_int_equal(got->max_sectors_kb, want->max_sectors_kb);
+	assert_int_equal(got->max_hw_sectors_kb, want->max_hw_sectors_kb);
+	assert_int_equal(got->max_segments, want->max_segments);
+	assert_int_equal(got->max_segment_size, want->max_segment_size);
+	assert_int_equal(got->nr_requests, want->nr_requests);
+	assert_int_equal(got->read_ahead_kb, want->read_ahead_kb);
+	assert_int_equal(got->logical_block_size, want->logical_block_size);
+	assert_int_equal(got->physical_block_size, want->physical_block_size);
+	assert_int_equal(got->wbt_lat_usec, want->wbt_lat_usec);
+	assert_int_equal(got->nomerges, want->nomerges);
+	assert_int_equal(got->rotational, want->rotational);
+	assert_string_equal(got->scheduler, want->scheduler);
+	assert_string_equal(got->write_cache, want->write_cache);
+}
+
+static void check_partition(const struct device_partition *p, const char *name,
+			    unsigned int maj, unsigned int min, unsigned int number,
+			    uint64_t start, uint64_t sectors, unsigned int holders)
+{
+	assert_string_equal(p->name, name);
+	assert_int_equal(p->major, maj);
+	assert_int_equal(p->minor, min);
+	assert_int_equal(p->number, number);
+	assert_int_equal(p->start, start);
+	assert_int_equal(p->sectors, sectors);
+	assert_int_equal(p->nr_holders, holders);
+}
+
+static void check_param(const struct device *dev, unsigned int i, const char *name,
+			const char *value)
+{
+	assert_true(i < dev->nr_module_params);
+	assert_string_equal(dev->module_params[i].name, name);
+	assert_string_equal(dev->module_params[i].value, value);
+}
+
+static void check_no_driver_extras(const struct device *dev)
+{
+	assert_false(dev->virtio_blk.present);
+	assert_false(dev->nvme.present);
+	assert_false(dev->loop.present);
+}
+
+static void check_whole_disk(const struct device *dev)
+{
+	assert_string_equal(dev->part_name, "");
+	assert_int_equal(dev->part_major, 0);
+	assert_int_equal(dev->part_minor, 0);
+	assert_int_equal(dev->part_start, 0);
+	assert_int_equal(dev->part_sectors, 0);
+}
+
+static void test_sysfs_root(void **state)
+{
+	(void)state;
+	assert_int_equal(unsetenv("BLKTRACE_BENCH_SYSFS"), 0);
+	assert_string_equal(device__sysfs_root(), "/sys");
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", "", 1), 0);
+	assert_string_equal(device__sysfs_root(), "/sys");
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", "/tmp/x", 1), 0);
+	assert_string_equal(device__sysfs_root(), "/tmp/x");
+}
+
+/* What every xen-seg* tree shares: xvda behind vbd-51712 with one partition. */
+static void check_xen_disk(const struct device *dev, const char *fixture)
+{
+	char suffix[128];
+
+	assert_string_equal(dev->name, "xvda");
+	assert_int_equal(dev->major, 202);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 20971520);
+	assert_string_equal(dev->driver, "vbd");
+	assert_string_equal(dev->module, "xen_blkfront");
+	assert_int_equal(dev->nr_hw_queues, 2);
+	assert_int_equal(dev->max_tags, 32);
+	assert_false(dev->bio_based);
+	assert_string_equal(dev->dm_name, "");
+	assert_string_equal(dev->md_level, "");
+	assert_int_equal(dev->scsi_queue_depth, -1);
+	assert_int_equal(dev->nr_partitions, 1);
+	check_partition(&dev->partitions[0], "xvda1", 202, 1, 1, 2048, 20969472, 0);
+	assert_int_equal(dev->nr_slaves, 0);
+	assert_int_equal(dev->nr_holders, 0);
+	assert_true(dev->xen.present);
+	assert_false(dev->xen.param_is_old_name);
+	assert_string_equal(dev->xen.param_name, "xen_blkfront.max_indirect_segments");
+	assert_int_equal(dev->xen.max_queues, 4);
+	check_no_driver_extras(dev);
+	/* An absolute, resolved path inside the fixture. */
+	snprintf(suffix, sizeof(suffix), "/%s/devices/vbd-51712/block/xvda", fixture);
+	assert_true(dev->sysfs_path[0] == '/');
+	assert_true(ends_with(dev->sysfs_path, suffix));
+	assert_int_equal(dev->nr_module_params, 4);
+}
+
+static void check_xen_limits(const struct device *dev, int64_t segs, int64_t sectors_kb)
+{
+	const struct queue_limits want = {
+		.max_sectors_kb = sectors_kb,
+		.max_hw_sectors_kb = segs * 4,
+		.max_segments = segs,
+		.max_segment_size = 4096,
+		.nr_requests = 64,
+		.read_ahead_kb = 128,
+		.logical_block_size = 512,
+		.physical_block_size = 512,
+		.wbt_lat_usec = 2000,
+		.nomerges = 0,
+		.rotational = 0,
+		.scheduler = "none",
+		.write_cache = "write back",
+	};
+
+	check_limits(&dev->limits, &want);
+}
+
+static void test_xen_seg32(void **state)
+{
+	struct device *dev = resolve_ok("xen-seg32", "xvda");
+	unsigned int limits = 0;
+
+	(void)state;
+	check_whole_disk(dev);
+	check_xen_limits(dev, 32, 128);
+	check_param(dev, 0, "feature_persistent", "Y");
+	check_param(dev, 1, "max_indirect_segments", "32");
+	check_param(dev, 2, "max_queues", "4");
+	check_param(dev, 3, "max_ring_page_order", "0");
+	check_xen_disk(dev, "xen-seg32");
+	assert_int_equal(dev->xen.max_indirect_segments, 32);
+	assert_int_equal(dev->xen.segments, 32);
+	assert_true(dev->xen.indirect_descriptors);
+	assert_int_equal(dev->xen.max_request_bytes, 128 * 1024);
+	assert_int_equal(dev->xen.max_ring_page_order, 0);
+	assert_int_equal(dev->xen.feature_persistent, 1);
+	assert_false(dev->xen.backend_limited);
+	/* 32 x 4 KiB and max_sectors_kb agree: both set the 128 KiB cap. */
+	assert_int_equal(device__max_request_bytes(dev, &limits), 128 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS | DEVICE_LIMIT_MAX_SEGMENTS);
+	test_free(dev);
+}
+
+static void test_xen_seg11(void **state)
+{
+	struct device *dev = resolve_ok("xen-seg11", "xvda");
+
+	(void)state;
+	check_xen_limits(dev, 11, 44);
+	check_param(dev, 1, "max_indirect_segments", "11");
+	check_xen_disk(dev, "xen-seg11");
+	assert_int_equal(dev->xen.max_indirect_segments, 11);
+	assert_int_equal(dev->xen.segments, 11);
+	assert_false(dev->xen.indirect_descriptors);
+	assert_int_equal(dev->xen.max_request_bytes, 44 * 1024);
+	assert_int_equal(dev->xen.max_ring_page_order, 0);
+	assert_int_equal(dev->xen.feature_persistent, 1);
+	assert_false(dev->xen.backend_limited);
+	assert_int_equal(device__max_request_bytes(dev, NULL), 44 * 1024);
+	test_free(dev);
+}
+
+static void test_xen_seg256(void **state)
+{
+	struct device *dev = resolve_ok("xen-seg256", "xvda");
+	unsigned int limits = 0;
+
+	(void)state;
+	check_xen_limits(dev, 256, 1024);
+	check_param(dev, 0, "feature_persistent", "N");
+	check_param(dev, 1, "max_indirect_segments", "256");
+	check_param(dev, 3, "max_ring_page_order", "2");
+	check_xen_disk(dev, "xen-seg256");
+	assert_int_equal(dev->xen.max_indirect_segments, 256);
+	assert_int_equal(dev->xen.segments, 256);
+	assert_true(dev->xen.indirect_descriptors);
+	assert_int_equal(dev->xen.max_request_bytes, 1024 * 1024);
+	assert_int_equal(dev->xen.max_ring_page_order, 2);
+	assert_int_equal(dev->xen.feature_persistent, 0);
+	assert_false(dev->xen.backend_limited);
+	assert_int_equal(device__max_request_bytes(dev, &limits), 1024 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS | DEVICE_LIMIT_MAX_SEGMENTS);
+	test_free(dev);
+}
+
+static void test_xen_backend_limited(void **state)
+{
+	struct device *dev = resolve_ok("xen-backend-limited", "xvda");
+
+	(void)state;
+	check_xen_limits(dev, 11, 44);
+	check_param(dev, 1, "max_indirect_segments", "32");
+	check_xen_disk(dev, "xen-backend-limited");
+	/* The guest asked for 32, the ring carries 11. */
+	assert_int_equal(dev->xen.max_indirect_segments, 32);
+	assert_int_equal(dev->xen.segments, 11);
+	assert_false(dev->xen.indirect_descriptors);
+	assert_int_equal(dev->xen.max_request_bytes, 44 * 1024);
+	assert_true(dev->xen.backend_limited);
+	test_free(dev);
+}
+
+static void test_xen_old_max(void **state)
+{
+	struct device *dev = resolve_ok("xen-old-max", "xvda");
+	const struct queue_limits want = {
+		.max_sectors_kb = 128,
+		.max_hw_sectors_kb = 128,
+		.max_segments = 32,
+		.max_segment_size = 4096,
+		.nr_requests = 32,
+		.read_ahead_kb = 128,
+		.logical_block_size = 512,
+		.physical_block_size = 512,
+		.wbt_lat_usec = -1, /* before 4.10 */
+		.nomerges = 0,
+		.rotational = 1,
+		.scheduler = "none", /* the file reads plain "none" before 4.11 */
+		.write_cache = "",   /* before 4.7 */
+	};
+
+	(void)state;
+	assert_string_equal(dev->name, "xvda");
+	assert_int_equal(dev->major, 202);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 20971520);
+	check_whole_disk(dev);
+	assert_string_equal(dev->driver, "vbd");
+	assert_string_equal(dev->module, "xen_blkfront");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 1);
+	assert_int_equal(dev->max_tags, 32);
+	assert_false(dev->bio_based);
+	assert_int_equal(dev->nr_partitions, 0);
+	assert_int_equal(dev->nr_module_params, 2);
+	check_param(dev, 0, "max", "32");
+	check_param(dev, 1, "max_ring_page_order", "0");
+	assert_true(dev->xen.present);
+	assert_true(dev->xen.param_is_old_name);
+	assert_string_equal(dev->xen.param_name, "xen_blkfront.max");
+	assert_int_equal(dev->xen.max_indirect_segments, 32);
+	assert_int_equal(dev->xen.segments, 32);
+	assert_true(dev->xen.indirect_descriptors);
+	assert_int_equal(dev->xen.max_request_bytes, 128 * 1024);
+	assert_int_equal(dev->xen.max_ring_page_order, 0);
+	assert_int_equal(dev->xen.max_queues, -1);
+	assert_int_equal(dev->xen.feature_persistent, -1);
+	assert_false(dev->xen.backend_limited);
+	test_free(dev);
+}
+
+/* Every way of naming the disk or its partition lands on the same directory. */
+static void test_xen_dev_forms(void **state)
+{
+	static const char *const disk_forms[] = { "xvda", "/dev/xvda", "202:0" };
+	static const char *const part_forms[] = { "xvda1", "/dev/xvda1", "202:1" };
+	struct device *ref = resolve_ok("xen-seg32", "xvda"), *dev;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		dev = resolve_ok("xen-seg32", disk_forms[i]);
+		assert_string_equal(dev->name, "xvda");
+		assert_string_equal(dev->sysfs_path, ref->sysfs_path);
+		check_whole_disk(dev);
+		test_free(dev);
+	}
+	for (i = 0; i < 3; i++) {
+		dev = resolve_ok("xen-seg32", part_forms[i]);
+		/* The model is the whole disk's, plus the partition's range. */
+		assert_string_equal(dev->name, "xvda");
+		assert_int_equal(dev->major, 202);
+		assert_int_equal(dev->minor, 0);
+		assert_int_equal(dev->size_sectors, 20971520);
+		assert_string_equal(dev->sysfs_path, ref->sysfs_path);
+		assert_string_equal(dev->part_name, "xvda1");
+		assert_int_equal(dev->part_major, 202);
+		assert_int_equal(dev->part_minor, 1);
+		assert_int_equal(dev->part_start, 2048);
+		assert_int_equal(dev->part_sectors, 20969472);
+		assert_int_equal(dev->limits.max_segments, 32);
+		assert_true(dev->xen.present);
+		test_free(dev);
+	}
+	test_free(ref);
+}
+
+static void test_virtio_blk(void **state)
+{
+	struct device *dev = resolve_ok("virtio-blk", "vda");
+	const struct queue_limits want = {
+		.max_sectors_kb = 4096,
+		.max_hw_sectors_kb = 2147483647,
+		.max_segments = 254,
+		.max_segment_size = 4294967295LL,
+		.nr_requests = 256,
+		.read_ahead_kb = 8192,
+		.logical_block_size = 512,
+		.physical_block_size = 4096,
+		.wbt_lat_usec = 75000,
+		.nomerges = 0,
+		.rotational = 1,
+		.scheduler = "mq-deadline",
+		.write_cache = "write back",
+	};
+	unsigned int limits = 0;
+
+	(void)state;
+	assert_string_equal(dev->name, "vda");
+	assert_int_equal(dev->major, 254);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 536870912);
+	check_whole_disk(dev);
+	assert_string_equal(dev->driver, "virtio_blk");
+	/* Built in: no driver/module link, the driver's name is the module's. */
+	assert_string_equal(dev->module, "virtio_blk");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 2);
+	assert_int_equal(dev->max_tags, 128);
+	assert_false(dev->bio_based);
+	assert_int_equal(dev->scsi_queue_depth, -1);
+	assert_int_equal(dev->nr_partitions, 2);
+	check_partition(&dev->partitions[0], "vda1", 254, 1, 1, 2048, 262144, 0);
+	check_partition(&dev->partitions[1], "vda2", 254, 2, 2, 264192, 536604672, 0);
+	assert_int_equal(dev->nr_slaves, 0);
+	assert_int_equal(dev->nr_holders, 0);
+	assert_int_equal(dev->nr_module_params, 3);
+	check_param(dev, 0, "num_request_queues", "2");
+	check_param(dev, 1, "poll_queues", "0");
+	check_param(dev, 2, "queue_depth", "128");
+	assert_true(dev->virtio_blk.present);
+	assert_int_equal(dev->virtio_blk.queue_depth, 128);
+	assert_int_equal(dev->virtio_blk.num_request_queues, 2);
+	assert_int_equal(dev->virtio_blk.poll_queues, 0);
+	assert_int_equal(dev->virtio_blk.host_max_segments, 254);
+	assert_false(dev->nvme.present);
+	assert_false(dev->loop.present);
+	assert_false(dev->xen.present);
+	assert_int_equal(device__max_request_bytes(dev, &limits), 4096 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS);
+	test_free(dev);
+
+	dev = resolve_ok("virtio-blk", "254:2");
+	assert_string_equal(dev->name, "vda");
+	assert_string_equal(dev->part_name, "vda2");
+	assert_int_equal(dev->part_major, 254);
+	assert_int_equal(dev->part_minor, 2);
+	assert_int_equal(dev->part_start, 264192);
+	assert_int_equal(dev->part_sectors, 536604672);
+	test_free(dev);
+
+	dev = resolve_ok("virtio-blk", "vda1");
+	assert_string_equal(dev->part_name, "vda1");
+	assert_int_equal(dev->part_start, 2048);
+	assert_int_equal(dev->part_sectors, 262144);
+	test_free(dev);
+}
+
+static void test_nvme(void **state)
+{
+	struct device *dev = resolve_ok("nvme", "nvme0n1");
+	const struct queue_limits want = {
+		.max_sectors_kb = 1280,
+		.max_hw_sectors_kb = 2048,
+		.max_segments = 127,
+		.max_segment_size = 4294967295LL,
+		.nr_requests = 1023,
+		.read_ahead_kb = 128,
+		.logical_block_size = 512,
+		.physical_block_size = 512,
+		.wbt_lat_usec = 2000,
+		.nomerges = 0,
+		.rotational = 0,
+		.scheduler = "none",
+		.write_cache = "write back",
+	};
+	unsigned int limits = 0;
+
+	(void)state;
+	assert_string_equal(dev->name, "nvme0n1");
+	assert_int_equal(dev->major, 259);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 1953525168);
+	check_whole_disk(dev);
+	/* Found on the PCI function above the controller. */
+	assert_string_equal(dev->driver, "nvme");
+	assert_string_equal(dev->module, "nvme");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 2);
+	assert_int_equal(dev->max_tags, 1023);
+	assert_false(dev->bio_based);
+	assert_int_equal(dev->nr_partitions, 0);
+	assert_int_equal(dev->nr_slaves, 0);
+	assert_int_equal(dev->nr_holders, 0);
+	assert_int_equal(dev->nr_module_params, 3);
+	check_param(dev, 0, "io_queue_depth", "1024");
+	check_param(dev, 1, "poll_queues", "0");
+	check_param(dev, 2, "write_queues", "0");
+	assert_true(dev->nvme.present);
+	assert_int_equal(dev->nvme.io_queue_depth, 1024);
+	assert_int_equal(dev->nvme.poll_queues, 0);
+	assert_int_equal(dev->nvme.write_queues, 0);
+	assert_false(dev->virtio_blk.present);
+	assert_false(dev->xen.present);
+	assert_int_equal(device__max_request_bytes(dev, &limits), 1280 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS);
+	test_free(dev);
+}
+
+static void test_sd(void **state)
+{
+	struct device *dev = resolve_ok("sd", "sda");
+	const struct queue_limits want = {
+		.max_sectors_kb = 1280,
+		.max_hw_sectors_kb = 32767,
+		.max_segments = 168,
+		.max_segment_size = 65536,
+		.nr_requests = 64,
+		.read_ahead_kb = 128,
+		.logical_block_size = 512,
+		.physical_block_size = 4096,
+		.wbt_lat_usec = 75000,
+		.nomerges = 0,
+		.rotational = 1,
+		.scheduler = "mq-deadline",
+		.write_cache = "write back",
+	};
+
+	(void)state;
+	assert_string_equal(dev->name, "sda");
+	assert_int_equal(dev->major, 8);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 41943040);
+	check_whole_disk(dev);
+	assert_string_equal(dev->driver, "sd");
+	assert_string_equal(dev->module, "sd_mod");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 1);
+	assert_int_equal(dev->max_tags, 32);
+	assert_false(dev->bio_based);
+	assert_int_equal(dev->scsi_queue_depth, 32);
+	assert_int_equal(dev->nr_partitions, 1);
+	check_partition(&dev->partitions[0], "sda1", 8, 1, 1, 2048, 41940992, 0);
+	assert_int_equal(dev->nr_module_params, 0);
+	check_no_driver_extras(dev);
+	assert_false(dev->xen.present);
+	/* 168 segments of 64 KiB would allow more than max_sectors_kb. */
+	assert_int_equal(device__max_request_bytes(dev, NULL), 1280 * 1024);
+	test_free(dev);
+
+	dev = resolve_ok("sd", "8:1");
+	assert_string_equal(dev->name, "sda");
+	assert_string_equal(dev->part_name, "sda1");
+	assert_int_equal(dev->part_major, 8);
+	assert_int_equal(dev->part_minor, 1);
+	assert_int_equal(dev->part_start, 2048);
+	assert_int_equal(dev->part_sectors, 41940992);
+	test_free(dev);
+}
+
+static void test_loop(void **state)
+{
+	struct device *dev = resolve_ok("loop", "loop0");
+	const struct queue_limits want = {
+		.max_sectors_kb = 1280,
+		.max_hw_sectors_kb = 1280,
+		.max_segments = 128,
+		.max_segment_size = 65536,
+		.nr_requests = 128,
+		.read_ahead_kb = 128,
+		.logical_block_size = 512,
+		.physical_block_size = 512,
+		.wbt_lat_usec = 2000,
+		.nomerges = 0,
+		.rotational = 0,
+		.scheduler = "none",
+		.write_cache = "write back",
+	};
+
+	(void)state;
+	assert_string_equal(dev->name, "loop0");
+	assert_int_equal(dev->major, 7);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 2097152);
+	check_whole_disk(dev);
+	assert_string_equal(dev->driver, "loop");
+	assert_string_equal(dev->module, "loop");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 1);
+	assert_int_equal(dev->max_tags, 128);
+	assert_false(dev->bio_based);
+	assert_int_equal(dev->scsi_queue_depth, -1);
+	assert_int_equal(dev->nr_partitions, 0);
+	assert_int_equal(dev->nr_module_params, 3);
+	check_param(dev, 0, "hw_queue_depth", "128");
+	check_param(dev, 1, "max_loop", "8");
+	check_param(dev, 2, "max_part", "0");
+	assert_true(dev->loop.present);
+	assert_string_equal(dev->loop.backing_file, "/dev/shm/blktrace-bench.img");
+	assert_int_equal(dev->loop.dio, 1);
+	assert_false(dev->xen.present);
+	test_free(dev);
+
+	/* Unbound: no loop/ directory, still a loop disk by its major. */
+	dev = resolve_ok("loop", "/dev/loop1");
+	assert_string_equal(dev->name, "loop1");
+	assert_int_equal(dev->major, 7);
+	assert_int_equal(dev->minor, 1);
+	assert_int_equal(dev->size_sectors, 0);
+	assert_string_equal(dev->driver, "loop");
+	assert_string_equal(dev->module, "loop");
+	assert_false(dev->loop.present);
+	assert_int_equal(dev->limits.read_ahead_kb, -1);
+	test_free(dev);
+}
+
+static void test_zram(void **state)
+{
+	struct device *dev = resolve_ok("loop", "zram0");
+	const struct queue_limits want = {
+		.max_sectors_kb = 124,
+		.max_hw_sectors_kb = 124,
+		.max_segments = 128,
+		.max_segment_size = 65536,
+		.nr_requests = -1,
+		.read_ahead_kb = 128,
+		.logical_block_size = 4096,
+		.physical_block_size = 4096,
+		.wbt_lat_usec = -1,
+		.nomerges = 0,
+		.rotational = 0,
+		.scheduler = "",
+		.write_cache = "write through",
+	};
+
+	(void)state;
+	assert_string_equal(dev->name, "zram0");
+	assert_int_equal(dev->major, 253);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 8388608);
+	assert_string_equal(dev->driver, "zram");
+	assert_string_equal(dev->module, "zram");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 0);
+	assert_int_equal(dev->max_tags, 0);
+	assert_true(dev->bio_based);
+	assert_int_equal(dev->nr_module_params, 0);
+	check_no_driver_extras(dev);
+	test_free(dev);
+}
+
+static void test_dm(void **state)
+{
+	struct device *dev = resolve_ok("dm", "dm-0");
+	const struct queue_limits want = {
+		.max_sectors_kb = 1280,
+		.max_hw_sectors_kb = 2147483647,
+		.max_segments = 254,
+		.max_segment_size = 4294967295LL,
+		.nr_requests = -1,
+		.read_ahead_kb = 8192,
+		.logical_block_size = 512,
+		.physical_block_size = 4096,
+		.wbt_lat_usec = -1,
+		.nomerges = 0,
+		.rotational = 1,
+		.scheduler = "",
+		.write_cache = "write back",
+	};
+
+	(void)state;
+	assert_string_equal(dev->name, "dm-0");
+	assert_int_equal(dev->major, 253);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->size_sectors, 60813312);
+	check_whole_disk(dev);
+	assert_string_equal(dev->driver, "device-mapper");
+	assert_string_equal(dev->module, "dm_mod");
+	assert_string_equal(dev->dm_name, "vg0-data");
+	assert_string_equal(dev->md_level, "");
+	check_limits(&dev->limits, &want);
+	assert_int_equal(dev->nr_hw_queues, 0);
+	assert_true(dev->bio_based);
+	assert_int_equal(dev->nr_partitions, 0);
+	assert_int_equal(dev->nr_slaves, 2);
+	assert_string_equal(dev->slaves[0], "vda2");
+	assert_string_equal(dev->slaves[1], "vdb");
+	assert_int_equal(dev->nr_holders, 0);
+	check_no_driver_extras(dev);
+	assert_false(dev->xen.present);
+	test_free(dev);
+
+	dev = resolve_ok("dm", "md0");
+	assert_string_equal(dev->name, "md0");
+	assert_int_equal(dev->major, 9);
+	assert_int_equal(dev->minor, 0);
+	assert_string_equal(dev->driver, "md");
+	assert_string_equal(dev->module, "md_mod");
+	assert_string_equal(dev->md_level, "raid1");
+	assert_string_equal(dev->dm_name, "");
+	assert_true(dev->bio_based);
+	assert_int_equal(dev->nr_slaves, 2);
+	assert_string_equal(dev->slaves[0], "vdc");
+	assert_string_equal(dev->slaves[1], "vdd");
+	test_free(dev);
+
+	/* From below: the partition dm-0 holds, and a whole disk it holds. */
+	dev = resolve_ok("dm", "vda");
+	assert_int_equal(dev->nr_partitions, 2);
+	check_partition(&dev->partitions[0], "vda1", 254, 1, 1, 2048, 2097152, 0);
+	check_partition(&dev->partitions[1], "vda2", 254, 2, 2, 2099200, 39841792, 1);
+	assert_int_equal(dev->nr_holders, 0);
+	assert_false(dev->bio_based);
+	test_free(dev);
+
+	dev = resolve_ok("dm", "vdb");
+	assert_int_equal(dev->major, 254);
+	assert_int_equal(dev->minor, 16);
+	assert_int_equal(dev->nr_holders, 1);
+	assert_string_equal(dev->holders[0], "dm-0");
+	assert_string_equal(dev->driver, "virtio_blk");
+	test_free(dev);
+}
+
+static void test_errors(void **state)
+{
+	static const char *const bad_devnums[] = {
+		"12:",	 ":5",	    "a:b",     "1:2:3",	 "-1:0",      "+1:0",
+		"7: 0",	 "7:0x",    "0x7:0",   "7:-0",	 "99999:0",   "4096:0",
+		"1:1048576", "99999999999999999999999:0", "0:99999999999999999999999",
+	};
+	char err[256];
+	char longname[DEVICE_NAME_MAX + 8];
+	size_t i;
+
+	(void)state;
+	use_fixture("loop");
+
+	assert_int_equal(resolve_err("nope", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no such block device: nope");
+	/* Well-formed but absent numbers, and /dev paths that do not exist. */
+	assert_int_equal(resolve_err("254:9", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no such block device: 254:9");
+	assert_int_equal(resolve_err("/dev/blktrace-bench-nope", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no such block device: /dev/blktrace-bench-nope");
+	assert_int_equal(resolve_err("/nonexistent/x", err, sizeof(err)), -ENOENT);
+
+	assert_int_equal(resolve_err("", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "empty device name");
+	assert_int_equal(resolve_err(NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err("12:", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "invalid MAJ:MIN \"12:\": missing minor number");
+	assert_int_equal(resolve_err("a:b", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "invalid MAJ:MIN \"a:b\": major is not a number");
+	for (i = 0; i < sizeof(bad_devnums) / sizeof(bad_devnums[0]); i++) {
+		err[0] = '\0';
+		if (resolve_err(bad_devnums[i], err, sizeof(err)) != -EINVAL)
+			fail_msg("%s was accepted", bad_devnums[i]);
+		assert_non_null(strstr(err, "invalid MAJ:MIN"));
+	}
+	assert_int_equal(resolve_err("99999999999999999999999:0", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "invalid MAJ:MIN \"99999999999999999999999:0\": "
+				 "major number out of range");
+
+	assert_int_equal(resolve_err(".", err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err("..", err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err("loop 0", err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err("loop0\n", err, sizeof(err)), -EINVAL);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	assert_int_equal(resolve_err(longname, err, sizeof(err)), -EINVAL);
+
+	/* Exists, but not a block device. */
+	assert_int_equal(resolve_err("/dev/null", err, sizeof(err)), -ENOTBLK);
+	assert_string_equal(err, "not a block device: /dev/null");
+
+	/* No room for the reason is fine too. */
+	assert_int_equal(resolve_err("nope", NULL, 0), -ENOENT);
+
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", "/nonexistent/sysfs", 1), 0);
+	assert_int_equal(resolve_err("loop0", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "sysfs root /nonexistent/sysfs: No such file or directory");
+}
+
+/* A link that leaves the root is refused, by name and by number. */
+static void test_escape(void **state)
+{
+	char err[512];
+
+	(void)state;
+	use_fixture("escape");
+	assert_int_equal(resolve_err("outside", err, sizeof(err)), -EXDEV);
+	assert_non_null(strstr(err, "outside"));
+	assert_non_null(strstr(err, "leads outside"));
+	assert_int_equal(resolve_err("7:0", err, sizeof(err)), -EXDEV);
+}
+
+/* A scratch sysfs tree for what the fixtures must not be used for: writes and bad files. */
+static char scratch[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", scratch, rel);
+	slash = strchr(path + strlen(scratch) + 1, '/');
+	for (; slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void put_link(const char *rel, const char *target)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", scratch, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static int make_scratch(void **state)
+{
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/blktrace-bench-sysfs.XXXXXX");
+	if (!mkdtemp(scratch))
+		return -1;
+	put("devices/virtual/block/tst/dev", "7:9\n");
+	put("devices/virtual/block/tst/size", "8\n");
+	put("devices/virtual/block/tst/queue/max_sectors_kb", "128\n");
+	put("devices/virtual/block/tst/queue/max_segments", "12abc\n");
+	put("devices/virtual/block/tst/queue/max_segment_size", "99999999999999999999\n");
+	put("devices/virtual/block/tst/queue/nr_requests", " 64\n");
+	put("devices/virtual/block/tst/queue/scheduler", "noop deadline [cfq] \n");
+	put("devices/virtual/block/tst/queue/dir/x", "\n");
+	/* Partition numbers sort numerically, not by name. */
+	put("devices/virtual/block/tst/tst10/dev", "7:19\n");
+	put("devices/virtual/block/tst/tst10/partition", "10\n");
+	put("devices/virtual/block/tst/tst10/start", "100\n");
+	put("devices/virtual/block/tst/tst10/size", "2\n");
+	put("devices/virtual/block/tst/tst2/dev", "7:11\n");
+	put("devices/virtual/block/tst/tst2/partition", "2\n");
+	put("devices/virtual/block/tst/tst2/start", "10\n");
+	put("devices/virtual/block/tst/tst2/size", "4\n");
+	put("devices/virtual/block/bad/dev", "7:x\n");
+	put("devices/virtual/block/bad/size", "8\n");
+	put("devices/virtual/block/badpart/dev", "7:20\n");
+	put("devices/virtual/block/badpart/size", "8\n");
+	put("devices/virtual/block/badpart/queue/rotational", "0\n");
+	put("devices/virtual/block/badpart/badpart1/dev", "7:21\n");
+	put("devices/virtual/block/badpart/badpart1/partition", "1\n");
+	put("devices/virtual/block/badpart/badpart1/start", "-1\n");
+	put("devices/virtual/block/badpart/badpart1/size", "8\n");
+	put("class/block/.keep", "");
+	put_link("class/block/tst", "../../devices/virtual/block/tst");
+	put_link("class/block/tst2", "../../devices/virtual/block/tst/tst2");
+	put_link("class/block/bad", "../../devices/virtual/block/bad");
+	put_link("class/block/badpart1", "../../devices/virtual/block/badpart/badpart1");
+	put_link("class/block/dangling", "../../devices/virtual/block/gone");
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int remove_scratch(void **state)
+{
+	(void)state;
+	if (scratch[0])
+		nftw(scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
+
+static struct device *resolve_scratch(const char *spec)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	char err[256];
+	int ret;
+
+	assert_non_null(dev);
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", scratch, 1), 0);
+	ret = device__resolve(spec, dev, err, sizeof(err));
+	if (ret)
+		fail_msg("%s: %d (%s)", spec, ret, err);
+	return dev;
+}
+
+static void test_strict_parsing(void **state)
+{
+	struct device *dev = resolve_scratch("tst");
+	char err[256];
+
+	(void)state;
+	assert_int_equal(dev->major, 7);
+	assert_int_equal(dev->minor, 9);
+	assert_int_equal(dev->limits.max_sectors_kb, 128);
+	/* Junk, overflow and blanks read as unknown, never as a number. */
+	assert_int_equal(dev->limits.max_segments, -1);
+	assert_int_equal(dev->limits.max_segment_size, -1);
+	assert_int_equal(dev->limits.nr_requests, -1);
+	assert_int_equal(dev->limits.rotational, -1);
+	/* A single-queue kernel: no mq/, but a real elevator, so still request-based. */
+	assert_string_equal(dev->limits.scheduler, "cfq");
+	assert_int_equal(dev->nr_hw_queues, 0);
+	assert_false(dev->bio_based);
+	assert_string_equal(dev->driver, "loop"); /* major 7 */
+	assert_int_equal(dev->nr_partitions, 2);
+	check_partition(&dev->partitions[0], "tst2", 7, 11, 2, 10, 4, 0);
+	check_partition(&dev->partitions[1], "tst10", 7, 19, 10, 100, 2, 0);
+	assert_int_equal(device__max_request_bytes(dev, NULL), 128 * 1024);
+	test_free(dev);
+
+	dev = resolve_scratch("tst2");
+	assert_string_equal(dev->name, "tst");
+	assert_string_equal(dev->part_name, "tst2");
+	assert_int_equal(dev->part_start, 10);
+	assert_int_equal(dev->part_sectors, 4);
+	test_free(dev);
+
+	assert_int_equal(resolve_err("bad", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cannot read dev/size"));
+	assert_int_equal(resolve_err("badpart1", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "badpart1"));
+	assert_int_equal(resolve_err("dangling", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no such block device: dangling");
+}
+
+static void read_file(const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX * 2];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", scratch, rel);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, len - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	close(fd);
+}
+
+static void test_queue_get_set(void **state)
+{
+	struct device *dev = resolve_scratch("tst");
+	struct device blank = { 0 };
+	char buf[64], path[PATH_MAX * 2];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(device__queue_get(dev, "max_sectors_kb", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "128");
+	assert_int_equal(device__queue_get(dev, "scheduler", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "noop deadline [cfq]");
+
+	assert_int_equal(device__queue_set(dev, "max_sectors_kb", "44"), 0);
+	read_file("devices/virtual/block/tst/queue/max_sectors_kb", buf, sizeof(buf));
+	assert_string_equal(buf, "44\n");
+	assert_int_equal(device__queue_get(dev, "max_sectors_kb", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "44");
+	assert_int_equal(device__read_limits(dev), 0);
+	assert_int_equal(dev->limits.max_sectors_kb, 44);
+	assert_int_equal(device__queue_set(dev, "max_sectors_kb", "128"), 0);
+
+	/* Never creates an attribute the kernel does not have. */
+	assert_int_equal(device__queue_get(dev, "nonexistent", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(device__queue_set(dev, "nonexistent", "1"), -ENOENT);
+	snprintf(path, sizeof(path), "%s/devices/virtual/block/tst/queue/nonexistent", scratch);
+	assert_int_equal(stat(path, &st), -1);
+	/* The write's own errno comes back. */
+	assert_int_equal(device__queue_set(dev, "dir", "1"), -EISDIR);
+
+	assert_int_equal(device__queue_get(dev, "max_sectors_kb", buf, 3), -EOVERFLOW);
+	assert_int_equal(device__queue_get(dev, "../dev", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(device__queue_set(dev, "../size", "1"), -EINVAL);
+	assert_int_equal(device__queue_set(dev, "", "1"), -EINVAL);
+	assert_int_equal(device__queue_set(dev, "..", "1"), -EINVAL);
+	assert_int_equal(device__queue_set(dev, "max_sectors_kb", "1\n2"), -EINVAL);
+	assert_int_equal(device__queue_set(dev, "max_sectors_kb", NULL), -EINVAL);
+	assert_int_equal(device__queue_get(&blank, "max_sectors_kb", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(device__read_limits(&blank), -EINVAL);
+	test_free(dev);
+}
+
+static void test_max_request_bytes(void **state)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	unsigned int limits = 99;
+
+	(void)state;
+	assert_non_null(dev);
+	dev->limits.max_sectors_kb = -1;
+	dev->limits.max_segments = -1;
+	dev->limits.max_segment_size = -1;
+	assert_int_equal(device__max_request_bytes(dev, &limits), -1);
+	assert_int_equal(limits, DEVICE_LIMIT_NONE);
+
+	dev->limits.max_sectors_kb = 512;
+	assert_int_equal(device__max_request_bytes(dev, &limits), 512 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS);
+
+	/* 11 segments of 4 KiB under a 512 KiB max_sectors_kb: the segments decide. */
+	dev->limits.max_segments = 11;
+	dev->limits.max_segment_size = 4096;
+	assert_int_equal(device__max_request_bytes(dev, &limits), 44 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SEGMENTS);
+
+	dev->limits.max_sectors_kb = -1;
+	assert_int_equal(device__max_request_bytes(dev, &limits), 44 * 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SEGMENTS);
+
+	dev->limits.max_segments = INT64_MAX / 2;
+	dev->limits.max_segment_size = 4;
+	dev->limits.max_sectors_kb = 1;
+	assert_int_equal(device__max_request_bytes(dev, &limits), 1024);
+	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS);
+	test_free(dev);
+}
+
+/* The real /sys of this machine, when it has a disk we know how to check. */
+static void test_real_sys(void **state)
+{
+	static const char *const candidates[] = { "vda", "loop0" };
+	const char *name = NULL;
+	struct device *dev;
+	char path[PATH_MAX], buf[64], want_dev[32], err[256];
+	unsigned long long kb;
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < 2 && !name; i++) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", candidates[i]);
+		if (!access(path, R_OK))
+			name = candidates[i];
+	}
+	if (!name) {
+		print_message("[   SKIP   ] no vda or loop0 in /sys on this machine\n");
+		skip();
+	}
+	assert_int_equal(unsetenv("BLKTRACE_BENCH_SYSFS"), 0);
+	dev = test_calloc(1, sizeof(*dev));
+	assert_non_null(dev);
+	if (device__resolve(name, dev, err, sizeof(err)))
+		fail_msg("%s: %s", name, err);
+	assert_string_equal(dev->name, name);
+	assert_true(!strncmp(dev->sysfs_path, "/sys/", 5));
+
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(want_dev, sizeof(want_dev), f));
+	fclose(f);
+	snprintf(buf, sizeof(buf), "%u:%u\n", dev->major, dev->minor);
+	assert_string_equal(buf, want_dev);
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/max_hw_sectors_kb", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu", &kb), 1);
+	fclose(f);
+	assert_int_equal(dev->limits.max_hw_sectors_kb, kb);
+	assert_true(dev->limits.logical_block_size >= 512);
+	assert_true(dev->nr_hw_queues >= 1);
+	assert_false(dev->bio_based);
+	assert_true(dev->driver[0] != '\0');
+	assert_true(dev->module[0] != '\0');
+
+	/* The same disk by number. */
+	want_dev[strcspn(want_dev, "\n")] = '\0';
+	test_free(dev);
+	dev = test_calloc(1, sizeof(*dev));
+	assert_non_null(dev);
+	if (device__resolve(want_dev, dev, err, sizeof(err)))
+		fail_msg("%s: %s", want_dev, err);
+	assert_string_equal(dev->name, name);
+	test_free(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysfs_root),
+		cmocka_unit_test(test_xen_seg32),
+		cmocka_unit_test(test_xen_seg11),
+		cmocka_unit_test(test_xen_seg256),
+		cmocka_unit_test(test_xen_backend_limited),
+		cmocka_unit_test(test_xen_old_max),
+		cmocka_unit_test(test_xen_dev_forms),
+		cmocka_unit_test(test_virtio_blk),
+		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_sd),
+		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_zram),
+		cmocka_unit_test(test_dm),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test_setup_teardown(test_strict_parsing, make_scratch, remove_scratch),
+		cmocka_unit_test_setup_teardown(test_queue_get_set, make_scratch, remove_scratch),
+		cmocka_unit_test(test_max_request_bytes),
+		cmocka_unit_test(test_real_sys),
+	};
+
+	return cmocka_run_group_tests_name("device", tests, find_fixtures, NULL);
+}

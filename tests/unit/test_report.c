@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * JSON round trip: a result with hand-built histograms is written, parsed back
+ * with jansson, and every figure compared with what the histograms imply.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "report.h"
+#include "summary.h"
+
+static struct result *make_result(void)
+{
+	struct result *res = calloc(1, sizeof(*res));
+	struct block_stats *b;
+	struct run *r;
+	int i;
+
+	assert_non_null(res);
+	snprintf(res->tool_version, sizeof(res->tool_version), "test");
+	snprintf(res->command_line, sizeof(res->command_line), "blktrace-bench --trace xvda");
+	snprintf(res->host.kernel, sizeof(res->host.kernel), "6.18.0");
+	res->has_device = true;
+	snprintf(res->device.name, sizeof(res->device.name), "xvda");
+	res->device.major = 202;
+	res->device.limits.max_sectors_kb = 44;
+	res->device.limits.max_segments = 11;
+	res->device.limits.max_hw_sectors_kb = -1; /* absent: null */
+	snprintf(res->device.limits.scheduler, sizeof(res->device.limits.scheduler), "none");
+	r = result__add_run(res, true, false);
+	assert_non_null(r);
+	snprintf(r->label, sizeof(r->label), "run one");
+	r->seconds = 2.5;
+	b = r->block;
+	/* 97 writes of 44 KiB in 11 segments, 3 of 4 KiB in 1 segment; depth 1 or 2. */
+	b->c.requests[BLKIO_OP_WRITE] = 100;
+	b->c.bytes[BLKIO_OP_WRITE] = 97 * 45056 + 3 * 4096;
+	b->c.requests[BLKIO_OP_FLUSH] = 2;
+	b->c.merges = 5;
+	b->c.splits = 7;
+	b->size[BLKIO_SIZE_WRITE][hist_size_index(45056)] = 97;
+	b->size[BLKIO_SIZE_WRITE][hist_size_index(4096)] = 3;
+	b->max.bytes = 45056;
+	b->count[BLKIO_COUNT_SEGMENTS][11] = 97;
+	b->count[BLKIO_COUNT_SEGMENTS][1] = 3;
+	b->c.sum_segments = 97 * 11 + 3;
+	b->c.data_requests = 100;
+	b->max.segments = 11;
+	b->count[BLKIO_COUNT_DEPTH][1] = 60;
+	b->count[BLKIO_COUNT_DEPTH][2] = 42;
+	b->c.sum_depth = 60 + 84;
+	b->max.depth = 2;
+	/* Device time: 1000 samples, i microseconds for i = 1..1000. */
+	for (i = 1; i <= 1000; i++)
+		b->lat[BLKIO_LAT_DEVICE][hist_lat_index(i * 1000ULL)]++;
+	b->c.sum_ns[BLKIO_LAT_DEVICE] = 1000ULL * 1001 / 2 * 1000;
+	b->c.nr_ns[BLKIO_LAT_DEVICE] = 1000;
+	b->max.ns[BLKIO_LAT_DEVICE] = 1000000;
+	return res;
+}
+
+static json_t *round_trip(const struct result *res)
+{
+	json_t *doc = report_json(res), *back;
+	json_error_t jerr;
+	char *text;
+
+	assert_non_null(doc);
+	text = json_dumps(doc, JSON_INDENT(2));
+	assert_non_null(text);
+	back = json_loads(text, 0, &jerr);
+	assert_non_null(back);
+	free(text);
+	json_decref(doc);
+	return back;
+}
+
+static double num(json_t *root, const char *path)
+{
+	json_t *v = root;
+	char buf[256], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+		v = json_is_array(v) ? json_array_get(v, atoi(tok)) : json_object_get(v, tok);
+		if (!v)
+			fail_msg("missing %s at %s", path, tok);
+	}
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct result *res = make_result();
+	json_t *j = round_trip(res), *b;
+	double t;
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(j, "schema")), "blktrace-bench/1");
+	assert_true(num(j, "device.major") == 202);
+	assert_true(num(j, "device.limits.max_sectors_kb") == 44);
+	assert_true(json_is_null(json_object_get(json_object_get(json_object_get(j, "device"),
+								   "limits"), "max_hw_sectors_kb")));
+	assert_true(num(j, "runs.0.seconds") == 2.5);
+	assert_true(num(j, "runs.0.block.write.requests") == 100);
+	assert_true(num(j, "runs.0.block.write.bytes") == 97 * 45056 + 3 * 4096);
+	assert_true(num(j, "runs.0.block.flush.requests") == 2);
+	assert_true(num(j, "runs.0.block.merges") == 5);
+	assert_true(num(j, "runs.0.block.splits") == 7);
+	assert_true(num(j, "runs.0.block.read.requests") == 0);
+
+	/* Sizes: two buckets, [4K, 8K) x 3 and [44K, 48K) x 97. */
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.0.lo") == 4096);
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.0.hi") == 8192);
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.0.count") == 3);
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.lo") == 45056);
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.hi") == 49152);
+	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.count") == 97);
+	b = json_object_get(json_object_get(json_object_get(json_array_get(
+				json_object_get(j, "runs"), 0), "block"), "request_bytes"), "buckets");
+	assert_int_equal(json_array_size(b), 2);
+	t = (97.0 * 45056 + 3 * 4096) / 100;
+	assert_true(num(j, "runs.0.block.request_bytes.mean") == t);
+	assert_true(num(j, "runs.0.block.request_bytes.p50") == 45056);
+	assert_true(num(j, "runs.0.block.request_bytes.max") == 45056);
+
+	/* Segments: exact counts. Bytes per segment: total bytes / total segments. */
+	assert_true(num(j, "runs.0.block.segments.buckets.0.lo") == 1);
+	assert_true(num(j, "runs.0.block.segments.buckets.0.hi") == 2);
+	assert_true(num(j, "runs.0.block.segments.buckets.1.lo") == 11);
+	assert_true(num(j, "runs.0.block.segments.max") == 11);
+	assert_true(num(j, "runs.0.block.segments.mean") == (97.0 * 11 + 3) / 100);
+	assert_true(num(j, "runs.0.block.segment_bytes.mean") ==
+		    (97.0 * 45056 + 3 * 4096) / (97 * 11 + 3));
+
+	/* Depth: (60 x 1 + 42 x 2) / 102. */
+	assert_true(num(j, "runs.0.block.queue_depth.mean") == 144.0 / 102);
+	assert_true(num(j, "runs.0.block.queue_depth.max") == 2);
+
+	/* 97 of 100 reached 44 KiB and 11 segments. */
+	assert_true(num(j, "runs.0.block.limit_bound.max_sectors") == 0.97);
+	assert_true(num(j, "runs.0.block.limit_bound.max_segments") == 0.97);
+
+	/* Device time 1..1000 us: mean 500.5 us exactly; p50 the 500th value within 1%. */
+	assert_true(num(j, "runs.0.block.device_ns.mean") == 500500);
+	t = num(j, "runs.0.block.device_ns.p50");
+	assert_true(t >= 500000 * 0.99 && t <= 500000 * 1.01);
+	t = num(j, "runs.0.block.device_ns.p99");
+	assert_true(t >= 990000 * 0.99 && t <= 990000 * 1.01);
+	assert_true(num(j, "runs.0.block.device_ns.max") == 1000000);
+	assert_true(num(j, "runs.0.block.device_ns.count") == 1000);
+	assert_true(num(j, "runs.0.block.queue_ns.count") == 0);
+
+	json_decref(j);
+	result__free(res);
+	free(res);
+}
+
+static void test_json_write_file(void **state)
+{
+	struct result *res = make_result();
+	char path[] = "/tmp/bb-test-report-XXXXXX";
+	json_error_t jerr;
+	json_t *j;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(report_json_write(res, path), 0);
+	j = json_load_file(path, 0, &jerr);
+	assert_non_null(j);
+	assert_true(num(j, "runs.0.block.write.requests") == 100);
+	json_decref(j);
+	unlink(path);
+	assert_true(report_json_write(res, "/nonexistent-dir/x.json") < 0);
+	result__free(res);
+	free(res);
+}
+
+static void test_text_report(void **state)
+{
+	struct result *res = make_result();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	report_text(f, res);
+	fclose(f);
+	assert_non_null(strstr(buf, "[44K, 48K)"));
+	assert_non_null(strstr(buf, "97.0% of data requests reached max_sectors_kb=44"));
+	assert_non_null(strstr(buf, "write               100"));
+	free(buf);
+	result__free(res);
+	free(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_write_file),
+		cmocka_unit_test(test_text_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
