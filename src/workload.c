@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The driver loop behind every engine, and the application-side accounting.
+ *
+ * Clock reads: one per reap batch. The stamp taken after a batch completes is the
+ * end of every I/O in it and the start of every I/O submitted right after, so
+ * psync reads the clock once per I/O and io_uring once per wakeup. The time the
+ * loop itself spends between stamps lands in the next I/O's latency; it is tens
+ * of nanoseconds against microseconds of I/O.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine.h"
+#include "workload.h"
+
+#define WL_ALIGN 4096
+#define WL_DEFAULT_SEED 0x626c6b7472616365ULL /* "blktrace" */
+#define WL_PATTERN_SEED 0x5061747465726e21ULL /* "Pattern!" */
+#define WL_FILL_CHUNK (4U << 20)
+
+static const struct engine_ops *const engines[] = {
+	&engine_psync_ops,
+	&engine_uring_ops,
+};
+
+const struct engine_ops *engine__find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+static uint64_t wl_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void workload__fill_pattern(void *buf, size_t len)
+{
+	uint64_t state = WL_PATTERN_SEED, v;
+	unsigned char *p = buf;
+	size_t n;
+
+	while (len) {
+		v = wl_splitmix64(&state);
+		n = len < sizeof(v) ? len : sizeof(v);
+		memcpy(p, &v, n);
+		p += n;
+		len -= n;
+	}
+}
+
+static uint64_t wl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The job, checked and reduced to what the loop needs. */
+struct wl_job {
+	bool write, random;
+	uint32_t bs;
+	uint64_t region;	/* bytes addressed, a multiple of bs */
+	uint64_t nblocks;	/* region / bs */
+	uint64_t total;		/* I/Os to issue; UINT64_MAX when time-based */
+	uint64_t runtime_ns;	/* 0: none */
+	unsigned int depth;
+	uint64_t next;		/* sequential: the next offset */
+	uint64_t rng;		/* random: splitmix64 state */
+};
+
+static int wl_job_init(struct wl_job *j, const struct job_params *p, uint64_t file_size,
+		       const struct engine_ops *ops, uint64_t seed)
+{
+	uint64_t region;
+
+	memset(j, 0, sizeof(*j));
+	if (!strcmp(p->rw, "read")) {
+	} else if (!strcmp(p->rw, "write")) {
+		j->write = true;
+	} else if (!strcmp(p->rw, "randread")) {
+		j->random = true;
+	} else if (!strcmp(p->rw, "randwrite")) {
+		j->write = j->random = true;
+	} else {
+		return -EINVAL;
+	}
+	if (!p->bs || p->bs > WORKLOAD_MAX_BS || p->size % p->bs)
+		return -EINVAL;
+	if (!(p->runtime >= 0) || !isfinite(p->runtime))
+		return -EINVAL;
+	if (p->iodepth > WORKLOAD_MAX_DEPTH)
+		return -EINVAL;
+	j->bs = p->bs;
+
+	if (p->size && file_size)
+		region = p->size < file_size ? p->size : file_size;
+	else
+		region = p->size ? p->size : file_size;
+	region -= region % p->bs;
+	if (!region)
+		return -EINVAL;
+	j->region = region;
+	j->nblocks = region / p->bs;
+
+	if (p->runtime > 0) {
+		/* Capped at about 292 years, where a double stops mattering anyway. */
+		j->runtime_ns = p->runtime >= 9.2e9 ? INT64_MAX : (uint64_t)(p->runtime * 1e9);
+		if (!j->runtime_ns)
+			j->runtime_ns = 1;
+		j->total = UINT64_MAX;
+	} else {
+		j->total = (p->size ? p->size : region) / p->bs;
+	}
+
+	/* Synchronous engines serve one I/O at a time whatever the depth, as in fio. */
+	j->depth = p->iodepth ? p->iodepth : 1;
+	if (j->depth > ops->max_depth)
+		j->depth = ops->max_depth;
+	if (j->depth > j->total)
+		j->depth = j->total;
+	j->rng = seed ? seed : WL_DEFAULT_SEED;
+	return 0;
+}
+
+static uint64_t wl_next_offset(struct wl_job *j)
+{
+	uint64_t off;
+
+	if (j->random) {
+		/* Lemire's multiply-shift: uniform in [0, nblocks) without a division. */
+		off = (unsigned __int128)wl_splitmix64(&j->rng) * j->nblocks >> 64;
+		return off * j->bs;
+	}
+	off = j->next;
+	j->next += j->bs;
+	if (j->next >= j->region)
+		j->next = 0;
+	return off;
+}
+
+static void wl_account(struct app_stats *out, const struct io_unit *u, uint64_t now)
+{
+	uint64_t lat = now - u->start_ns;
+
+	out->lat[hist_lat_index(lat)]++;
+	out->lat_sum_ns += lat;
+	if (lat > out->lat_max_ns)
+		out->lat_max_ns = lat;
+	out->bytes += u->len;
+	out->ios++;
+}
+
+/* The unit arrays of one run: idle units, the batch to submit, completions, retries. */
+struct wl_units {
+	struct io_unit *units;
+	void *bufs;
+	struct io_unit **idle, **batch, **done, **retry;
+};
+
+static void wl_units_free(struct wl_units *w)
+{
+	free(w->units);
+	free(w->bufs);
+	free(w->idle);
+	free(w->batch);
+	free(w->done);
+	free(w->retry);
+}
+
+static int wl_units_alloc(struct wl_units *w, const struct wl_job *j)
+{
+	size_t buflen = ((size_t)j->bs + WL_ALIGN - 1) & ~(size_t)(WL_ALIGN - 1);
+	unsigned int i;
+
+	memset(w, 0, sizeof(*w));
+	if (posix_memalign(&w->bufs, WL_ALIGN, buflen * j->depth)) {
+		w->bufs = NULL;
+		return -ENOMEM;
+	}
+	w->units = calloc(j->depth, sizeof(*w->units));
+	w->idle = calloc(j->depth, sizeof(*w->idle));
+	w->batch = calloc(j->depth, sizeof(*w->batch));
+	w->done = calloc(j->depth, sizeof(*w->done));
+	w->retry = calloc(j->depth, sizeof(*w->retry));
+	if (!w->units || !w->idle || !w->batch || !w->done || !w->retry)
+		return -ENOMEM;
+	for (i = 0; i < j->depth; i++) {
+		w->units[i].buf = (char *)w->bufs + i * buflen;
+		w->units[i].len = j->bs;
+		w->units[i].index = i;
+		/* Touch every page now, so that no page fault lands in the timed loop. */
+		if (j->write)
+			workload__fill_pattern(w->units[i].buf, buflen);
+		else
+			memset(w->units[i].buf, 0, buflen);
+	}
+	return 0;
+}
+
+/* Sort out one finished attempt: complete it, queue its remainder again, or fail. */
+static int wl_complete(struct app_stats *out, struct io_unit *u, uint64_t now,
+		       struct io_unit **retry, unsigned int *nr_retry, bool *finished)
+{
+	int64_t left = u->len - u->done;
+
+	*finished = false;
+	if (u->res == left) {
+		wl_account(out, u, now);
+		*finished = true;
+		return 0;
+	}
+	if (u->res > 0 && u->res < left) {
+		u->done += u->res;
+		retry[(*nr_retry)++] = u;
+		return 0;
+	}
+	if (u->res == -EINTR || u->res == -EAGAIN) {
+		retry[(*nr_retry)++] = u;
+		return 0;
+	}
+	*finished = true;
+	/* No progress at all: for a read that is end of file, the region lied. */
+	return u->res < 0 ? (int)u->res : -EIO;
+}
+
+int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
+		       const struct workload_opts *opts, struct app_stats *out,
+		       volatile sig_atomic_t *stop)
+{
+	const struct engine_ops *ops = opts && opts->engine ? opts->engine : NULL;
+	unsigned int nr_idle, nr_retry = 0, inflight = 0, nr, i;
+	struct engine e = { .fd = fd };
+	uint64_t issued = 0, t0, now, deadline;
+	struct wl_units w = { 0 };
+	bool stopping = false, finished, engine_up = false;
+	struct wl_job j;
+	int err, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!ops)
+		ops = engine__find(p->engine);
+	if (!ops)
+		return -EINVAL;
+	err = wl_job_init(&j, p, file_size, ops, opts ? opts->seed : 0);
+	if (err)
+		return err;
+	err = wl_units_alloc(&w, &j);
+	if (err)
+		goto cleanup;
+	for (nr_idle = 0; nr_idle < j.depth; nr_idle++)
+		w.idle[nr_idle] = &w.units[j.depth - 1 - nr_idle];
+
+	e.ops = ops;
+	e.write = j.write;
+	e.fixed_bufs = opts && opts->fixed_bufs;
+	e.depth = j.depth;
+	e.units = w.units;
+	err = ops->init(&e);
+	if (err)
+		goto cleanup;
+	engine_up = true;
+
+	now = t0 = wl_now();
+	deadline = j.runtime_ns ? t0 + j.runtime_ns : UINT64_MAX;
+	for (;;) {
+		if (now >= deadline)
+			stopping = true;
+		if (stop && *stop && !stopping) {
+			stopping = true;
+			if (!err)
+				err = -EINTR;
+		}
+		nr = 0;
+		if (stopping) {
+			/* A remainder not yet resubmitted is abandoned, like a new I/O. */
+			while (nr_retry)
+				w.idle[nr_idle++] = w.retry[--nr_retry];
+		} else {
+			while (nr_retry)
+				w.batch[nr++] = w.retry[--nr_retry];
+			while (nr_idle && issued < j.total) {
+				struct io_unit *u = w.idle[--nr_idle];
+
+				u->offset = wl_next_offset(&j);
+				u->done = 0;
+				u->start_ns = now;
+				w.batch[nr++] = u;
+				issued++;
+			}
+		}
+		if (nr) {
+			ret = ops->submit(&e, w.batch, nr);
+			if (ret) {
+				for (i = 0; i < nr; i++)
+					w.idle[nr_idle++] = w.batch[i];
+				stopping = true;
+				if (!err)
+					err = ret;
+			} else {
+				inflight += nr;
+			}
+		}
+		if (!inflight)
+			break;
+
+		ret = ops->reap(&e, 1, w.done, j.depth);
+		if (ret < 0) {
+			/*
+			 * The engine lost track of its I/Os; cleanup tears the engine down
+			 * (io_uring cancels what is left) before the buffers go.
+			 */
+			err = ret;
+			now = wl_now();
+			break;
+		}
+		now = wl_now();
+		nr = ret;
+		for (i = 0; i < nr; i++) {
+			struct io_unit *u = w.done[i];
+
+			inflight--;
+			ret = wl_complete(out, u, now, w.retry, &nr_retry, &finished);
+			if (finished)
+				w.idle[nr_idle++] = u;
+			if (ret) {
+				stopping = true;
+				if (!err || err == -EINTR)
+					err = ret;
+			}
+		}
+	}
+
+	if (!err && (p->fsync || p->fdatasync)) {
+		if (p->fsync ? fsync(fd) : fdatasync(fd))
+			err = -errno;
+		now = wl_now();
+	}
+	out->ns = now - t0;
+cleanup:
+	if (engine_up)
+		ops->cleanup(&e);
+	wl_units_free(&w);
+	return err;
+}
+
+int workload__run(const struct job_params *p, int fd, uint64_t file_size, struct app_stats *out,
+		  volatile sig_atomic_t *stop)
+{
+	return workload__run_opts(p, fd, file_size, NULL, out, stop);
+}
+
+int workload__prepare_file(const char *path, uint64_t size, bool fill,
+			   volatile sig_atomic_t *stop)
+{
+	void *buf = NULL;
+	uint64_t off = 0;
+	ssize_t ret;
+	size_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (!fill) {
+		err = 0;
+		goto cleanup;
+	}
+	if (posix_memalign(&buf, WL_ALIGN, WL_FILL_CHUNK)) {
+		buf = NULL;
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	workload__fill_pattern(buf, WL_FILL_CHUNK);
+	while (off < size) {
+		if (stop && *stop) {
+			err = -EINTR;
+			goto cleanup;
+		}
+		n = size - off < WL_FILL_CHUNK ? size - off : WL_FILL_CHUNK;
+		ret = pwrite(fd, buf, n, off);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0) {
+			err = ret < 0 ? -errno : -EIO;
+			goto cleanup;
+		}
+		off += ret;
+	}
+	if (fsync(fd)) {
+		err = -errno;
+		goto cleanup;
+	}
+	/* The blocks are on disk now; a cached copy would only hide them from a read job. */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	err = 0;
+cleanup:
+	free(buf);
+	if (close(fd) && !err)
+		err = -errno;
+	if (err)
+		unlink(path);
+	return err;
+}
+
+int workload__file_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	if (S_ISREG(st.st_mode)) {
+		*size = st.st_size;
+		return 0;
+	}
+	return -EINVAL;
+}
