@@ -99,6 +99,27 @@ int parse_duration(const char *s, double *out)
 enum {
 	OPT_RAW_TP = 0x100,
 	OPT_USAGE,
+	OPT_RW,
+	OPT_BS,
+	OPT_SIZE,
+	OPT_COUNT,
+	OPT_RUNTIME,
+	OPT_ENGINE,
+	OPT_IODEPTH,
+	OPT_DIRECT,
+	OPT_SYNC,
+	OPT_FSYNC,
+	OPT_FDATASYNC,
+	OPT_REPEAT,
+	OPT_DROP_CACHES,
+	OPT_FILE,
+	OPT_RAW,
+	OPT_DESTRUCTIVE,
+	OPT_OVERWRITE,
+	OPT_ANY_FS,
+	OPT_SET,
+	OPT_RECOMMEND,
+	OPT_BRIEF,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -114,6 +135,38 @@ static const struct argp_option options[] = {
 	{"verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0},
 	{"raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN, "Use the raw_tp programs even where tp_btf works",
 	 0},
+	{NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1},
+	{"rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1},
+	{"bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
+	 1},
+	{"size", OPT_SIZE, "SIZE", 0, "Bytes per run (reads: default the whole file or disk)", 1},
+	{"count", OPT_COUNT, "N", 0, "Blocks per run, instead of --size", 1},
+	{"runtime", OPT_RUNTIME, "SEC", 0, "Stop a run after SEC (with --size: wrap until then)", 1},
+	{"engine", OPT_ENGINE, "NAME", 0, "psync (default, one I/O at a time, like dd) or io_uring",
+	 1},
+	{"iodepth", OPT_IODEPTH, "N", 0, "I/Os in flight for io_uring (default 1)", 1},
+	{"direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1},
+	{"sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1},
+	{"fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)", 1},
+	{"fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1},
+	{"repeat", OPT_REPEAT, "N", 0, "Repetitions of every run (statistics over them)", 1},
+	{"drop-caches", OPT_DROP_CACHES, NULL, 0, "Drop the page cache before each buffered read",
+	 1},
+	{"file", OPT_FILE, "PATH", 0,
+	 "Target file (default: a new file in the current directory, removed afterwards)", 1},
+	{"overwrite", OPT_OVERWRITE, NULL, 0, "Allow writing into an existing --file", 1},
+	{"any-fs", OPT_ANY_FS, NULL, 0,
+	 "Run even when the file's filesystem is not on the traced disk", 1},
+	{"raw", OPT_RAW, NULL, 0, "Use the traced disk itself (reads; writes need --destructive)", 1},
+	{"destructive", OPT_DESTRUCTIVE, NULL, 0,
+	 "Allow --raw writes (refused anyway on mounted or partitioned disks)", 1},
+	{"set", OPT_SET, "KNOB=V1,V2,...", 0,
+	 "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
+	 "wbt_lat_usec, nomerges, rq_affinity); restored afterwards", 1},
+	{"recommend", OPT_RECOMMEND, NULL, 0,
+	 "After a --set sweep, name the best value and the smallest one as good", 1},
+	{"brief", OPT_BRIEF, NULL, 0, "Workload mode: print only the linked table (no per-run "
+	 "sections)", 1},
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
 	{"help", OPT_HELP, NULL, 0, "Give this help list", -1},
 	{"usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1},
@@ -200,6 +253,121 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RAW_TP:
 		o->raw_tp = true;
 		break;
+	case OPT_RW:
+		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
+		    strcmp(arg, "randwrite"))
+			return usage_error(state, "--rw: '%s' is not read, write, randread or "
+						  "randwrite", arg);
+		o->rw = arg;
+		break;
+	case OPT_BS: {
+		char *list = strdupa(arg), *tok, *save; /* strtok_r must not cut argv */
+
+		o->nr_bs = 0;
+		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (o->nr_bs == MAX_BS_LIST)
+				return usage_error(state, "--bs: more than %d sizes", MAX_BS_LIST);
+			err = parse_size(tok, &o->bs[o->nr_bs]);
+			if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > (1ULL << 30))
+				return usage_error(state, "--bs: invalid block size '%s' (1 to 1G)",
+						   tok);
+			o->nr_bs++;
+		}
+		if (!o->nr_bs)
+			return usage_error(state, "--bs: no size given");
+		break;
+	}
+	case OPT_SIZE:
+		err = parse_size(arg, &o->size);
+		if (err || !o->size)
+			return bad_value(state, "size", arg, err, "size");
+		break;
+	case OPT_COUNT:
+		err = parse_uint(arg, UINT64_MAX, &o->count);
+		if (err || !o->count)
+			return bad_value(state, "count", arg, err, "count");
+		break;
+	case OPT_RUNTIME:
+		err = parse_duration(arg, &o->runtime);
+		if (err || o->runtime <= 0)
+			return bad_value(state, "runtime", arg, err, "duration");
+		break;
+	case OPT_ENGINE:
+		if (strcmp(arg, "psync") && strcmp(arg, "io_uring"))
+			return usage_error(state, "--engine: '%s' is not psync or io_uring", arg);
+		o->engine = arg;
+		break;
+	case OPT_IODEPTH: {
+		uint64_t v;
+
+		err = parse_uint(arg, 4096, &v);
+		if (err || !v)
+			return bad_value(state, "iodepth", arg, err, "depth (1 to 4096)");
+		o->iodepth = v;
+		break;
+	}
+	case OPT_REPEAT: {
+		uint64_t v;
+
+		err = parse_uint(arg, 10000, &v);
+		if (err || !v)
+			return bad_value(state, "repeat", arg, err, "count (1 to 10000)");
+		o->repeat = v;
+		break;
+	}
+	case OPT_DIRECT:
+		o->direct = true;
+		break;
+	case OPT_SYNC:
+		o->sync = true;
+		break;
+	case OPT_FSYNC:
+		o->fsync = true;
+		break;
+	case OPT_FDATASYNC:
+		o->fdatasync = true;
+		break;
+	case OPT_DROP_CACHES:
+		o->drop_caches = true;
+		break;
+	case OPT_FILE:
+		o->file = arg;
+		break;
+	case OPT_RAW:
+		o->raw = true;
+		break;
+	case OPT_DESTRUCTIVE:
+		o->destructive = true;
+		break;
+	case OPT_OVERWRITE:
+		o->overwrite = true;
+		break;
+	case OPT_ANY_FS:
+		o->any_fs = true;
+		break;
+	case OPT_SET: {
+		char *copy = strdup(arg), *eq = copy ? strchr(copy, '=') : NULL, *tok, *save;
+
+		/* The copy outlives parsing: set_values point into it (argv stays intact). */
+		if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->set_knob) || !eq[1])
+			return usage_error(state, "--set: expected KNOB=V1,V2,... not '%s'", arg);
+		snprintf(o->set_knob, sizeof(o->set_knob), "%.*s", (int)(eq - copy), copy);
+		o->nr_set_values = 0;
+		for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (o->nr_set_values == MAX_BS_LIST)
+				return usage_error(state, "--set: more than %d values", MAX_BS_LIST);
+			o->set_values[o->nr_set_values++] = tok;
+		}
+		if (!o->nr_set_values)
+			return usage_error(state, "--set %s: no values", o->set_knob);
+		break;
+	}
+	case OPT_RECOMMEND:
+		o->recommend = true;
+		break;
+	case OPT_BRIEF:
+		o->brief = true;
+		break;
 	case OPT_HELP:
 	case OPT_USAGE:
 		argp_help(state->root_argp, stdout, key == OPT_HELP ? ARGP_HELP_STD_HELP :
@@ -240,6 +408,7 @@ static const char trace_doc[] =
 	"Modes:\n"
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
+	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"Other commands: info DEV, compare A.json B.json (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)

@@ -25,6 +25,28 @@ struct options {
 	int nr_command;
 	const char *positional[4]; /* info DEV, compare A B */
 	int nr_positional;
+
+	/* Built-in workload (--rw selects it). */
+	const char *rw;		/* read, write, randread, randwrite */
+	uint64_t bs[MAX_BS_LIST]; /* --bs list: one set of runs per size */
+	int nr_bs;
+	uint64_t size;		/* bytes per run, 0 = not given */
+	uint64_t count;		/* --count N blocks, 0 = not given */
+	double runtime;		/* seconds, 0 = none */
+	const char *engine;	/* psync (default), io_uring */
+	unsigned int iodepth;
+	bool direct, sync, fsync, fdatasync;
+	unsigned int repeat;	/* repetitions of every run, >= 1 */
+	bool drop_caches;
+	const char *file;	/* --file PATH */
+	bool raw, destructive, overwrite, any_fs;
+
+	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
+	char set_knob[32];
+	char *set_values[MAX_BS_LIST];
+	int nr_set_values;
+	bool recommend;
+	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 };
 
 /* Strict parsers: 0 on success, -EINVAL (garbage) or -ERANGE (overflow). */

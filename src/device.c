@@ -25,9 +25,6 @@
 #define SYSFS_ENV "BLKTRACE_BENCH_SYSFS"
 #define LOOP_MAJOR 7
 #define XENVBD_MAJOR 202
-/* BLKIF_MAX_SEGMENTS_PER_REQUEST: what fits in one ring slot without indirect descriptors. */
-#define XEN_DIRECT_SEGMENTS 11
-#define XEN_SEGMENT_BYTES 4096
 /* include/linux/kdev_t.h: MINORBITS 20, so 12 bits of major. */
 #define DEV_MAJOR_MAX 4095u
 #define DEV_MINOR_MAX ((1u << 20) - 1)
@@ -920,4 +917,17 @@ int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits
 	if (limits)
 		*limits = which;
 	return best;
+}
+
+const char *device__limit_name(unsigned int limits)
+{
+	switch (limits & (DEVICE_LIMIT_MAX_SECTORS | DEVICE_LIMIT_MAX_SEGMENTS)) {
+	case DEVICE_LIMIT_MAX_SECTORS:
+		return "max_sectors_kb";
+	case DEVICE_LIMIT_MAX_SEGMENTS:
+		return "max_segments";
+	case DEVICE_LIMIT_MAX_SECTORS | DEVICE_LIMIT_MAX_SEGMENTS:
+		return "max_sectors_kb+max_segments";
+	}
+	return "";
 }

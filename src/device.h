@@ -16,6 +16,9 @@
 #define DEVICE_MAX_PARTITIONS 64
 #define DEVICE_MAX_STACK 16 /* slaves/ and holders/ */
 #define DEVICE_MAX_PARAMS 32
+/* BLKIF_MAX_SEGMENTS_PER_REQUEST: what fits in one ring slot without indirect descriptors. */
+#define XEN_DIRECT_SEGMENTS 11
+#define XEN_SEGMENT_BYTES 4096 /* one grant page per segment */
 
 /* Queue limits as sysfs shows them; -1 where the kernel does not have the file. */
 struct queue_limits {
@@ -148,5 +151,8 @@ int device__queue_set(const struct device *dev, const char *attr, const char *va
  * enum device_limit bits of the limit(s) that set it (may be NULL).
  */
 int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits);
+
+/* enum device_limit bits as text: "max_sectors_kb", "max_segments", both joined by "+", "". */
+const char *device__limit_name(unsigned int limits);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli.h"
 #include "commands.h"
+#include "driver_probes.h"
 #include "report.h"
 
 static void print_limit(const char *name, int64_t v, const char *unit)
@@ -16,6 +17,178 @@ static void print_limit(const char *name, int64_t v, const char *unit)
 		printf("  %-22s -\n", name);
 	else
 		printf("  %-22s %lld%s\n", name, (long long)v, unit);
+}
+
+/* Limits are exact powers of KiB: "1280 KiB", not fmt_bytes' rounded "1.2 MiB". */
+static const char *limit_bytes(char *buf, size_t len, int64_t v)
+{
+	if (v >= 1 << 20 && !(v % (1 << 20)))
+		snprintf(buf, len, "%lld MiB", (long long)(v >> 20));
+	else if (v >= 1024 && !(v % 1024))
+		snprintf(buf, len, "%lld KiB", (long long)(v >> 10));
+	else
+		snprintf(buf, len, "%lld B", (long long)v);
+	return buf;
+}
+
+static const char *on_off(int64_t v)
+{
+	return v < 0 ? "-" : v ? "on" : "off";
+}
+
+static void print_names(const char *title, const char (*names)[DEVICE_NAME_MAX],
+			unsigned int n)
+{
+	unsigned int i;
+
+	printf("%s", title);
+	for (i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : " ", names[i]);
+	putchar('\n');
+}
+
+static void print_partitions(const struct device *d)
+{
+	const struct device_partition *p;
+	unsigned int i;
+	char b[32];
+
+	if (!d->nr_partitions)
+		return;
+	printf("partitions:\n");
+	for (i = 0; i < d->nr_partitions; i++) {
+		p = &d->partitions[i];
+		printf("  %-10s %u:%-6u start sector %llu, %llu sectors (%s)%s\n", p->name,
+		       p->major, p->minor, (unsigned long long)p->start,
+		       (unsigned long long)p->sectors, fmt_bytes(b, sizeof(b), p->sectors * 512.0),
+		       p->nr_holders ? ", held by a stacked device" : "");
+	}
+}
+
+/* The largest request and which limit sets it: what a trace's findings refer to. */
+static void print_max_request(const struct device *d)
+{
+	const struct queue_limits *l = &d->limits;
+	unsigned int which = 0;
+	int64_t biggest = device__max_request_bytes(d, &which);
+	char b[32], seg[32];
+
+	if (biggest < 0) {
+		printf("largest request: unknown (no max_sectors_kb or max_segments)\n");
+		return;
+	}
+	printf("largest request: %s, set by ", limit_bytes(b, sizeof(b), biggest));
+	if (which & DEVICE_LIMIT_MAX_SECTORS)
+		printf("max_sectors_kb%s", which & DEVICE_LIMIT_MAX_SEGMENTS ? " and " : "");
+	if (which & DEVICE_LIMIT_MAX_SEGMENTS)
+		printf("max_segments x max_segment_size (%lld x %s)", (long long)l->max_segments,
+		       limit_bytes(seg, sizeof(seg), l->max_segment_size));
+	if (l->max_hw_sectors_kb > l->max_sectors_kb && l->max_sectors_kb >= 0 &&
+	    (which & DEVICE_LIMIT_MAX_SECTORS))
+		printf("; max_hw_sectors_kb would allow %s",
+		       limit_bytes(b, sizeof(b), l->max_hw_sectors_kb * 1024));
+	putchar('\n');
+}
+
+static void print_params(const struct device *d)
+{
+	unsigned int i;
+
+	if (!d->nr_module_params)
+		return;
+	printf("module parameters (%s):\n", d->module);
+	for (i = 0; i < d->nr_module_params; i++)
+		printf("  %-22s %s\n", d->module_params[i].name, d->module_params[i].value);
+}
+
+static void print_xen(const struct xen_blkfront *x)
+{
+	char b[32];
+
+	printf("xen-blkfront:\n");
+	print_limit("segments", x->segments, " (negotiated: queue/max_segments)");
+	printf("  %-22s %s\n", "indirect descriptors",
+	       x->indirect_descriptors ? "on" : "off (11 segments or fewer)");
+	print_limit(x->param_is_old_name ? "max (module)" : "max_indirect_segments",
+		    x->max_indirect_segments, " (module parameter)");
+	if (x->max_request_bytes >= 0)
+		printf("  %-22s %lld (%s)\n", "max_request_bytes", (long long)x->max_request_bytes,
+		       limit_bytes(b, sizeof(b), x->max_request_bytes));
+	print_limit("max_ring_page_order", x->max_ring_page_order, "");
+	print_limit("max_queues", x->max_queues, "");
+	printf("  %-22s %s\n", "feature_persistent", on_off(x->feature_persistent));
+	if (x->max_indirect_segments >= 0)
+		printf("  %-22s %s=%lld (boot or modprobe)\n", "boot parameter", x->param_name,
+		       (long long)x->max_indirect_segments);
+	else
+		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter", x->param_name);
+	/* A rebooted guest negotiates again: say which side to change. */
+	if (x->backend_limited)
+		printf("  the module asks for %lld segments but the backend limits it to %lld\n",
+		       (long long)x->max_indirect_segments, (long long)x->segments);
+	else if (!x->indirect_descriptors)
+		printf("  %s=32 (the default) or more turns indirect descriptors on, where the "
+		       "backend offers them\n", x->param_name);
+}
+
+/* Driver sections: only what applies to this disk. */
+static void print_drivers(const struct device *d)
+{
+	const struct virtio_blk_info *v = &d->virtio_blk;
+	const struct nvme_info *nv = &d->nvme;
+
+	if (d->xen.present)
+		print_xen(&d->xen);
+	if (v->present) {
+		printf("virtio_blk:\n");
+		print_limit("queue_depth", v->queue_depth, " (module parameter)");
+		print_limit("num_request_queues", v->num_request_queues, " (module parameter)");
+		print_limit("poll_queues", v->poll_queues, " (module parameter)");
+		print_limit("host segment limit", v->host_max_segments, " (seg_max)");
+	}
+	if (nv->present) {
+		printf("nvme:\n");
+		print_limit("io_queue_depth", nv->io_queue_depth, " (module parameter)");
+		print_limit("max_hw_sectors_kb", d->limits.max_hw_sectors_kb, " KiB (MDTS)");
+		printf("  %-22s %u\n", "queues", d->nr_hw_queues);
+		print_limit("poll_queues", nv->poll_queues, " (module parameter)");
+		print_limit("write_queues", nv->write_queues, " (module parameter)");
+	}
+	if (d->loop.present) {
+		printf("loop:\n");
+		printf("  %-22s %s\n", "backing file",
+		       d->loop.backing_file[0] ? d->loop.backing_file : "-");
+		printf("  %-22s %s\n", "direct I/O", on_off(d->loop.dio));
+	} else if (!strcmp(d->driver, "loop")) {
+		printf("loop: not bound to a file\n");
+	}
+	if (d->scsi_queue_depth >= 0) {
+		printf("scsi:\n");
+		print_limit("device queue_depth", d->scsi_queue_depth, "");
+	}
+	if (d->dm_name[0])
+		printf("device-mapper: %s\n", d->dm_name);
+	if (d->md_level[0])
+		printf("md: %s\n", d->md_level);
+}
+
+/* Stacked devices: where the requests really are. */
+static void print_stacking(const struct device *d)
+{
+	if (d->bio_based) {
+		printf("%s is bio-based: it never issues requests, so tracing it shows none",
+		       d->name);
+		if (d->nr_slaves)
+			print_names("; trace the disks underneath instead:", d->slaves,
+				    d->nr_slaves);
+		else
+			printf("; it has no disks underneath\n");
+	} else if (d->nr_slaves) {
+		print_names("slaves (disks underneath):", d->slaves, d->nr_slaves);
+	}
+	if (d->nr_holders)
+		print_names("held by (stacked on top, their I/O arrives here as requests):",
+			    d->holders, d->nr_holders);
 }
 
 static void info_text(const struct device *d)
@@ -27,9 +200,11 @@ static void info_text(const struct device *d)
 	       fmt_bytes(b, sizeof(b), (double)d->size_sectors * 512),
 	       d->driver[0] ? d->driver : "-", d->module[0] ? d->module : "-");
 	if (d->part_name[0])
-		printf("partition %s (%u:%u): start sector %llu, %llu sectors\n", d->part_name,
-		       d->part_major, d->part_minor, (unsigned long long)d->part_start,
-		       (unsigned long long)d->part_sectors);
+		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
+		       d->part_name, d->part_major, d->part_minor,
+		       (unsigned long long)d->part_start, (unsigned long long)d->part_sectors,
+		       fmt_bytes(b, sizeof(b), (double)d->part_sectors * 512));
+	print_partitions(d);
 	printf("queue limits:\n");
 	print_limit("max_sectors_kb", l->max_sectors_kb, " KiB");
 	print_limit("max_hw_sectors_kb", l->max_hw_sectors_kb, " KiB");
@@ -46,11 +221,10 @@ static void info_text(const struct device *d)
 	print_limit("physical_block_size", l->physical_block_size, " B");
 	printf("  %-22s %u (largest nr_tags %u)\n", "hardware queues", d->nr_hw_queues,
 	       d->max_tags);
-	if (d->xen.present)
-		printf("xen-blkfront: %lld segments negotiated (%s), module asks %lld\n",
-		       (long long)d->xen.segments,
-		       d->xen.indirect_descriptors ? "indirect descriptors" : "no indirect descriptors",
-		       (long long)d->xen.max_indirect_segments);
+	print_max_request(d);
+	print_params(d);
+	print_drivers(d);
+	print_stacking(d);
 }
 
 int cmd_info(int argc, char **argv)
@@ -72,6 +246,7 @@ int cmd_info(int argc, char **argv)
 		die_msg("%s", err_msg);
 		return EXIT_USAGE;
 	}
+	driver_probes__notice(&dev, stderr);
 	if (!o.json) {
 		info_text(&dev);
 		return finish_stdout() ? EXIT_FAIL : EXIT_OK;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #include <errno.h>
 #include <string.h>
+#include "findings.h"
 #include "report.h"
+#include "recommend.h"
+#include "series.h"
 #include "summary.h"
 
 /* jansson's integers are signed 64-bit; our counters never get near 2^63. */
@@ -36,21 +39,107 @@ static json_t *limits_json(const struct queue_limits *l)
 
 static json_t *xen_json(const struct xen_blkfront *x)
 {
+	json_t *o, *boot = json_null();
+
 	if (!x->present)
 		return json_null();
-	return json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-			 "max_indirect_segments", jlimit(x->max_indirect_segments),
-			 "segments", jlimit(x->segments),
-			 "indirect_descriptors", x->indirect_descriptors,
-			 "max_request_bytes", jlimit(x->max_request_bytes),
-			 "max_ring_page_order", jlimit(x->max_ring_page_order),
-			 "max_queues", jlimit(x->max_queues),
-			 "feature_persistent", jlimit(x->feature_persistent));
+	if (x->max_indirect_segments >= 0)
+		boot = json_sprintf("%s=%lld", x->param_name, (long long)x->max_indirect_segments);
+	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+		      "max_indirect_segments", jlimit(x->max_indirect_segments),
+		      "segments", jlimit(x->segments),
+		      "indirect_descriptors", x->indirect_descriptors,
+		      "max_request_bytes", jlimit(x->max_request_bytes),
+		      "max_ring_page_order", jlimit(x->max_ring_page_order),
+		      "max_queues", jlimit(x->max_queues),
+		      "feature_persistent", jlimit(x->feature_persistent));
+	if (!o) {
+		json_decref(boot);
+		return NULL;
+	}
+	/* Saved results are compared across reboots: keep the line that changes them. */
+	json_object_set_new(o, "parameter_name", json_string(x->param_name));
+	json_object_set_new(o, "boot_parameter", boot);
+	json_object_set_new(o, "backend_limited", json_boolean(x->backend_limited));
+	return o;
+}
+
+static json_t *names_json(const char (*names)[DEVICE_NAME_MAX], unsigned int n)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+static json_t *partitions_json(const struct device *dev)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; a && i < dev->nr_partitions; i++) {
+		const struct device_partition *p = &dev->partitions[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:i}",
+						   "name", p->name, "major", (int)p->major,
+						   "minor", (int)p->minor,
+						   "number", (int)p->number,
+						   "start_sector", jint(p->start),
+						   "sectors", jint(p->sectors),
+						   "holders", (int)p->nr_holders));
+	}
+	return a;
+}
+
+/* Values as sysfs shows them ("Y", "32"): the types are the module's business. */
+static json_t *module_params_json(const struct device *dev)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; o && i < dev->nr_module_params; i++)
+		json_object_set_new(o, dev->module_params[i].name,
+				    json_string(dev->module_params[i].value));
+	return o;
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *drivers_json(const struct device *dev, json_t *d)
+{
+	const struct virtio_blk_info *v = &dev->virtio_blk;
+	const struct nvme_info *nv = &dev->nvme;
+	const struct loop_info *lo = &dev->loop;
+
+	json_object_set_new(d, "virtio_blk", !v->present ? json_null() :
+			    json_pack("{s:o, s:o, s:o, s:o}",
+				      "queue_depth", jlimit(v->queue_depth),
+				      "num_request_queues", jlimit(v->num_request_queues),
+				      "poll_queues", jlimit(v->poll_queues),
+				      "host_max_segments", jlimit(v->host_max_segments)));
+	json_object_set_new(d, "nvme", !nv->present ? json_null() :
+			    json_pack("{s:o, s:o, s:o, s:o, s:i}",
+				      "io_queue_depth", jlimit(nv->io_queue_depth),
+				      "poll_queues", jlimit(nv->poll_queues),
+				      "write_queues", jlimit(nv->write_queues),
+				      "max_hw_sectors_kb", jlimit(dev->limits.max_hw_sectors_kb),
+				      "queues", (int)dev->nr_hw_queues));
+	json_object_set_new(d, "loop", !lo->present ? json_null() :
+			    json_pack("{s:s, s:o}", "backing_file", lo->backing_file,
+				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
+	return d;
 }
 
 json_t *report_json_device(const struct device *dev)
 {
 	json_t *d, *part = json_null();
+	unsigned int which = 0;
+	int64_t biggest = device__max_request_bytes(dev, &which);
 
 	if (dev->part_name[0])
 		part = json_pack("{s:s, s:i, s:i, s:o, s:o}", "name", dev->part_name,
@@ -63,7 +152,20 @@ json_t *report_json_device(const struct device *dev)
 		      "module", dev->module, "limits", limits_json(&dev->limits),
 		      "partition", part, "nr_hw_queues", (int)dev->nr_hw_queues,
 		      "max_tags", (int)dev->max_tags, "xen_blkfront", xen_json(&dev->xen));
-	return d;
+	if (!d)
+		return NULL;
+	json_object_set_new(d, "max_request_bytes", jlimit(biggest));
+	json_object_set_new(d, "max_request_limit", biggest < 0 ? json_null() :
+			    json_string(device__limit_name(which)));
+	json_object_set_new(d, "bio_based", json_boolean(dev->bio_based));
+	json_object_set_new(d, "partitions", partitions_json(dev));
+	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
+	json_object_set_new(d, "holders", names_json(dev->holders, dev->nr_holders));
+	json_object_set_new(d, "module_parameters", module_params_json(dev));
+	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
+	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
+	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
+	return drivers_json(dev, d);
 }
 
 /* Non-empty buckets as {lo, hi, count}; hi is null for the open last bucket. */
@@ -141,14 +243,83 @@ static json_t *block_json(const struct result *res, const struct block_stats *b)
 	return o;
 }
 
+static json_t *params_json(const struct job_params *p)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:f, s:s, s:i, s:b, s:b, s:b, s:b}", "rw", p->rw,
+			      "bs", jint(p->bs), "size", jint(p->size), "runtime", p->runtime,
+			      "engine", p->engine, "iodepth", (int)p->iodepth, "direct", p->direct,
+			      "sync", p->sync, "fsync", p->fsync, "fdatasync", p->fdatasync);
+
+	if (o && p->set_knob[0])
+		json_object_set_new(o, p->set_knob, json_string(p->set_value));
+	return o;
+}
+
+static json_t *app_json(const struct app_stats *a)
+{
+	double s = a->ns / 1e9;
+	struct dist d;
+
+	d.count = hist_total(a->lat, HIST_LAT_BUCKETS);
+	d.mean = a->ios ? (double)a->lat_sum_ns / a->ios : 0;
+	d.max = a->lat_max_ns;
+	d.p50 = hist_percentile(HIST_KIND_LAT, a->lat, 50, a->lat_max_ns);
+	d.p90 = hist_percentile(HIST_KIND_LAT, a->lat, 90, a->lat_max_ns);
+	d.p99 = hist_percentile(HIST_KIND_LAT, a->lat, 99, a->lat_max_ns);
+	d.p999 = hist_percentile(HIST_KIND_LAT, a->lat, 99.9, a->lat_max_ns);
+	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:o}", "bytes", jint(a->bytes), "ios",
+			 jint(a->ios), "seconds", s, "mb_per_s", s > 0 ? a->bytes / s / 1e6 : 0.0,
+			 "mib_per_s", s > 0 ? a->bytes / s / 1048576 : 0.0, "iops",
+			 s > 0 ? a->ios / s : 0.0, "latency_ns",
+			 dist_json(&d, HIST_KIND_LAT, a->lat, true));
+}
+
+static json_t *findings_json(const struct result *res, const struct block_stats *b)
+{
+	struct finding f[FINDINGS_MAX];
+	json_t *a = json_array();
+	int i, n;
+
+	n = res->has_device ? findings__compute(&res->device, b, f, FINDINGS_MAX) : 0;
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "kind", f[i].kind,
+						   "share", f[i].share, "text", f[i].text));
+	return a;
+}
+
 json_t *report_json_run(const struct result *res, const struct run *run)
 {
 	json_t *o = json_pack("{s:s, s:f}", "label", run->label, "seconds", run->seconds);
+	json_t *block;
 
 	if (!o)
 		return NULL;
-	if (run->has_block)
-		json_object_set_new(o, "block", block_json(res, run->block));
+	if (run->params.rw[0]) {
+		json_object_set_new(o, "params", params_json(&run->params));
+		json_object_set_new(o, "repetition", json_integer(run->repetition));
+	}
+	if (run->has_app)
+		json_object_set_new(o, "app", app_json(run->app));
+	if (run->has_block) {
+		const struct blkio_counters *c = &run->block->c;
+		uint64_t reqs = 0, bytes = 0;
+		unsigned int k;
+
+		block = block_json(res, run->block);
+		for (k = 0; k < BLKIO_NR_OPS; k++) {
+			reqs += c->requests[k];
+			bytes += c->bytes[k];
+		}
+		json_object_set_new(block, "requests", jint(reqs));
+		json_object_set_new(block, "merges_per_request",
+				    json_real(reqs ? (double)c->merges / reqs : 0));
+		/* Read-ahead and write amplification: what the disk moved per app byte. */
+		if (run->has_app && run->app->bytes)
+			json_object_set_new(block, "device_bytes_per_app_byte",
+					    json_real((double)bytes / run->app->bytes));
+		json_object_set_new(o, "block", block);
+		json_object_set_new(o, "findings", findings_json(res, run->block));
+	}
 	return o;
 }
 
@@ -168,6 +339,12 @@ json_t *report_json(const struct result *res)
 	for (i = 0; runs && i < res->nr_runs; i++)
 		json_array_append_new(runs, report_json_run(res, &res->runs[i]));
 	json_object_set_new(doc, "runs", runs);
+	if (runs)
+		json_object_set_new(doc, "series", series_json(runs));
+	if (res->recommend)
+		json_object_set_new(doc, "recommendation",
+				    recommend_json(json_object_get(doc, "series"), &res->device) ?:
+					    json_null());
 	return doc;
 }
 

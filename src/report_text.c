@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #include <math.h>
 #include <string.h>
+#include "findings.h"
+#include "recommend.h"
 #include "report.h"
 #include "summary.h"
 
@@ -138,6 +140,19 @@ static void lat_row(FILE *f, const char *name, const struct dist *d)
 		d->p50 / 1e3, d->p90 / 1e3, d->p99 / 1e3, d->p999 / 1e3, d->max / 1e3);
 }
 
+/* The report ends with what shaped the requests, one sentence per finding. */
+static void findings_lines(FILE *f, const struct result *res, const struct block_stats *b)
+{
+	struct finding fs[FINDINGS_MAX];
+	int i, n = findings__compute(&res->device, b, fs, FINDINGS_MAX);
+
+	if (n <= 0)
+		return;
+	fprintf(f, "\n  findings:\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %s\n", fs[i].text);
+}
+
 void report_text_run(FILE *f, const struct result *res, const struct run *run)
 {
 	const struct device *dev = &res->device;
@@ -207,15 +222,111 @@ void report_text_run(FILE *f, const struct result *res, const struct run *run)
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
+	findings_lines(f, res, b);
+}
+
+static double metric(json_t *series, const char *path, const char *field)
+{
+	json_t *m = json_object_get(json_object_get(series, "metrics"), path);
+
+	return json_number_value(json_object_get(m, field));
+}
+
+/* What moved the throughput: why the requests had the size they had. */
+static void limit_sentence(FILE *f, json_t *series, const struct device *d)
+{
+	double sectors = metric(series, "block.limit_bound.max_sectors", "mean");
+	double segs = metric(series, "block.limit_bound.max_segments", "mean");
+	double p50 = metric(series, "block.request_bytes.p50", "mean");
+	const char *label = json_string_value(json_object_get(series, "label"));
+	char b[32];
+
+	if (sectors >= 0.5)
+		fprintf(f, "  %s: %.0f%% of requests reached max_sectors_kb=%lld (p50 %s): the "
+			   "limit capped them\n", label, 100 * sectors,
+			(long long)d->limits.max_sectors_kb, fmt_bytes(b, sizeof(b), p50));
+	else if (segs >= 0.5)
+		fprintf(f, "  %s: %.0f%% of requests reached max_segments=%lld (p50 %s): the "
+			   "segment limit capped them\n", label, 100 * segs,
+			(long long)d->limits.max_segments, fmt_bytes(b, sizeof(b), p50));
+}
+
+/*
+ * The linked table: one row per parameter set, throughput next to the request
+ * and segment sizes that produced it. Aggregates come from the same series the
+ * JSON carries, so text and JSON cannot disagree.
+ */
+static void linked_table(FILE *f, const struct result *res)
+{
+	json_t *doc = report_json(res), *series = json_object_get(doc, "series"), *s;
+	size_t i;
+	char b1[32], b2[32], b3[32];
+
+	fprintf(f, "\n%-44s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n",
+		"parameters", "app MB/s (95% CI)", "IOPS", "p99 us", "requests", "req mean",
+		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge",
+		"limit%", "dev/app");
+	json_array_foreach(series, i, s) {
+		const char *label = json_string_value(json_object_get(s, "label"));
+
+		fprintf(f, "%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
+			   "%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
+			label ? label : "-", metric(s, "app.mb_per_s", "mean"),
+			metric(s, "app.mb_per_s", "ci95"), metric(s, "app.iops", "mean"),
+			metric(s, "app.latency_ns.p99", "mean") / 1e3,
+			metric(s, "block.requests", "mean"),
+			fmt_bytes(b1, sizeof(b1), metric(s, "block.request_bytes.mean", "mean")),
+			fmt_bytes(b2, sizeof(b2), metric(s, "block.request_bytes.p50", "mean")),
+			metric(s, "block.segments.mean", "mean"),
+			fmt_bytes(b3, sizeof(b3), metric(s, "block.segment_bytes.mean", "mean")),
+			metric(s, "block.queue_depth.mean", "mean"),
+			metric(s, "block.queue_depth.max", "max"),
+			metric(s, "block.device_ns.p50", "mean") / 1e3,
+			metric(s, "block.device_ns.p99", "mean") / 1e3,
+			metric(s, "block.merges_per_request", "mean"),
+			100 * fmax(metric(s, "block.limit_bound.max_sectors", "mean"),
+				   metric(s, "block.limit_bound.max_segments", "mean")),
+			metric(s, "block.device_bytes_per_app_byte", "mean"));
+	}
+	json_array_foreach(series, i, s)
+		limit_sentence(f, s, &res->device);
+	if (res->recommend)
+		recommend_text(f, json_object_get(doc, "recommendation"));
+	json_decref(doc);
+}
+
+static void app_line(FILE *f, const struct app_stats *a)
+{
+	double s = a->ns / 1e9;
+	char b[32];
+
+	fprintf(f, "  app: %s in %.3f s: %.1f MB/s, %.0f IOPS, latency mean %.1f us, p99 %.1f us\n",
+		fmt_bytes(b, sizeof(b), a->bytes), s, s > 0 ? a->bytes / s / 1e6 : 0.0,
+		s > 0 ? a->ios / s : 0.0, a->ios ? (double)a->lat_sum_ns / a->ios / 1e3 : 0.0,
+		hist_percentile(HIST_KIND_LAT, a->lat, 99, a->lat_max_ns) / 1e3);
 }
 
 void report_text(FILE *f, const struct result *res)
 {
+	bool any_app = false;
 	size_t i;
 
 	for (i = 0; i < res->nr_runs; i++) {
+		const struct run *r = &res->runs[i];
+
+		if (r->has_app && res->brief) {
+			any_app = true;
+			continue;
+		}
 		if (i)
 			fputc('\n', f);
-		report_text_run(f, res, &res->runs[i]);
+		if (r->has_app) {
+			fprintf(f, "run %zu (repetition %u):\n", i + 1, r->repetition + 1);
+			app_line(f, r->app);
+			any_app = true;
+		}
+		report_text_run(f, res, r);
 	}
+	if (any_app)
+		linked_table(f, res);
 }

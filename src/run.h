@@ -46,7 +46,7 @@ struct job_params {
 };
 
 struct run {
-	char label[160];
+	char label[256];
 	struct job_params params;
 	unsigned int repetition; /* 0-based within its parameter set */
 	double seconds;		 /* wall time of the traced interval */
@@ -55,6 +55,8 @@ struct run {
 	bool has_app;
 	struct app_stats *app;
 	int exit_status;	 /* command mode: the command's exit status */
+	bool has_limits;	 /* the queue limits in force during this run (a --set sweep */
+	struct queue_limits limits; /* changes them); otherwise the device's apply */
 };
 
 struct host_info {
@@ -70,6 +72,8 @@ struct result {
 	bool has_device;
 	struct run *runs;
 	size_t nr_runs;
+	bool recommend;	 /* --recommend: add the sweep's recommendation */
+	bool brief;	 /* text: the linked table only, no per-run sections */
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include "cli.h"
 #include "commands.h"
+#include "driver_probes.h"
+#include "jobs.h"
 #include "report.h"
 #include "tracer.h"
 
@@ -184,6 +186,24 @@ cleanup:
 	return err;
 }
 
+/* Text on stdout (unless the JSON goes there), JSON where asked. */
+static int report(const struct options *o, const struct result *res)
+{
+	int err;
+
+	if (!o->json || strcmp(o->json, "-"))
+		report_text(stdout, res);
+	if (o->json) {
+		err = report_json_write(res, o->json);
+		if (err) {
+			die_msg("cannot write %s: %s", strcmp(o->json, "-") ? o->json : "stdout",
+				strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct tracer_opts topts = {};
@@ -203,8 +223,12 @@ int cmd_trace(int argc, char **argv)
 		die_msg("--trace DEV is required (try --help)");
 		return EXIT_USAGE;
 	}
-	if (o.command && (o.duration || o.interval)) {
-		die_msg("--duration and --interval are for passive mode, not with a command");
+	if ((o.command || o.rw) && (o.duration || o.interval)) {
+		die_msg("--duration and --interval are for passive mode, not with a workload");
+		return EXIT_USAGE;
+	}
+	if (o.command && o.rw) {
+		die_msg("--rw runs the built-in workload: give it or a command, not both");
 		return EXIT_USAGE;
 	}
 	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
@@ -213,6 +237,9 @@ int cmd_trace(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	res.has_device = true;
+	res.recommend = o.recommend;
+	res.brief = o.brief;
+	driver_probes__notice(&res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);
 	host_info__read(&res.host);
@@ -239,6 +266,22 @@ int cmd_trace(int argc, char **argv)
 				"BPF maps\n", res.device.name, res.device.major, res.device.minor,
 			tracer__flavour(t), tracer__map_bytes(t));
 
+	if (o.rw) {
+		err = jobs__run(&o, t, &res, &stop_signal, err_msg, sizeof(err_msg));
+		if (err && err != -EINTR) {
+			die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+			rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+			goto cleanup;
+		}
+		if (err == -EINTR)
+			die_msg("interrupted: reporting the runs so far");
+		tracer__close(t);
+		t = NULL;
+		rc = report(&o, &res);
+		if (rc == EXIT_OK && err == -EINTR)
+			rc = 128 + SIGINT;
+		goto cleanup;
+	}
 	start = malloc(sizeof(*start));
 	run = result__add_run(&res, true, false);
 	if (!start || !run) {
@@ -279,19 +322,9 @@ int cmd_trace(int argc, char **argv)
 	tracer__close(t);
 	t = NULL;
 
-	if (!o.json || strcmp(o.json, "-"))
-		report_text(stdout, &res);
-	if (o.json) {
-		err = report_json_write(&res, o.json);
-		if (err) {
-			die_msg("cannot write %s: %s", strcmp(o.json, "-") ? o.json : "stdout",
-				strerror(-err));
-			goto cleanup;
-		}
-	}
-	if (finish_stdout())
-		goto cleanup;
-	rc = o.command ? run->exit_status : EXIT_OK;
+	rc = report(&o, &res);
+	if (rc == EXIT_OK && o.command)
+		rc = run->exit_status;
 cleanup:
 	tracer__close(t);
 	free(start);

@@ -343,6 +343,7 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 			const struct block_stats *before)
 {
 	const __u64 *a = (const __u64 *)after, *b = (const __u64 *)before;
+	struct blkio_maxes max = after->max; /* out may be after itself */
 	__u64 *o = (__u64 *)out;
 	size_t i;
 
@@ -350,5 +351,5 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 	/* Every field is a __u64 counter except the maxima, which are per interval. */
 	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
 		o[i] = a[i] - b[i];
-	out->max = after->max;
+	out->max = max;
 }

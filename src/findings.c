@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Limit-bound explanations. The trace keeps marginal histograms (sizes, segments,
+ * bytes per segment), not the joint distribution, so each cause is counted on its own
+ * histogram at a bucket boundary:
+ *   max_sectors_kb     size >= max_sectors_kb              (summary.size_bound)
+ *   max_segment_size   size >= max_segments x max_segment_size, when that is below
+ *                      max_sectors_kb: only full segments, all of them, get there
+ *   max_segments       segments >= max_segments, less the max_segment_size ones
+ *   uncapped           the rest; requests bound by two limits at once are counted once
+ *                      by taking the larger of the size and segment counts
+ * On xen-blkfront max_hw_sectors_kb is derived from the negotiated segments (one 4 KiB
+ * grant each), so a request at the size cap is there because of the segments: the
+ * story is the segment count and the module parameter, unless the user lowered
+ * max_sectors_kb below it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "findings.h"
+#include "summary.h"
+
+/* Below this share a limit did not shape the run; the largest finding is kept regardless. */
+#define FINDING_MIN_SHARE 0.05
+
+struct ctx {
+	const struct device *dev;
+	const struct block_stats *b;
+	struct block_summary s;
+	uint64_t n; /* data requests */
+	struct finding *out;
+	size_t max, nr;
+};
+
+static struct finding *add(struct ctx *c, const char *kind, uint64_t count, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static struct finding *add(struct ctx *c, const char *kind, uint64_t count, const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	if (c->nr >= c->max)
+		return NULL;
+	f = &c->out[c->nr++];
+	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	f->share = c->n ? (double)count / c->n : 0;
+	if (f->share > 1)
+		f->share = 1;
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+/* Requests in buckets reaching limit; exact while limit is a bucket boundary. */
+static uint64_t at_least(enum hist_kind kind, const __u64 *h, uint64_t limit)
+{
+	unsigned int i, n = hist_nr_buckets(kind);
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++)
+		if (hist_bucket_hi(kind, i) > limit)
+			total += h[i];
+	return total;
+}
+
+/* "44 KiB", "1280 KiB", "1 MiB", "4.1 KiB": limits stay exact, as sysfs shows them. */
+static const char *size_str(char *buf, size_t len, double bytes)
+{
+	if (bytes >= 1 << 20 && bytes == (uint64_t)bytes && (uint64_t)bytes % (1 << 20) == 0)
+		snprintf(buf, len, "%.0f MiB", bytes / (1 << 20));
+	else if (bytes >= 1024 && bytes == (uint64_t)bytes && (uint64_t)bytes % 1024 == 0)
+		snprintf(buf, len, "%.0f KiB", bytes / 1024);
+	else if (bytes >= 10 << 20)
+		snprintf(buf, len, "%.1f MiB", bytes / (1 << 20));
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%.1f KiB", bytes / 1024);
+	else
+		snprintf(buf, len, "%.0f B", bytes);
+	return buf;
+}
+
+static double pct(const struct ctx *c, uint64_t count)
+{
+	return c->n ? 100.0 * count / c->n : 0;
+}
+
+static bool matters(const struct ctx *c, uint64_t count)
+{
+	return count && (double)count / c->n >= FINDING_MIN_SHARE;
+}
+
+/* Bytes a limit in KiB stands for; -1 when unknown or absurd. */
+static int64_t kib(int64_t v)
+{
+	return v < 0 || v > INT64_MAX / 1024 ? -1 : v * 1024;
+}
+
+static void sectors_finding(struct ctx *c, uint64_t count)
+{
+	const struct queue_limits *l = &c->dev->limits;
+	int64_t cap = kib(l->max_sectors_kb), hw = kib(l->max_hw_sectors_kb), segs = -1, more;
+	char a[32], b[32], tail[192];
+
+	if (l->max_segments > 0 && l->max_segment_size > 0 &&
+	    __builtin_mul_overflow(l->max_segments, l->max_segment_size, &segs))
+		segs = INT64_MAX;
+	more = hw;
+	if (segs > 0 && (more < 0 || segs < more))
+		more = segs;
+	if (more > cap && more == hw)
+		snprintf(tail, sizeof(tail), "; max_hw_sectors_kb=%" PRId64
+			 " would allow %s (%.1fx)", l->max_hw_sectors_kb,
+			 size_str(b, sizeof(b), more), (double)more / cap);
+	else if (more > cap)
+		snprintf(tail, sizeof(tail), "; raising it would allow %s (%.1fx), where "
+			 "max_segments x max_segment_size stops it", size_str(b, sizeof(b), more),
+			 (double)more / cap);
+	else if (hw == cap)
+		snprintf(tail, sizeof(tail), ", which is max_hw_sectors_kb: the driver takes no "
+			 "more");
+	else
+		tail[0] = '\0';
+	add(c, "max_sectors_kb", count, "%.1f%% of requests were capped at %s by max_sectors_kb=%"
+	    PRId64 "%s.", pct(c, count), size_str(a, sizeof(a), cap), l->max_sectors_kb, tail);
+}
+
+static void segments_finding(struct ctx *c, uint64_t count)
+{
+	const struct queue_limits *l = &c->dev->limits;
+	double per_seg = c->s.seg_bytes.mean;
+	char a[32], tail[128] = "";
+
+	/* Typical segments this small mean scattered pages, not a size the device wanted. */
+	if (l->max_sectors_kb > 0 && per_seg * l->max_segments < kib(l->max_sectors_kb))
+		snprintf(tail, sizeof(tail), ", below max_sectors_kb=%" PRId64, l->max_sectors_kb);
+	add(c, "max_segments", count, "%.1f%% of requests stopped at max_segments=%" PRId64
+	    " with %s per segment on average%s.", pct(c, count), l->max_segments,
+	    size_str(a, sizeof(a), per_seg), tail);
+}
+
+static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
+{
+	const struct queue_limits *l = &c->dev->limits;
+	char a[32], b[32];
+
+	add(c, "max_segment_size", count, "%.1f%% of requests filled all max_segments=%" PRId64
+	    " segments to max_segment_size=%s: %s, below max_sectors_kb=%" PRId64 ".",
+	    pct(c, count), l->max_segments, size_str(a, sizeof(a), l->max_segment_size),
+	    size_str(b, sizeof(b), cap), l->max_sectors_kb);
+}
+
+/* The boot/modprobe line: "xen_blkfront.max_indirect_segments=32". */
+static void xen_param(const struct xen_blkfront *x, int64_t value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s=%" PRId64, x->param_name, value);
+}
+
+static void xen_segments_finding(struct ctx *c, uint64_t count)
+{
+	const struct xen_blkfront *x = &c->dev->xen;
+	char a[32], param[80], tail[192];
+
+	size_str(a, sizeof(a), (double)x->segments * XEN_SEGMENT_BYTES);
+	if (x->backend_limited) {
+		snprintf(tail, sizeof(tail), "the module asks for %" PRId64 " but the backend "
+			 "limits it to %" PRId64, x->max_indirect_segments, x->segments);
+	} else if (!x->indirect_descriptors) {
+		xen_param(x, 32, param, sizeof(param));
+		snprintf(tail, sizeof(tail), "%s (the default) turns them on where the backend "
+			 "offers them", param);
+	} else if (x->max_indirect_segments >= 0) {
+		xen_param(x, x->max_indirect_segments, param, sizeof(param));
+		snprintf(tail, sizeof(tail), "%s now, a larger value raises it where the backend "
+			 "offers more", param);
+	} else {
+		snprintf(tail, sizeof(tail), "a larger %s raises it", x->param_name);
+	}
+	if (!x->indirect_descriptors)
+		add(c, "max_segments", count, "indirect descriptors are off: %" PRId64 " segments "
+		    "cap requests at %s, reached by %.1f%% of requests; %s.", x->segments, a,
+		    pct(c, count), tail);
+	else
+		add(c, "max_segments", count, "%" PRId64 " indirect segments: %s, reached by "
+		    "%.1f%% of requests; %s.", x->segments, a, pct(c, count), tail);
+}
+
+static void xen_indirect_finding(struct ctx *c)
+{
+	const struct xen_blkfront *x = &c->dev->xen;
+	uint64_t count = at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
+				  XEN_DIRECT_SEGMENTS + 1);
+
+	if (x->indirect_descriptors || count)
+		add(c, "xen_indirect", count, "%.1f%% of requests needed indirect descriptors "
+		    "(more than %d segments).", pct(c, count), XEN_DIRECT_SEGMENTS);
+	else
+		add(c, "xen_indirect", 0, "No request used indirect descriptors (more than %d "
+		    "segments): they are off on this disk.", XEN_DIRECT_SEGMENTS);
+}
+
+static void uncapped_finding(struct ctx *c, uint64_t count)
+{
+	const struct blkio_counters *k = &c->b->c;
+	unsigned int which = 0;
+	int64_t biggest = device__max_request_bytes(c->dev, &which);
+	char a[32], b[32], limit[96] = "", merged[64] = "";
+
+	if (biggest > 0)
+		snprintf(limit, sizeof(limit), " (the disk accepts %s, set by %s)",
+			 size_str(a, sizeof(a), biggest), device__limit_name(which));
+	if (k->merges)
+		snprintf(merged, sizeof(merged), " and merging (%llu bios merged)",
+			 (unsigned long long)k->merges);
+	add(c, "uncapped", count, "%.1f%% of requests stayed below every limit%s: the "
+	    "application's I/O size%s decided, %s per request at the median.", pct(c, count),
+	    limit, merged, size_str(b, sizeof(b), c->s.size.p50));
+}
+
+static void bio_based_finding(struct ctx *c)
+{
+	const struct device *d = c->dev;
+	char under[DEVICE_MAX_STACK * (DEVICE_NAME_MAX + 2)] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_slaves && used < sizeof(under); i++)
+		used += snprintf(under + used, sizeof(under) - used, "%s%s", i ? ", " : "",
+				 d->slaves[i]);
+	if (d->nr_slaves)
+		add(c, "bio_based", 0, "%s is bio-based and never issues requests: trace the "
+		    "disks underneath instead (%s).", d->name, under);
+	else
+		add(c, "bio_based", 0, "%s is bio-based and never issues requests, and has no "
+		    "disks underneath to trace.", d->name);
+}
+
+static int by_share(const void *pa, const void *pb)
+{
+	const struct finding *a = pa, *b = pb;
+	bool ax = !strcmp(a->kind, "xen_indirect"), bx = !strcmp(b->kind, "xen_indirect");
+
+	if (ax != bx)
+		return ax - bx;
+	return (a->share < b->share) - (a->share > b->share);
+}
+
+int findings__compute(const struct device *dev, const struct block_stats *b,
+		      struct finding *out, size_t max)
+{
+	const struct queue_limits *l;
+	struct ctx c = {.dev = dev, .b = b, .out = out, .max = max};
+	uint64_t by_size = 0, by_segsize = 0, by_segs = 0, capped;
+	int64_t segcap = -1;
+	bool xen_story;
+	size_t limit_findings;
+
+	if (!dev || !b || (!out && max))
+		return -EINVAL;
+	l = &dev->limits;
+	block_summary__compute(b, l, &c.s);
+	c.n = c.s.data_requests;
+	if (!c.n) {
+		if (dev->bio_based)
+			bio_based_finding(&c);
+		return c.nr;
+	}
+	/* Unless max_sectors_kb was lowered, xen's size cap is its segment count. */
+	xen_story = dev->xen.present && dev->xen.segments > 0 &&
+		    (l->max_sectors_kb < 0 ||
+		     kib(l->max_sectors_kb) >= dev->xen.segments * XEN_SEGMENT_BYTES);
+	if (l->max_segments > 0 && l->max_segment_size > 0 &&
+	    __builtin_mul_overflow(l->max_segments, l->max_segment_size, &segcap))
+		segcap = -1;
+	if (xen_story) {
+		by_segs = c.s.size_bound > c.s.segments_bound ? c.s.size_bound :
+								c.s.segments_bound;
+		if (matters(&c, by_segs))
+			xen_segments_finding(&c, by_segs);
+		capped = by_segs;
+	} else {
+		by_size = c.s.size_bound;
+		if (segcap > 0 && (l->max_sectors_kb < 0 || segcap < kib(l->max_sectors_kb)))
+			by_segsize = at_least(HIST_KIND_SIZE, c.s.size_all, segcap);
+		by_segs = c.s.segments_bound > by_segsize ? c.s.segments_bound - by_segsize : 0;
+		if (matters(&c, by_size))
+			sectors_finding(&c, by_size);
+		if (matters(&c, by_segsize))
+			segment_size_finding(&c, by_segsize, segcap);
+		if (matters(&c, by_segs))
+			segments_finding(&c, by_segs);
+		capped = by_size + by_segsize > c.s.segments_bound ? by_size + by_segsize :
+								    c.s.segments_bound;
+	}
+	limit_findings = c.nr;
+	if (capped > c.n)
+		capped = c.n;
+	if (matters(&c, c.n - capped) || !limit_findings)
+		uncapped_finding(&c, c.n - capped);
+	if (dev->xen.present)
+		xen_indirect_finding(&c);
+	qsort(out, c.nr, sizeof(*out), by_share);
+	return c.nr;
+}

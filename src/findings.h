@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Limit-bound explanations: which queue limit (or none) shaped the requests of a run,
+ * computed from its block statistics and the disk's limits. Every report backend prints
+ * the same findings; nothing here prints.
+ */
+#ifndef BLKTRACE_BENCH_FINDINGS_H
+#define BLKTRACE_BENCH_FINDINGS_H
+
+#include <stddef.h>
+#include "device.h"
+#include "run.h"
+
+/* Enough for every kind below at once. */
+#define FINDINGS_MAX 8
+
+/*
+ * kind is a stable short string for scripts and compare:
+ *   "max_sectors_kb"   requests reached max_sectors_kb
+ *   "max_segments"     requests reached max_segments (xen-blkfront: the negotiated segments)
+ *   "max_segment_size" requests reached max_segments with every segment max_segment_size
+ *   "uncapped"         requests stayed below every limit: the application or merging decided
+ *   "xen_indirect"     xen-blkfront: requests that needed indirect descriptors (> 11 segments)
+ *   "bio_based"        a dm/md/zram disk issues no requests: trace the disks underneath
+ * share is the fraction of read/write requests with a payload the finding is about (0..1).
+ */
+struct finding {
+	char kind[24];
+	double share;
+	char text[384]; /* one plain sentence, no trailing newline */
+};
+
+/*
+ * Fill out[0..max) with the findings that apply, the one with the largest share first
+ * (xen_indirect, a statistic rather than a cause, last). Returns how many, 0 when the run
+ * has no data requests to explain, or -EINVAL.
+ */
+int findings__compute(const struct device *dev, const struct block_stats *b,
+		      struct finding *out, size_t max);
+
+#endif /* BLKTRACE_BENCH_FINDINGS_H */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "knob.h"
+
+#define ERR(fmt, ...) (snprintf(err, errlen, fmt, ##__VA_ARGS__), -EINVAL)
+
+static const struct {
+	const char *name;
+	int64_t min, max; /* -2: not numeric (scheduler) */
+} knobs[] = {
+	{"max_sectors_kb", 4, INT64_MAX}, /* at least a page; at most max_hw_sectors_kb */
+	{"read_ahead_kb", 0, INT64_MAX},
+	{"nr_requests", 4, INT64_MAX},	  /* BLKDEV_MIN_RQ */
+	{"scheduler", -2, -2},
+	{"wbt_lat_usec", -1, INT64_MAX},  /* -1: the default */
+	{"nomerges", 0, 2},
+	{"rq_affinity", 0, 2},
+};
+
+/* The active scheduler is the bracketed one: "[mq-deadline] none". */
+static void active_scheduler(char *buf, size_t len)
+{
+	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close) {
+		memmove(buf, open + 1, close - open - 1);
+		buf[close - open - 1] = '\0';
+	}
+	(void)len;
+}
+
+static bool in_list(const char *list, const char *word)
+{
+	char copy[256], *tok, *save;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, " []", &save); tok; tok = strtok_r(NULL, " []", &save))
+		if (!strcmp(tok, word))
+			return true;
+	return false;
+}
+
+int knob__prepare(struct knob *k, const struct device *dev, const char *name, char *const *values,
+		  int nr, char *err, size_t errlen)
+{
+	char list[256];
+	size_t i;
+	int v, ret;
+
+	memset(k, 0, sizeof(*k));
+	k->dev = dev;
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (!strcmp(knobs[i].name, name))
+			break;
+	if (i == sizeof(knobs) / sizeof(knobs[0]))
+		return ERR("--set %s: not a sweepable setting (max_sectors_kb, read_ahead_kb, "
+			   "nr_requests, scheduler, wbt_lat_usec, nomerges, rq_affinity)", name);
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	ret = device__queue_get(dev, name, k->original, sizeof(k->original));
+	if (ret)
+		return ERR("--set %s: %s has no queue/%s: %s", name, dev->name, name,
+			   strerror(-ret));
+	snprintf(list, sizeof(list), "%s", k->original);
+	if (!strcmp(name, "scheduler"))
+		active_scheduler(k->original, sizeof(k->original));
+
+	for (v = 0; v < nr; v++) {
+		const char *val = values[v];
+		uint64_t u;
+
+		if (knobs[i].min == -2) {
+			if (!in_list(list, val))
+				return ERR("--set scheduler=%s: %s offers %s", val, dev->name, list);
+			continue;
+		}
+		if (!strcmp(val, "-1") && knobs[i].min == -1)
+			continue;
+		if (parse_uint(val, INT64_MAX, &u) || (int64_t)u < knobs[i].min ||
+		    (int64_t)u > knobs[i].max)
+			return ERR("--set %s=%s: not a valid value", name, val);
+		if (!strcmp(name, "max_sectors_kb") && dev->limits.max_hw_sectors_kb > 0 &&
+		    (int64_t)u > dev->limits.max_hw_sectors_kb)
+			return ERR("--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s", val,
+				   (long long)dev->limits.max_hw_sectors_kb, dev->name);
+	}
+	/* What only the kernel knows (e.g. nr_requests above the tag depth): try each. */
+	for (v = 0; v < nr; v++) {
+		ret = knob__apply(k, values[v], err, errlen);
+		if (ret) {
+			knob__restore(k);
+			return ret;
+		}
+	}
+	return knob__restore(k) ? ERR("--set %s: cannot restore %s", name, k->original) : 0;
+}
+
+int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
+{
+	int ret;
+
+	k->changed = true;
+	ret = device__queue_set(k->dev, k->name, value);
+	if (ret)
+		return ERR("--set %s=%s: the kernel refused it: %s", k->name, value, strerror(-ret));
+	return 0;
+}
+
+int knob__restore(struct knob *k)
+{
+	char now[64];
+	int ret;
+
+	if (!k->changed)
+		return 0;
+	ret = device__queue_set(k->dev, k->name, k->original);
+	if (!ret && !device__queue_get(k->dev, k->name, now, sizeof(now))) {
+		if (!strcmp(k->name, "scheduler"))
+			active_scheduler(now, sizeof(now));
+		if (strcmp(now, k->original))
+			ret = -EIO;
+	}
+	if (ret) {
+		fprintf(stderr, "blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
+				"yourself: echo %s > %s/queue/%s\n", k->name, k->dev->name,
+			strerror(-ret), k->original, k->dev->sysfs_path, k->name);
+		return ret;
+	}
+	k->changed = false;
+	return 0;
+}

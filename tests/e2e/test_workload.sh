@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The built-in workload against oracles: the exact request count and size a direct
+# workload must produce, /proc/diskstats, the queue depth bound of io_uring, the
+# flush that fsync implies, and the safety rules (nothing written or left behind
+# that the user did not ask for).
+. "$(dirname "$0")/lib.sh"
+
+make_loop A 256M || { not_ok "losetup"; finish; exit 1; }
+a=$(basename "$A")
+
+# 1. psync and io_uring direct reads: exactly size/bs requests of bs each.
+for engine in psync io_uring; do
+	r0=$(diskstat "$A" 1)
+	"$BB" --trace "$a" --raw --rw read --bs 64k --size 8M --direct --engine $engine \
+		--json "$TMP/$engine.json" > /dev/null
+	rc=$?
+	r1=$(diskstat "$A" 1)
+	expect_eq "$engine: exit 0" "$rc" 0
+	expect_eq "$engine: 128 read requests" "$(jqv "$TMP/$engine.json" .runs[0].block.read.requests)" 128
+	expect_eq "$engine: diskstats reads" "$((r1 - r0))" 128
+	expect_eq "$engine: all 64 KiB" \
+		"$(jqv "$TMP/$engine.json" '"\(.runs[0].block.request_bytes.p50) \(.runs[0].block.request_bytes.max)"')" \
+		"65536 65536"
+	expect_eq "$engine: app ios" "$(jqv "$TMP/$engine.json" .runs[0].app.ios)" 128
+	expect_eq "$engine: app bytes" "$(jqv "$TMP/$engine.json" .runs[0].app.bytes)" 8388608
+	expect_cmp "$engine: app MB/s > 0" "$(jqv "$TMP/$engine.json" .runs[0].app.mb_per_s)" ">" 0
+	expect_cmp "$engine: MB/s is decimal (= MiB/s x 1.048576)" \
+		"$(jqv "$TMP/$engine.json" '(.runs[0].app.mb_per_s / .runs[0].app.mib_per_s - 1.048576) | fabs')" "<" 1e-6
+done
+
+# 2. A sweep with repetitions: one series per block size, statistics over 3 runs.
+"$BB" --trace "$a" --raw --rw read --bs 4k,16k --count 64 --direct --repeat 3 \
+	--json "$TMP/sweep.json" > "$TMP/sweep.txt"
+expect_eq "sweep: 6 runs" "$(jqv "$TMP/sweep.json" '.runs | length')" 6
+expect_eq "sweep: 2 series" "$(jqv "$TMP/sweep.json" '.series | length')" 2
+expect_eq "sweep: series runs" "$(jqv "$TMP/sweep.json" '.series[1].runs | map(tostring) | join(",")')" "3,4,5"
+expect_eq "sweep: 16k requests" "$(jqv "$TMP/sweep.json" '[.runs[3,4,5].block.read.requests] | map(tostring) | join(",")')" "64,64,64"
+expect_eq "sweep: mean of MB/s is the mean of the runs" \
+	"$(jqv "$TMP/sweep.json" '((.series[0].metrics["app.mb_per_s"].mean - ([.runs[0,1,2].app.mb_per_s] | add / 3)) | fabs) < 1e-6')" true
+expect_true "sweep: the linked table is printed" grep -q "app MB/s (95% CI)" "$TMP/sweep.txt"
+
+# 3. io_uring at iodepth 8: depth above 1, never above 8.
+"$BB" --trace "$a" --raw --rw randread --bs 4k --size 16M --direct --engine io_uring \
+	--iodepth 8 --json "$TMP/qd.json" > /dev/null
+# Random offsets can be adjacent: a bio then merges into a request instead of making one.
+expect_eq "iodepth 8: requests + merges == 4096 I/Os" \
+	"$(jqv "$TMP/qd.json" '.runs[0].block | .read.requests + .merges')" 4096
+expect_cmp "iodepth 8: max depth <= 8" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" "<=" 8
+expect_cmp "iodepth 8: max depth >= 4" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" ">=" 4
+
+# 4. Buffered writes with --fsync on ext4: a flush, all bytes on disk, no file left.
+mkfs.ext4 -q -F "$A" || not_ok "mkfs"
+mkdir -p "$TMP/mnt"
+mount "$A" "$TMP/mnt" && mounted "$TMP/mnt"
+(cd "$TMP/mnt" && "$BB" --trace "$a" --rw write --bs 1M --size 32M --fsync \
+	--json "$TMP/fsync.json" > /dev/null)
+expect_eq "fsync: exit 0" "$?" 0
+expect_cmp "fsync: at least one flush" "$(jqv "$TMP/fsync.json" .runs[0].block.flush.requests)" ">=" 1
+expect_cmp "fsync: >= 32 MiB written to the disk" "$(jqv "$TMP/fsync.json" .runs[0].block.write.bytes)" ">=" 33554432
+expect_eq "fsync: no file left behind" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
+
+# 5. --raw writes on a mounted disk: refused, the disk untouched. (A read-only mount
+# of a fully initialised ext4, so that nothing but us could change the checksum.)
+make_loop R 32M || not_ok "losetup"
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$R"
+mkdir -p "$TMP/ro"
+mount -o ro "$R" "$TMP/ro" && mounted "$TMP/ro"
+sum0=$(md5sum < "$R")
+"$BB" --trace "$(basename "$R")" --raw --rw write --bs 4k --size 1M --destructive > /dev/null 2> "$TMP/err"
+rc=$?
+sum1=$(md5sum < "$R")
+expect_eq "raw write on a mounted disk: exit 2" "$rc" 2
+expect_true "raw write: says it is mounted" grep -q "mounted" "$TMP/err"
+expect_eq "raw write: disk unchanged" "$sum1" "$sum0"
+"$BB" --trace "$a" --raw --rw write --bs 4k --size 1M > /dev/null 2> "$TMP/err"
+expect_eq "raw write without --destructive: exit 2" "$?" 2
+
+# 6. An existing --file: read, never removed, written only with --overwrite.
+dd if=/dev/urandom of="$TMP/mnt/keep" bs=1M count=4 status=none
+sum0=$(md5sum < "$TMP/mnt/keep")
+"$BB" --trace "$a" --file "$TMP/mnt/keep" --rw read --bs 512,128k > /dev/null
+expect_eq "existing file: read ok" "$?" 0
+expect_eq "existing file: kept, unchanged" "$(md5sum < "$TMP/mnt/keep")" "$sum0"
+"$BB" --trace "$a" --file "$TMP/mnt/keep" --rw write --bs 4k --size 1M > /dev/null 2> "$TMP/err"
+expect_eq "existing file: write refused without --overwrite" "$?" 2
+expect_eq "existing file: still unchanged" "$(md5sum < "$TMP/mnt/keep")" "$sum0"
+
+# 7. A file whose filesystem is not on the traced disk: refused, with the override named.
+"$BB" --trace "$a" --file /dev/shm/bb-e2e-elsewhere --rw write --bs 4k --size 1M \
+	> /dev/null 2> "$TMP/err"
+expect_eq "file elsewhere: exit 2" "$?" 2
+expect_true "file elsewhere: names --any-fs" grep -q -- "--any-fs" "$TMP/err"
+expect_true "file elsewhere: nothing created" test ! -e /dev/shm/bb-e2e-elsewhere
+
+# 8. Ctrl-C during a run: the file we created is removed, exit 130.
+(cd "$TMP/mnt" && exec "$BB" --trace "$a" --rw write --bs 4k --size 64M --runtime 30 --sync \
+	> /dev/null 2>&1) &
+pid=$!
+sleep 1.5
+expect_eq "Ctrl-C: the run's file exists while it runs" "$(ls "$TMP/mnt" | grep -c 'blktrace-bench-.*tmp')" 1
+kill -INT $pid
+wait $pid
+expect_eq "Ctrl-C: exit 130" "$?" 130
+expect_eq "Ctrl-C: the file is removed" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
+
+# 9. Garbage sizes are refused with one line naming the option.
+"$BB" --trace "$a" --rw read --bs 12Q > /dev/null 2> "$TMP/err"
+expect_eq "--bs 12Q: exit 2" "$?" 2
+expect_true "--bs 12Q: one line naming --bs" test "$(wc -l < "$TMP/err")" -eq 1 -a -n "$(grep -- --bs "$TMP/err")"
+
+finish

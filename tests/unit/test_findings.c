@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Limit-bound findings on synthetic block statistics over the fixture disks
+ * (tests/fixtures/sysfs): each case builds the histograms a known workload produces
+ * and checks the kind, the share and the sentence. Runs from the repository root;
+ * BLKTRACE_BENCH_FIXTURES overrides where the trees are.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "findings.h"
+#include "report.h"
+
+static char fixtures[PATH_MAX];
+
+static int find_fixtures(void **state)
+{
+	const char *env = getenv("BLKTRACE_BENCH_FIXTURES");
+	struct stat st;
+
+	(void)state;
+	snprintf(fixtures, sizeof(fixtures), "%s",
+		 env && *env ? env : "tests/fixtures/sysfs");
+	if (stat(fixtures, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
+			fixtures);
+		return -1;
+	}
+	return 0;
+}
+
+/* struct device and struct block_stats are large: keep them off the stack. */
+static struct device *fixture_dev(const char *fixture, const char *spec)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	char root[PATH_MAX + 64], err[256];
+
+	assert_non_null(dev);
+	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
+	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", root, 1), 0);
+	if (device__resolve(spec, dev, err, sizeof(err)))
+		fail_msg("%s in %s: %s", spec, fixture, err);
+	return dev;
+}
+
+static struct block_stats *new_stats(void)
+{
+	struct block_stats *b = test_calloc(1, sizeof(*b));
+
+	assert_non_null(b);
+	return b;
+}
+
+/* n requests of op, each bytes long in segs physical segments, as blkio.bpf.c counts them. */
+static void add_requests(struct block_stats *b, enum blkio_op op, uint64_t bytes,
+			 unsigned int segs, uint64_t n)
+{
+	enum blkio_size_kind sk = op == BLKIO_OP_READ ? BLKIO_SIZE_READ : BLKIO_SIZE_WRITE;
+
+	b->c.requests[op] += n;
+	b->c.bytes[op] += n * bytes;
+	b->size[sk][hist_size_index(bytes)] += n;
+	b->count[BLKIO_COUNT_SEGMENTS][hist_count_index(segs)] += n;
+	b->size[BLKIO_SIZE_SEGMENT][hist_size_index(bytes / segs)] += n;
+	b->c.sum_segments += n * segs;
+	b->c.data_requests += n;
+	if (bytes > b->max.bytes)
+		b->max.bytes = bytes;
+	if (segs > b->max.segments)
+		b->max.segments = segs;
+}
+
+static int compute(const struct device *dev, const struct block_stats *b, struct finding *f)
+{
+	memset(f, 0, FINDINGS_MAX * sizeof(*f));
+	return findings__compute(dev, b, f, FINDINGS_MAX);
+}
+
+static void assert_share(double got, double want)
+{
+	if (got < want - 1e-9 || got > want + 1e-9)
+		fail_msg("share %.6f, expected %.6f", got, want);
+}
+
+static void assert_has(const char *text, const char *part)
+{
+	if (!strstr(text, part))
+		fail_msg("\"%s\" not in \"%s\"", part, text);
+}
+
+static void assert_no_newline(const struct finding *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		assert_null(strchr(f[i].text, '\n'));
+		assert_true(strlen(f[i].text) < sizeof(f[i].text) - 1); /* not cut */
+	}
+}
+
+/* xen-blkfront, 11 segments: 1 MiB writes arrive as 44 KiB requests in 11 segments. */
+static void test_xen_seg11(void **state)
+{
+	struct device *dev = fixture_dev("xen-seg11", "xvda");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 44 * 1024, 11, 2300);
+	n = compute(dev, b, f);
+	assert_int_equal(n, 2);
+	assert_no_newline(f, n);
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 1.0);
+	assert_has(f[0].text, "indirect descriptors are off: 11 segments cap requests at 44 KiB");
+	assert_has(f[0].text, "reached by 100.0% of requests");
+	assert_has(f[0].text, "xen_blkfront.max_indirect_segments=32 (the default) turns them on");
+	assert_string_equal(f[1].kind, "xen_indirect");
+	assert_share(f[1].share, 0);
+	assert_has(f[1].text, "No request used indirect descriptors");
+	test_free(b);
+	test_free(dev);
+}
+
+/* The default 32 segments: 128 KiB requests, most of them needing indirect descriptors. */
+static void test_xen_seg32(void **state)
+{
+	struct device *dev = fixture_dev("xen-seg32", "xvda");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 128 * 1024, 32, 80);
+	add_requests(b, BLKIO_OP_READ, 64 * 1024, 16, 10);
+	add_requests(b, BLKIO_OP_READ, 4096, 1, 10);
+	n = compute(dev, b, f);
+	assert_int_equal(n, 3);
+	assert_no_newline(f, n);
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 0.8);
+	assert_has(f[0].text, "32 indirect segments: 128 KiB, reached by 80.0% of requests");
+	assert_has(f[0].text, "xen_blkfront.max_indirect_segments=32 now");
+	assert_string_equal(f[1].kind, "uncapped");
+	assert_share(f[1].share, 0.2);
+	/* 80 with 32 segments and 10 with 16: more than 11. */
+	assert_string_equal(f[2].kind, "xen_indirect");
+	assert_share(f[2].share, 0.9);
+	assert_has(f[2].text, "90.0% of requests needed indirect descriptors (more than 11 "
+			      "segments)");
+	test_free(b);
+	test_free(dev);
+}
+
+static void test_xen_backend_limited(void **state)
+{
+	struct device *dev = fixture_dev("xen-backend-limited", "xvda");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 44 * 1024, 11, 97);
+	add_requests(b, BLKIO_OP_WRITE, 4096, 1, 3);
+	n = compute(dev, b, f);
+	/* 3% below the cap is not worth a finding. */
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 0.97);
+	assert_has(f[0].text, "indirect descriptors are off: 11 segments");
+	assert_has(f[0].text, "the module asks for 32 but the backend limits it to 11");
+	assert_string_equal(f[1].kind, "xen_indirect");
+	test_free(b);
+	test_free(dev);
+}
+
+static void test_xen_old_max(void **state)
+{
+	struct device *dev = fixture_dev("xen-old-max", "xvda");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	add_requests(b, BLKIO_OP_READ, 128 * 1024, 32, 10);
+	n = compute(dev, b, f);
+	assert_int_equal(n, 2);
+	assert_has(f[0].text, "32 indirect segments: 128 KiB");
+	assert_has(f[0].text, "xen_blkfront.max=32 now");
+	test_free(b);
+	test_free(dev);
+}
+
+/* On xen, a max_sectors_kb lowered below the segments is the cap, not the segments. */
+static void test_xen_lowered_max_sectors(void **state)
+{
+	struct device *dev = fixture_dev("xen-seg32", "xvda");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	dev->limits.max_sectors_kb = 64;
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 50);
+	n = compute(dev, b, f);
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].kind, "max_sectors_kb");
+	assert_share(f[0].share, 1.0);
+	assert_has(f[0].text, "capped at 64 KiB by max_sectors_kb=64; max_hw_sectors_kb=128 "
+			      "would allow 128 KiB (2.0x)");
+	assert_string_equal(f[1].kind, "xen_indirect");
+	assert_share(f[1].share, 1.0);
+	test_free(b);
+	test_free(dev);
+}
+
+/* The xen-blkfront 11-segment emulation on loop: a 1 MiB O_DIRECT write is 23 x 44 KiB
+ * and a 12 KiB tail. */
+static void test_loop_max_sectors_44(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	(void)state;
+	dev->limits.max_sectors_kb = 44;
+	add_requests(b, BLKIO_OP_WRITE, 44 * 1024, 11, 23 * 16);
+	add_requests(b, BLKIO_OP_WRITE, 12 * 1024, 3, 16);
+	n = compute(dev, b, f);
+	assert_int_equal(n, 1);
+	assert_no_newline(f, n);
+	assert_string_equal(f[0].kind, "max_sectors_kb");
+	assert_share(f[0].share, 23.0 / 24);
+	assert_has(f[0].text, "95.8% of requests were capped at 44 KiB by max_sectors_kb=44");
+	assert_has(f[0].text, "max_hw_sectors_kb=1280 would allow 1280 KiB (29.1x)");
+	test_free(b);
+	test_free(dev);
+}
+
+static void test_max_sectors_at_hw(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 20, 40);
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "max_sectors_kb");
+	assert_has(f[0].text, "capped at 1280 KiB by max_sectors_kb=1280, which is "
+			      "max_hw_sectors_kb: the driver takes no more");
+	test_free(b);
+	test_free(dev);
+}
+
+/* dd bs=64k: every request is what the application wrote; nothing capped it. */
+static void test_uncapped_app_block_size(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 256);
+	b->c.requests[BLKIO_OP_FLUSH] = 3; /* no payload: not counted */
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "uncapped");
+	assert_share(f[0].share, 1.0);
+	assert_has(f[0].text, "100.0% of requests stayed below every limit (the disk accepts "
+			      "1280 KiB, set by max_sectors_kb): the application's I/O size "
+			      "decided, 64 KiB per request at the median.");
+
+	/* Buffered 4 KiB writes merged into 256 KiB requests: merging decided. */
+	memset(b, 0, sizeof(*b));
+	add_requests(b, BLKIO_OP_WRITE, 256 * 1024, 4, 100);
+	b->c.merges = 6300;
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "uncapped");
+	assert_has(f[0].text, "the application's I/O size and merging (6300 bios merged) "
+			      "decided, 256 KiB per request at the median");
+	test_free(b);
+	test_free(dev);
+}
+
+/* Scattered 4 KiB pages: 128 segments stop a request at 512 KiB, below 1280 KiB. */
+static void test_max_segments(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 512 * 1024, 128, 256);
+	add_requests(b, BLKIO_OP_WRITE, 508 * 1024, 127, 256);
+	assert_int_equal(compute(dev, b, f), 2);
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 0.5);
+	assert_has(f[0].text, "50.0% of requests stopped at max_segments=128 with 4 KiB per "
+			      "segment on average, below max_sectors_kb=1280.");
+	assert_string_equal(f[1].kind, "uncapped");
+	assert_share(f[1].share, 0.5);
+	test_free(b);
+	test_free(dev);
+}
+
+/* Full segments: 16 x 64 KiB = 1 MiB is below max_sectors_kb=1280. */
+static void test_max_segment_size(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	dev->limits.max_segments = 16;
+	add_requests(b, BLKIO_OP_READ, 1024 * 1024, 16, 100);
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "max_segment_size");
+	assert_share(f[0].share, 1.0);
+	assert_has(f[0].text, "100.0% of requests filled all max_segments=16 segments to "
+			      "max_segment_size=64 KiB: 1 MiB, below max_sectors_kb=1280.");
+	test_free(b);
+	test_free(dev);
+}
+
+static void test_bio_based(void **state)
+{
+	struct device *dev = fixture_dev("dm", "dm-0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "bio_based");
+	assert_share(f[0].share, 0);
+	assert_string_equal(f[0].text, "dm-0 is bio-based and never issues requests: trace the "
+				       "disks underneath instead (vda2, vdb).");
+	test_free(dev);
+
+	dev = fixture_dev("loop", "zram0");
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_has(f[0].text, "zram0 is bio-based and never issues requests, and has no disks");
+	test_free(b);
+	test_free(dev);
+}
+
+static void test_nothing_to_explain(void **state)
+{
+	struct device *dev = fixture_dev("nvme", "nvme0n1");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	assert_int_equal(compute(dev, b, f), 0);
+	b->c.requests[BLKIO_OP_FLUSH] = 10;
+	assert_int_equal(compute(dev, b, f), 0);
+	assert_int_equal(findings__compute(NULL, b, f, FINDINGS_MAX), -EINVAL);
+	assert_int_equal(findings__compute(dev, NULL, f, FINDINGS_MAX), -EINVAL);
+	assert_int_equal(findings__compute(dev, b, NULL, 1), -EINVAL);
+	/* Room for one: the largest. */
+	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 10, 9);
+	add_requests(b, BLKIO_OP_WRITE, 4096, 1, 1);
+	assert_int_equal(findings__compute(dev, b, f, 1), 1);
+	assert_string_equal(f[0].kind, "max_sectors_kb");
+	assert_share(f[0].share, 0.9);
+	assert_has(f[0].text, "max_hw_sectors_kb=2048 would allow 2 MiB (1.6x)");
+	test_free(b);
+	test_free(dev);
+}
+
+/* Both reports end with the findings; JSON carries kind, share and text. */
+static void test_reports(void **state)
+{
+	struct device *dev = fixture_dev("xen-seg11", "xvda");
+	struct result *res = test_calloc(1, sizeof(*res));
+	json_t *run, *arr, *first;
+	struct run *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	res->device = *dev;
+	res->has_device = true;
+	r = result__add_run(res, true, false);
+	assert_non_null(r);
+	snprintf(r->label, sizeof(r->label), "dd");
+	add_requests(r->block, BLKIO_OP_WRITE, 44 * 1024, 11, 100);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_text_run(f, res, r);
+	fclose(f);
+	assert_has(buf, "\n  findings:\n    indirect descriptors are off: 11 segments cap "
+			"requests at 44 KiB");
+	/* The existing limit-bound line is still there. */
+	assert_has(buf, "limit-bound: 100.0% of data requests reached max_sectors_kb=44");
+	free(buf);
+
+	run = report_json_run(res, r);
+	assert_non_null(run);
+	arr = json_object_get(run, "findings");
+	assert_true(json_is_array(arr));
+	assert_int_equal(json_array_size(arr), 2);
+	first = json_array_get(arr, 0);
+	assert_string_equal(json_string_value(json_object_get(first, "kind")), "max_segments");
+	assert_true(json_real_value(json_object_get(first, "share")) == 1.0);
+	assert_has(json_string_value(json_object_get(first, "text")), "indirect descriptors");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(arr, 1), "kind")),
+			    "xen_indirect");
+	json_decref(run);
+	result__free(res);
+	test_free(res);
+	test_free(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xen_seg11),
+		cmocka_unit_test(test_xen_seg32),
+		cmocka_unit_test(test_xen_backend_limited),
+		cmocka_unit_test(test_xen_old_max),
+		cmocka_unit_test(test_xen_lowered_max_sectors),
+		cmocka_unit_test(test_loop_max_sectors_44),
+		cmocka_unit_test(test_max_sectors_at_hw),
+		cmocka_unit_test(test_uncapped_app_block_size),
+		cmocka_unit_test(test_max_segments),
+		cmocka_unit_test(test_max_segment_size),
+		cmocka_unit_test(test_bio_based),
+		cmocka_unit_test(test_nothing_to_explain),
+		cmocka_unit_test(test_reports),
+	};
+
+	return cmocka_run_group_tests(tests, find_fixtures, NULL);
+}
