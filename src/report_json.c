@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "findings.h"
 #include "report.h"
@@ -203,14 +204,14 @@ static json_t *dist_json(const struct dist *d, enum hist_kind kind, const __u64 
 	return o;
 }
 
-static json_t *block_json(const struct result *res, const struct block_stats *b)
+static json_t *block_json(const struct device *dev, const struct block_stats *b)
 {
 	const struct blkio_counters *c = &b->c;
 	struct block_summary s;
 	json_t *o;
 	unsigned int k;
 
-	block_summary__compute(b, res->has_device ? &res->device.limits : NULL, &s);
+	block_summary__compute(b, dev ? &dev->limits : NULL, &s);
 	o = json_object();
 	if (!o)
 		return NULL;
@@ -274,13 +275,13 @@ static json_t *app_json(const struct app_stats *a)
 			 dist_json(&d, HIST_KIND_LAT, a->lat, true));
 }
 
-static json_t *findings_json(const struct result *res, const struct block_stats *b)
+static json_t *findings_json(const struct device *dev, const struct block_stats *b)
 {
 	struct finding f[FINDINGS_MAX];
 	json_t *a = json_array();
 	int i, n;
 
-	n = res->has_device ? findings__compute(&res->device, b, f, FINDINGS_MAX) : 0;
+	n = dev ? findings__compute(dev, b, f, FINDINGS_MAX) : 0;
 	for (i = 0; a && i < n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "kind", f[i].kind,
 						   "share", f[i].share, "text", f[i].text));
@@ -290,6 +291,8 @@ static json_t *findings_json(const struct result *res, const struct block_stats 
 json_t *report_json_run(const struct result *res, const struct run *run)
 {
 	json_t *o = json_pack("{s:s, s:f}", "label", run->label, "seconds", run->seconds);
+	struct device *scratch = malloc(sizeof(*scratch));
+	const struct device *dev = scratch ? run__device(res, run, scratch) : NULL;
 	json_t *block;
 
 	if (!o)
@@ -305,7 +308,7 @@ json_t *report_json_run(const struct result *res, const struct run *run)
 		uint64_t reqs = 0, bytes = 0;
 		unsigned int k;
 
-		block = block_json(res, run->block);
+		block = block_json(dev, run->block);
 		for (k = 0; k < BLKIO_NR_OPS; k++) {
 			reqs += c->requests[k];
 			bytes += c->bytes[k];
@@ -318,8 +321,11 @@ json_t *report_json_run(const struct result *res, const struct run *run)
 			json_object_set_new(block, "device_bytes_per_app_byte",
 					    json_real((double)bytes / run->app->bytes));
 		json_object_set_new(o, "block", block);
-		json_object_set_new(o, "findings", findings_json(res, run->block));
+		json_object_set_new(o, "findings", findings_json(dev, run->block));
 	}
+	if (run->has_limits)
+		json_object_set_new(o, "limits", limits_json(&run->limits));
+	free(scratch);
 	return o;
 }
 

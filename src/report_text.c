@@ -141,10 +141,10 @@ static void lat_row(FILE *f, const char *name, const struct dist *d)
 }
 
 /* The report ends with what shaped the requests, one sentence per finding. */
-static void findings_lines(FILE *f, const struct result *res, const struct block_stats *b)
+static void findings_lines(FILE *f, const struct device *dev, const struct block_stats *b)
 {
 	struct finding fs[FINDINGS_MAX];
-	int i, n = findings__compute(&res->device, b, fs, FINDINGS_MAX);
+	int i, n = findings__compute(dev, b, fs, FINDINGS_MAX);
 
 	if (n <= 0)
 		return;
@@ -155,7 +155,8 @@ static void findings_lines(FILE *f, const struct result *res, const struct block
 
 void report_text_run(FILE *f, const struct result *res, const struct run *run)
 {
-	const struct device *dev = &res->device;
+	static struct device scratch; /* large; the text report is single-threaded */
+	const struct device *dev = run__device(res, run, &scratch);
 	const struct block_stats *b = run->block;
 	const struct blkio_counters *c;
 	struct block_summary s;
@@ -222,7 +223,7 @@ void report_text_run(FILE *f, const struct result *res, const struct run *run)
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
-	findings_lines(f, res, b);
+	findings_lines(f, dev, b);
 }
 
 static double metric(json_t *series, const char *path, const char *field)
@@ -232,23 +233,18 @@ static double metric(json_t *series, const char *path, const char *field)
 	return json_number_value(json_object_get(m, field));
 }
 
-/* What moved the throughput: why the requests had the size they had. */
-static void limit_sentence(FILE *f, json_t *series, const struct device *d)
+/* Under the table, one sentence per row: the first finding of the row's first run. */
+static void limit_sentence(FILE *f, json_t *doc, json_t *series)
 {
-	double sectors = metric(series, "block.limit_bound.max_sectors", "mean");
-	double segs = metric(series, "block.limit_bound.max_segments", "mean");
-	double p50 = metric(series, "block.request_bytes.p50", "mean");
+	json_t *run = json_array_get(json_object_get(doc, "runs"),
+				     json_integer_value(json_array_get(
+					     json_object_get(series, "runs"), 0)));
+	json_t *finding = json_array_get(json_object_get(run, "findings"), 0);
 	const char *label = json_string_value(json_object_get(series, "label"));
-	char b[32];
+	const char *text = json_string_value(json_object_get(finding, "text"));
 
-	if (sectors >= 0.5)
-		fprintf(f, "  %s: %.0f%% of requests reached max_sectors_kb=%lld (p50 %s): the "
-			   "limit capped them\n", label, 100 * sectors,
-			(long long)d->limits.max_sectors_kb, fmt_bytes(b, sizeof(b), p50));
-	else if (segs >= 0.5)
-		fprintf(f, "  %s: %.0f%% of requests reached max_segments=%lld (p50 %s): the "
-			   "segment limit capped them\n", label, 100 * segs,
-			(long long)d->limits.max_segments, fmt_bytes(b, sizeof(b), p50));
+	if (text)
+		fprintf(f, "  %s: %s\n", label ? label : "-", text);
 }
 
 /*
@@ -288,8 +284,9 @@ static void linked_table(FILE *f, const struct result *res)
 				   metric(s, "block.limit_bound.max_segments", "mean")),
 			metric(s, "block.device_bytes_per_app_byte", "mean"));
 	}
+	fputc('\n', f);
 	json_array_foreach(series, i, s)
-		limit_sentence(f, s, &res->device);
+		limit_sentence(f, doc, s);
 	if (res->recommend)
 		recommend_text(f, json_object_get(doc, "recommendation"));
 	json_decref(doc);

@@ -54,3 +54,15 @@ void host_info__read(struct host_info *host)
 		snprintf(host->hostname, sizeof(host->hostname), "%s", u.nodename);
 	}
 }
+
+const struct device *run__device(const struct result *res, const struct run *run,
+				 struct device *scratch)
+{
+	if (!res->has_device)
+		return NULL;
+	if (!run->has_limits)
+		return &res->device;
+	*scratch = res->device;
+	scratch->limits = run->limits;
+	return scratch;
+}

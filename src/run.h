@@ -80,5 +80,8 @@ struct result {
 struct run *result__add_run(struct result *res, bool with_block, bool with_app);
 void result__free(struct result *res);
 void host_info__read(struct host_info *host);
+/* The disk as it was during run: the result's, with the run's own limits after --set. */
+const struct device *run__device(const struct result *res, const struct run *run,
+				 struct device *scratch);
 
 #endif /* BLKTRACE_BENCH_RUN_H */

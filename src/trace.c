@@ -279,7 +279,7 @@ int cmd_trace(int argc, char **argv)
 		t = NULL;
 		rc = report(&o, &res);
 		if (rc == EXIT_OK && err == -EINTR)
-			rc = 128 + SIGINT;
+			rc = 128 + (stop_signal ? stop_signal : SIGINT);
 		goto cleanup;
 	}
 	start = malloc(sizeof(*start));
