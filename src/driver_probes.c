@@ -24,7 +24,7 @@
 #define KALLSYMS_ENV "BLKTRACE_BENCH_KALLSYMS"
 #define XEN_MODULE "xen_blkfront"
 
-static const char *const xen_funcs[] = {"blkif_queue_rq", "blkif_interrupt"};
+static const char *const xen_funcs[] = { "blkif_queue_rq", "blkif_interrupt" };
 
 static bool exists(const char *root, const char *rel)
 {
@@ -170,8 +170,8 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
 		add_reason(out, "no kprobes, and no " XEN_MODULE " BTF for fentry");
 	out->available = !out->reason[0];
 	if (out->available)
-		snprintf(out->how, sizeof(out->how), "%s", out->fentry && out->btf ? "fentry" :
-										"kprobe");
+		snprintf(out->how, sizeof(out->how), "%s",
+			 out->fentry && out->btf ? "fentry" : "kprobe");
 	return 0;
 }
 
@@ -185,10 +185,14 @@ bool driver_probes__notice(const struct device *dev, FILE *f)
 	said = true;
 	driver_probes__detect_xen(NULL, &s);
 	if (s.available)
-		fprintf(f, "blktrace-bench: xen-blkfront driver probes could attach here (%s), "
-			   "but this version has none; showing the block-layer view\n", s.how);
+		fprintf(f,
+			"blktrace-bench: xen-blkfront driver probes could attach here (%s), "
+			"but this version has none; showing the block-layer view\n",
+			s.how);
 	else
-		fprintf(f, "blktrace-bench: xen-blkfront driver probes not available (%s); "
-			   "showing the block-layer view\n", s.reason);
+		fprintf(f,
+			"blktrace-bench: xen-blkfront driver probes not available (%s); "
+			"showing the block-layer view\n",
+			s.reason);
 	return true;
 }

@@ -18,7 +18,6 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "findings.h"
 #include "summary.h"
@@ -31,8 +30,8 @@ struct ctx {
 	const struct block_stats *b;
 	struct block_summary s;
 	uint64_t n; /* data requests */
-	struct finding *out;
-	size_t max, nr;
+	struct finding all[FINDINGS_MAX]; /* every finding, sorted before the caller gets some */
+	size_t nr;
 };
 
 static struct finding *add(struct ctx *c, const char *kind, uint64_t count, const char *fmt, ...)
@@ -43,9 +42,9 @@ static struct finding *add(struct ctx *c, const char *kind, uint64_t count, cons
 	struct finding *f;
 	va_list ap;
 
-	if (c->nr >= c->max)
+	if (c->nr >= FINDINGS_MAX)
 		return NULL;
-	f = &c->out[c->nr++];
+	f = &c->all[c->nr++];
 	snprintf(f->kind, sizeof(f->kind), "%s", kind);
 	f->share = c->n ? (double)count / c->n : 0;
 	if (f->share > 1)
@@ -113,20 +112,22 @@ static void sectors_finding(struct ctx *c, uint64_t count)
 	if (segs > 0 && (more < 0 || segs < more))
 		more = segs;
 	if (more > cap && more == hw)
-		snprintf(tail, sizeof(tail), "; max_hw_sectors_kb=%" PRId64
-			 " would allow %s (%.1fx)", l->max_hw_sectors_kb,
-			 size_str(b, sizeof(b), more), (double)more / cap);
+		snprintf(tail, sizeof(tail),
+			 "; max_hw_sectors_kb=%" PRId64 " would allow %s (%.1fx)",
+			 l->max_hw_sectors_kb, size_str(b, sizeof(b), more), (double)more / cap);
 	else if (more > cap)
-		snprintf(tail, sizeof(tail), "; raising it would allow %s (%.1fx), where "
-			 "max_segments x max_segment_size stops it", size_str(b, sizeof(b), more),
-			 (double)more / cap);
+		snprintf(tail, sizeof(tail),
+			 "; raising it would allow %s (%.1fx), where "
+			 "max_segments x max_segment_size stops it",
+			 size_str(b, sizeof(b), more), (double)more / cap);
 	else if (hw == cap)
-		snprintf(tail, sizeof(tail), ", which is max_hw_sectors_kb: the driver takes no "
-			 "more");
+		snprintf(tail, sizeof(tail),
+			 ", which is max_hw_sectors_kb: the driver takes no more");
 	else
 		tail[0] = '\0';
-	add(c, "max_sectors_kb", count, "%.1f%% of requests were capped at %s by max_sectors_kb=%"
-	    PRId64 "%s.", pct(c, count), size_str(a, sizeof(a), cap), l->max_sectors_kb, tail);
+	add(c, "max_sectors_kb", count,
+	    "%.1f%% of requests were capped at %s by max_sectors_kb=%" PRId64 "%s.", pct(c, count),
+	    size_str(a, sizeof(a), cap), l->max_sectors_kb, tail);
 }
 
 static void segments_finding(struct ctx *c, uint64_t count)
@@ -138,9 +139,10 @@ static void segments_finding(struct ctx *c, uint64_t count)
 	/* Typical segments this small mean scattered pages, not a size the device wanted. */
 	if (l->max_sectors_kb > 0 && per_seg * l->max_segments < kib(l->max_sectors_kb))
 		snprintf(tail, sizeof(tail), ", below max_sectors_kb=%" PRId64, l->max_sectors_kb);
-	add(c, "max_segments", count, "%.1f%% of requests stopped at max_segments=%" PRId64
-	    " with %s per segment on average%s.", pct(c, count), l->max_segments,
-	    size_str(a, sizeof(a), per_seg), tail);
+	add(c, "max_segments", count,
+	    "%.1f%% of requests stopped at max_segments=%" PRId64
+	    " with %s per segment on average%s.",
+	    pct(c, count), l->max_segments, size_str(a, sizeof(a), per_seg), tail);
 }
 
 static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
@@ -148,7 +150,8 @@ static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
 	const struct queue_limits *l = &c->dev->limits;
 	char a[32], b[32];
 
-	add(c, "max_segment_size", count, "%.1f%% of requests filled all max_segments=%" PRId64
+	add(c, "max_segment_size", count,
+	    "%.1f%% of requests filled all max_segments=%" PRId64
 	    " segments to max_segment_size=%s: %s, below max_sectors_kb=%" PRId64 ".",
 	    pct(c, count), l->max_segments, size_str(a, sizeof(a), l->max_segment_size),
 	    size_str(b, sizeof(b), cap), l->max_sectors_kb);
@@ -167,26 +170,29 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 
 	size_str(a, sizeof(a), (double)x->segments * XEN_SEGMENT_BYTES);
 	if (x->backend_limited) {
-		snprintf(tail, sizeof(tail), "the module asks for %" PRId64 " but the backend "
-			 "limits it to %" PRId64, x->max_indirect_segments, x->segments);
+		snprintf(tail, sizeof(tail),
+			 "the module asks for %" PRId64 " but the backend limits it to %" PRId64,
+			 x->max_indirect_segments, x->segments);
 	} else if (!x->indirect_descriptors) {
 		xen_param(x, 32, param, sizeof(param));
-		snprintf(tail, sizeof(tail), "%s (the default) turns them on where the backend "
-			 "offers them", param);
+		snprintf(tail, sizeof(tail),
+			 "%s (the default) turns them on where the backend offers them", param);
 	} else if (x->max_indirect_segments >= 0) {
 		xen_param(x, x->max_indirect_segments, param, sizeof(param));
-		snprintf(tail, sizeof(tail), "%s now, a larger value raises it where the backend "
-			 "offers more", param);
+		snprintf(tail, sizeof(tail),
+			 "%s now, a larger value raises it where the backend offers more", param);
 	} else {
 		snprintf(tail, sizeof(tail), "a larger %s raises it", x->param_name);
 	}
 	if (!x->indirect_descriptors)
-		add(c, "max_segments", count, "indirect descriptors are off: %" PRId64 " segments "
-		    "cap requests at %s, reached by %.1f%% of requests; %s.", x->segments, a,
-		    pct(c, count), tail);
+		add(c, "max_segments", count,
+		    "indirect descriptors are off: %" PRId64
+		    " segments cap requests at %s, reached by %.1f%% of requests; %s.",
+		    x->segments, a, pct(c, count), tail);
 	else
-		add(c, "max_segments", count, "%" PRId64 " indirect segments: %s, reached by "
-		    "%.1f%% of requests; %s.", x->segments, a, pct(c, count), tail);
+		add(c, "max_segments", count,
+		    "%" PRId64 " indirect segments: %s, reached by %.1f%% of requests; %s.",
+		    x->segments, a, pct(c, count), tail);
 }
 
 static void xen_indirect_finding(struct ctx *c)
@@ -196,11 +202,14 @@ static void xen_indirect_finding(struct ctx *c)
 				  XEN_DIRECT_SEGMENTS + 1);
 
 	if (x->indirect_descriptors || count)
-		add(c, "xen_indirect", count, "%.1f%% of requests needed indirect descriptors "
-		    "(more than %d segments).", pct(c, count), XEN_DIRECT_SEGMENTS);
+		add(c, "xen_indirect", count,
+		    "%.1f%% of requests needed indirect descriptors (more than %d segments).",
+		    pct(c, count), XEN_DIRECT_SEGMENTS);
 	else
-		add(c, "xen_indirect", 0, "No request used indirect descriptors (more than %d "
-		    "segments): they are off on this disk.", XEN_DIRECT_SEGMENTS);
+		add(c, "xen_indirect", 0,
+		    "No request used indirect descriptors (more than %d segments): they are "
+		    "off on this disk.",
+		    XEN_DIRECT_SEGMENTS);
 }
 
 static void uncapped_finding(struct ctx *c, uint64_t count)
@@ -216,9 +225,19 @@ static void uncapped_finding(struct ctx *c, uint64_t count)
 	if (k->merges)
 		snprintf(merged, sizeof(merged), " and merging (%llu bios merged)",
 			 (unsigned long long)k->merges);
-	add(c, "uncapped", count, "%.1f%% of requests stayed below every limit%s: the "
-	    "application's I/O size%s decided, %s per request at the median.", pct(c, count),
-	    limit, merged, size_str(b, sizeof(b), c->s.size.p50));
+	size_str(b, sizeof(b), c->s.size.p50);
+	/* A bio split at a limit leaves a smaller last piece: below the limit, not the app's. */
+	if (k->splits)
+		add(c, "uncapped", count,
+		    "%.1f%% of requests stayed below every limit%s, %s per request at the "
+		    "median: the remainders of %llu bio splits, or the application's I/O "
+		    "size%s.",
+		    pct(c, count), limit, b, (unsigned long long)k->splits, merged);
+	else
+		add(c, "uncapped", count,
+		    "%.1f%% of requests stayed below every limit%s: the application's I/O "
+		    "size%s decided, %s per request at the median.",
+		    pct(c, count), limit, merged, b);
 }
 
 static void bio_based_finding(struct ctx *c)
@@ -232,28 +251,43 @@ static void bio_based_finding(struct ctx *c)
 		used += snprintf(under + used, sizeof(under) - used, "%s%s", i ? ", " : "",
 				 d->slaves[i]);
 	if (d->nr_slaves)
-		add(c, "bio_based", 0, "%s is bio-based and never issues requests: trace the "
-		    "disks underneath instead (%s).", d->name, under);
+		add(c, "bio_based", 0,
+		    "%s is bio-based and never issues requests: trace the disks underneath "
+		    "instead (%s).",
+		    d->name, under);
 	else
-		add(c, "bio_based", 0, "%s is bio-based and never issues requests, and has no "
-		    "disks underneath to trace.", d->name);
+		add(c, "bio_based", 0,
+		    "%s is bio-based and never issues requests, and has no disks underneath "
+		    "to trace.",
+		    d->name);
 }
 
-static int by_share(const void *pa, const void *pb)
+static bool before(const struct finding *a, const struct finding *b)
 {
-	const struct finding *a = pa, *b = pb;
 	bool ax = !strcmp(a->kind, "xen_indirect"), bx = !strcmp(b->kind, "xen_indirect");
 
-	if (ax != bx)
-		return ax - bx;
-	return (a->share < b->share) - (a->share > b->share);
+	return ax != bx ? bx : a->share > b->share;
 }
 
-int findings__compute(const struct device *dev, const struct block_stats *b,
-		      struct finding *out, size_t max)
+/* Insertion sort: stable, so equal shares keep the order causes were added in. */
+static void sort_findings(struct finding *f, size_t n)
+{
+	struct finding t;
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		t = f[i];
+		for (j = i; j > 0 && before(&t, &f[j - 1]); j--)
+			f[j] = f[j - 1];
+		f[j] = t;
+	}
+}
+
+int findings__compute(const struct device *dev, const struct block_stats *b, struct finding *out,
+		      size_t max)
 {
 	const struct queue_limits *l;
-	struct ctx c = {.dev = dev, .b = b, .out = out, .max = max};
+	struct ctx c = { .dev = dev, .b = b };
 	uint64_t by_size = 0, by_segsize = 0, by_segs = 0, capped;
 	int64_t segcap = -1;
 	bool xen_story;
@@ -267,18 +301,20 @@ int findings__compute(const struct device *dev, const struct block_stats *b,
 	if (!c.n) {
 		if (dev->bio_based)
 			bio_based_finding(&c);
-		return c.nr;
+		goto out;
 	}
 	/* Unless max_sectors_kb was lowered, xen's size cap is its segment count. */
 	xen_story = dev->xen.present && dev->xen.segments > 0 &&
+		    dev->xen.segments <= INT64_MAX / XEN_SEGMENT_BYTES &&
 		    (l->max_sectors_kb < 0 ||
 		     kib(l->max_sectors_kb) >= dev->xen.segments * XEN_SEGMENT_BYTES);
 	if (l->max_segments > 0 && l->max_segment_size > 0 &&
 	    __builtin_mul_overflow(l->max_segments, l->max_segment_size, &segcap))
 		segcap = -1;
 	if (xen_story) {
-		by_segs = c.s.size_bound > c.s.segments_bound ? c.s.size_bound :
-								c.s.segments_bound;
+		by_segs = c.s.segments_bound;
+		if (c.s.size_bound > by_segs)
+			by_segs = c.s.size_bound;
 		if (matters(&c, by_segs))
 			xen_segments_finding(&c, by_segs);
 		capped = by_segs;
@@ -293,8 +329,8 @@ int findings__compute(const struct device *dev, const struct block_stats *b,
 			segment_size_finding(&c, by_segsize, segcap);
 		if (matters(&c, by_segs))
 			segments_finding(&c, by_segs);
-		capped = by_size + by_segsize > c.s.segments_bound ? by_size + by_segsize :
-								    c.s.segments_bound;
+		capped = by_size + by_segsize > c.s.segments_bound ? by_size + by_segsize
+								   : c.s.segments_bound;
 	}
 	limit_findings = c.nr;
 	if (capped > c.n)
@@ -303,6 +339,11 @@ int findings__compute(const struct device *dev, const struct block_stats *b,
 		uncapped_finding(&c, c.n - capped);
 	if (dev->xen.present)
 		xen_indirect_finding(&c);
-	qsort(out, c.nr, sizeof(*out), by_share);
+	sort_findings(c.all, c.nr);
+out:
+	if (c.nr > max)
+		c.nr = max;
+	if (c.nr)
+		memcpy(out, c.all, c.nr * sizeof(*out));
 	return c.nr;
 }

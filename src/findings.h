@@ -35,7 +35,7 @@ struct finding {
  * (xen_indirect, a statistic rather than a cause, last). Returns how many, 0 when the run
  * has no data requests to explain, or -EINVAL.
  */
-int findings__compute(const struct device *dev, const struct block_stats *b,
-		      struct finding *out, size_t max);
+int findings__compute(const struct device *dev, const struct block_stats *b, struct finding *out,
+		      size_t max);
 
 #endif /* BLKTRACE_BENCH_FINDINGS_H */

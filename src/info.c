@@ -36,8 +36,7 @@ static const char *on_off(int64_t v)
 	return v < 0 ? "-" : v ? "on" : "off";
 }
 
-static void print_names(const char *title, const char (*names)[DEVICE_NAME_MAX],
-			unsigned int n)
+static void print_names(const char *title, const char (*names)[DEVICE_NAME_MAX], unsigned int n)
 {
 	unsigned int i;
 
@@ -128,7 +127,8 @@ static void print_xen(const struct xen_blkfront *x)
 		       (long long)x->max_indirect_segments, (long long)x->segments);
 	else if (!x->indirect_descriptors)
 		printf("  %s=32 (the default) or more turns indirect descriptors on, where the "
-		       "backend offers them\n", x->param_name);
+		       "backend offers them\n",
+		       x->param_name);
 }
 
 /* Driver sections: only what applies to this disk. */
@@ -202,7 +202,8 @@ static void info_text(const struct device *d)
 	if (d->part_name[0])
 		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
 		       d->part_name, d->part_major, d->part_minor,
-		       (unsigned long long)d->part_start, (unsigned long long)d->part_sectors,
+		       (unsigned long long)d->part_start,
+		       (unsigned long long)d->part_sectors,
 		       fmt_bytes(b, sizeof(b), (double)d->part_sectors * 512));
 	print_partitions(d);
 	printf("queue limits:\n");

@@ -95,15 +95,13 @@ static void write_btf(bool builtin)
 	btf__free(base);
 }
 
-static const char no_xen[] =
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81498820 T register_ftrace_direct\n"
-	"ffffffffc0001000 t loop_queue_rq\t[loop]\n";
+static const char no_xen[] = "ffffffff81000000 T _stext\n"
+			     "ffffffff81498820 T register_ftrace_direct\n"
+			     "ffffffffc0001000 t loop_queue_rq\t[loop]\n";
 
-static const char xen_module[] =
-	"ffffffff81000000 T _stext\n"
-	"ffffffffc0002000 t blkif_queue_rq\t[xen_blkfront]\n"
-	"ffffffffc0003000 t blkif_interrupt\t[xen_blkfront]\n";
+static const char xen_module[] = "ffffffff81000000 T _stext\n"
+				 "ffffffffc0002000 t blkif_queue_rq\t[xen_blkfront]\n"
+				 "ffffffffc0003000 t blkif_interrupt\t[xen_blkfront]\n";
 
 static int make_scratch(void **state)
 {
@@ -131,7 +129,7 @@ static int remove_scratch(void **state)
 
 static void detect(struct xen_probe_support *s)
 {
-	const struct driver_probe_env env = {.kallsyms = kallsyms, .sysfs_root = scratch};
+	const struct driver_probe_env env = { .kallsyms = kallsyms, .sysfs_root = scratch };
 
 	memset(s, 0xa5, sizeof(*s));
 	assert_int_equal(driver_probes__detect_xen(&env, s), 0);
@@ -153,8 +151,10 @@ static void test_not_loaded(void **state)
 	assert_true(s.fentry);
 	assert_false(s.available);
 	assert_string_equal(s.how, "");
-	snprintf(want, sizeof(want), "blkif_queue_rq and blkif_interrupt not in %s; no kprobes, "
-		 "and no xen_blkfront BTF for fentry", kallsyms);
+	snprintf(want, sizeof(want),
+		 "blkif_queue_rq and blkif_interrupt not in %s; no kprobes, "
+		 "and no xen_blkfront BTF for fentry",
+		 kallsyms);
 	assert_string_equal(s.reason, want);
 }
 
@@ -246,8 +246,10 @@ static void test_reasons(void **state)
 	put_text("kallsyms", "ffffffff81000000 T _stext\n"
 			     "ffffffffc0003000 t blkif_interrupt\t[xen_blkfront]\n");
 	detect(&s);
-	snprintf(want, sizeof(want), "blkif_queue_rq not in %s; the kernel has neither kprobes "
-		 "nor fentry", kallsyms);
+	snprintf(want, sizeof(want),
+		 "blkif_queue_rq not in %s; the kernel has neither kprobes "
+		 "nor fentry",
+		 kallsyms);
 	assert_string_equal(s.reason, want);
 
 	/* A prefix is not the function. */
@@ -258,8 +260,10 @@ static void test_reasons(void **state)
 
 	rm("kallsyms");
 	detect(&s);
-	snprintf(want, sizeof(want), "cannot read %s: No such file or directory; the kernel has "
-		 "neither kprobes nor fentry", kallsyms);
+	snprintf(want, sizeof(want),
+		 "cannot read %s: No such file or directory; the kernel has "
+		 "neither kprobes nor fentry",
+		 kallsyms);
 	assert_string_equal(s.reason, want);
 	assert_false(s.available);
 	assert_int_equal(driver_probes__detect_xen(NULL, NULL), -EINVAL);
@@ -302,9 +306,11 @@ static void test_notice_once(void **state)
 	assert_true(driver_probes__notice(dev, f));
 	assert_false(driver_probes__notice(dev, f));
 	fclose(f);
-	snprintf(want, sizeof(want), "blktrace-bench: xen-blkfront driver probes not available "
+	snprintf(want, sizeof(want),
+		 "blktrace-bench: xen-blkfront driver probes not available "
 		 "(blkif_queue_rq and blkif_interrupt not in %s; no kprobes, and no xen_blkfront "
-		 "BTF for fentry); showing the block-layer view\n", kallsyms);
+		 "BTF for fentry); showing the block-layer view\n",
+		 kallsyms);
 	assert_string_equal(buf, want);
 	free(buf);
 	test_free(dev);
@@ -315,12 +321,9 @@ static void test_notice_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_loaded),
-		cmocka_unit_test(test_kprobe),
-		cmocka_unit_test(test_fentry_module_btf),
-		cmocka_unit_test(test_fentry_builtin),
-		cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_not_loaded),	  cmocka_unit_test(test_kprobe),
+		cmocka_unit_test(test_fentry_module_btf), cmocka_unit_test(test_fentry_builtin),
+		cmocka_unit_test(test_reasons),		  cmocka_unit_test(test_env),
 		cmocka_unit_test(test_notice_once),
 	};
 

@@ -29,8 +29,7 @@ static int find_fixtures(void **state)
 	struct stat st;
 
 	(void)state;
-	snprintf(fixtures, sizeof(fixtures), "%s",
-		 env && *env ? env : "tests/fixtures/sysfs");
+	snprintf(fixtures, sizeof(fixtures), "%s", env && *env ? env : "tests/fixtures/sysfs");
 	if (stat(fixtures, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
 			fixtures);
@@ -315,6 +314,31 @@ static void test_max_segments(void **state)
 	test_free(dev);
 }
 
+/* The README's dd: each 1 MiB write split at 128 segments into 516 KiB and 508 KiB. */
+static void test_split_remainders(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 516 * 1024, 128, 256);
+	add_requests(b, BLKIO_OP_WRITE, 508 * 1024, 127, 256);
+	b->c.splits = 256;
+	assert_int_equal(compute(dev, b, f), 2);
+	/* Equal shares keep the cause first. */
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 0.5);
+	assert_string_equal(f[1].kind, "uncapped");
+	assert_share(f[1].share, 0.5);
+	assert_string_equal(f[1].text, "50.0% of requests stayed below every limit (the disk "
+				       "accepts 1280 KiB, set by max_sectors_kb), 508 KiB per "
+				       "request at the median: the remainders of 256 bio splits, "
+				       "or the application's I/O size.");
+	test_free(b);
+	test_free(dev);
+}
+
 /* Full segments: 16 x 64 KiB = 1 MiB is below max_sectors_kb=1280. */
 static void test_max_segment_size(void **state)
 {
@@ -437,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_max_sectors_at_hw),
 		cmocka_unit_test(test_uncapped_app_block_size),
 		cmocka_unit_test(test_max_segments),
+		cmocka_unit_test(test_split_remainders),
 		cmocka_unit_test(test_max_segment_size),
 		cmocka_unit_test(test_bio_based),
 		cmocka_unit_test(test_nothing_to_explain),

@@ -376,9 +376,9 @@ static void test_dm_md(void **state)
 /* Run `info` with stdout and stderr in files; returns its exit code. */
 static int run_info(const char *fixture, const char *spec, bool json, char **out, char **err)
 {
-	char *argv[] = {"blktrace-bench info", (char *)spec, json ? "--json" : NULL, NULL};
-	char paths[2][64] = {"/tmp/bb-info-out.XXXXXX", "/tmp/bb-info-err.XXXXXX"};
-	char **bufs[2] = {out, err};
+	char *argv[] = { "blktrace-bench info", (char *)spec, json ? "--json" : NULL, NULL };
+	char paths[2][64] = { "/tmp/bb-info-out.XXXXXX", "/tmp/bb-info-err.XXXXXX" };
+	char **bufs[2] = { out, err };
 	int fds[2], saved[2], i, rc;
 
 	use_fixture(fixture);
@@ -512,14 +512,10 @@ static void test_info_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_xen_seg32),
-		cmocka_unit_test(test_xen_seg11_and_limited),
-		cmocka_unit_test(test_xen_old_max),
-		cmocka_unit_test(test_virtio_blk),
-		cmocka_unit_test(test_nvme),
-		cmocka_unit_test(test_sd_loop_zram),
-		cmocka_unit_test(test_dm_md),
-		cmocka_unit_test(test_info_text),
+		cmocka_unit_test(test_xen_seg32),   cmocka_unit_test(test_xen_seg11_and_limited),
+		cmocka_unit_test(test_xen_old_max), cmocka_unit_test(test_virtio_blk),
+		cmocka_unit_test(test_nvme),	    cmocka_unit_test(test_sd_loop_zram),
+		cmocka_unit_test(test_dm_md),	    cmocka_unit_test(test_info_text),
 		cmocka_unit_test(test_info_json),
 	};
 
