@@ -106,6 +106,11 @@ expect_eq "passive: exit 0" "$rc" 0
 expect_eq "passive: write requests" "$(jqv "$TMP/passive.json" .runs[0].block.write.requests)" 10
 expect_cmp "passive: seconds ~1.5" "$(jqv "$TMP/passive.json" .runs[0].seconds)" ">=" 1.4
 
+# 7b. --interval prints a report per interval while passive.
+"$BB" --trace "$a" --duration 1.7 --interval 0.5 > "$TMP/interval.txt"
+expect_eq "interval: three interval reports in 1.7 s" "$(grep -c '^interval ' "$TMP/interval.txt")" 3
+expect_true "interval: then the whole run" grep -q '^passive:' "$TMP/interval.txt"
+
 # 8. Passive mode: Ctrl-C prints what was collected and exits 0.
 "$BB" --trace "$a" --json "$TMP/int.json" > "$TMP/int.txt" &
 pid=$!
