@@ -99,6 +99,7 @@ int parse_duration(const char *s, double *out)
 enum {
 	OPT_RAW_TP = 0x100,
 	OPT_USAGE,
+	OPT_FAIL_ON_REGRESSION,
 	OPT_RW,
 	OPT_BS,
 	OPT_SIZE,
@@ -135,6 +136,8 @@ static const struct argp_option options[] = {
 	{"verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0},
 	{"raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN, "Use the raw_tp programs even where tp_btf works",
 	 0},
+	{"fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT", 0,
+	 "compare: exit 3 when a headline metric is significantly worse by more than PCT%", 0},
 	{NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1},
 	{"rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1},
 	{"bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
@@ -253,6 +256,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RAW_TP:
 		o->raw_tp = true;
 		break;
+	case OPT_FAIL_ON_REGRESSION: {
+		/* Digits and a dot, then an optional '%': strtod alone takes "inf" and "0x10". */
+		size_t n = strspn(arg, "0123456789.");
+		char *end;
+
+		if (strcmp(ps->cmd, "compare"))
+			return usage_error(state, "--fail-on-regression is an option of compare");
+		o->fail_on_regression = strtod(arg, &end);
+		if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
+		    !isfinite(o->fail_on_regression))
+			return usage_error(state, "--fail-on-regression: invalid percentage '%s'",
+					   arg);
+		o->fail_on_regression_set = true;
+		break;
+	}
 	case OPT_RW:
 		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
 		    strcmp(arg, "randwrite"))

@@ -25,6 +25,9 @@ struct options {
 	int nr_command;
 	const char *positional[4]; /* info DEV, compare A B */
 	int nr_positional;
+	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
+	double fail_on_regression;
+	bool fail_on_regression_set;
 
 	/* Built-in workload (--rw selects it). */
 	const char *rw;		/* read, write, randread, randwrite */

@@ -7,12 +7,14 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,	/* a runtime failure */
 	EXIT_USAGE = 2, /* bad input: options, unknown disk */
+	EXIT_REGRESSION = 3, /* compare --fail-on-regression: a headline metric got worse */
 	EXIT_NOEXEC = 127, /* command mode: the command could not be started */
 };
 
 /* Each command gets argv with argv[0] = "blktrace-bench <name>". */
 int cmd_trace(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Prints "blktrace-bench: <message>" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{"trace", cmd_trace},
 	{"info", cmd_info},
+	{"compare", cmd_compare},
 };
 
 int main(int argc, char **argv)

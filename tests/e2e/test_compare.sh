@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# compare on real results: a file against itself is `same` for every metric;
+# 16 KiB vs 512 KiB direct reads is significantly better throughput; a lowered
+# max_sectors_kb shows as a setting change and a request size shift; a broken
+# file is refused in one line; --fail-on-regression fails when B is the slow one.
+. "$(dirname "$0")/lib.sh"
+
+make_loop A 256M || { not_ok "losetup"; finish; exit 1; }
+a=$(basename "$A")
+
+# Seven repetitions: reads on a loop disk vary by 2x between runs here, and with
+# three the t quantile (4.30) lets a 10x difference miss significance now and then.
+reads() { # FILE BS: 64 MiB of direct reads, 7 repetitions
+	"$BB" --trace "$a" --raw --rw read --bs "$2" --size 64M --direct --repeat 7 \
+		--json "$1" > /dev/null
+}
+reads "$TMP/16k.json" 16k
+expect_eq "16k reads: exit 0" "$?" 0
+reads "$TMP/512k.json" 512k
+expect_eq "512k reads: exit 0" "$?" 0
+
+# 1. A file against itself: same, everywhere, in both outputs.
+"$BB" compare "$TMP/16k.json" "$TMP/16k.json" --json > "$TMP/self.json"
+expect_eq "self: exit 0" "$?" 0
+expect_cmp "self: metrics judged" "$(jqv "$TMP/self.json" '.metrics | length')" ">=" 10
+expect_eq "self: every verdict is same" "$(jqv "$TMP/self.json" '[.metrics[].verdict] | unique | join(",")')" same
+expect_eq "self: no setting differs" "$(jqv "$TMP/self.json" '.device_changes | length')" 0
+expect_eq "self: nothing unmatched" "$(jqv "$TMP/self.json" '.unmatched.a + .unmatched.b | length')" 0
+"$BB" compare "$TMP/16k.json" "$TMP/16k.json" > "$TMP/self.txt"
+expect_eq "self (text): exit 0" "$?" 0
+expect_true "self (text): verdicts line" grep -q "0 better, 0 worse, .* same, 0 higher, 0 lower, 0 cannot judge" "$TMP/self.txt"
+
+# 2. 16 KiB -> 512 KiB: significantly better throughput, and why.
+"$BB" compare "$TMP/16k.json" "$TMP/512k.json" --json > "$TMP/ab.json"
+expect_eq "16k vs 512k: exit 0" "$?" 0
+mb='.metrics[] | select(.name == "app.mb_per_s")'
+expect_eq "16k vs 512k: app.mb_per_s better" "$(jqv "$TMP/ab.json" "$mb | .verdict")" better
+expect_eq "16k vs 512k: significant" "$(jqv "$TMP/ab.json" "$mb | .significant")" true
+expect_cmp "16k vs 512k: p < 0.05" "$(jqv "$TMP/ab.json" "$mb | .p_value")" "<" 0.05
+expect_cmp "16k vs 512k: change > +50%" "$(jqv "$TMP/ab.json" "$mb | .change")" ">" 0.5
+expect_eq "16k vs 512k: the fields the issue names" \
+	"$(jqv "$TMP/ab.json" "$mb | [has(\"name\", \"a\", \"b\", \"change\", \"p_value\", \"verdict\")] | all")" true
+expect_eq "16k vs 512k: bs named as the difference" \
+	"$(jqv "$TMP/ab.json" '.sets[0].param_changes[] | select(.name == "bs") | "\(.a) \(.b)"')" \
+	"16384 524288"
+expect_eq "16k vs 512k: request size underneath" \
+	"$(jqv "$TMP/ab.json" '.sets[0].underneath["block.request_bytes.p50"] | "\(.a) \(.b)"')" \
+	"16384 524288"
+"$BB" compare "$TMP/16k.json" "$TMP/512k.json" > "$TMP/ab.txt"
+expect_true "16k vs 512k (text): app.mb_per_s better" grep -Eq "^  app\.mb_per_s .* better$" "$TMP/ab.txt"
+expect_true "16k vs 512k (text): request size shift" grep -q "p50 16 KiB -> 512 KiB" "$TMP/ab.txt"
+
+# 3. A setting changed between the files: named, with what it did to the requests.
+if [ -w "/sys/block/$a/queue/max_sectors_kb" ]; then
+	msk=$(cat "/sys/block/$a/queue/max_sectors_kb")
+	set_sysfs "/sys/block/$a/queue/max_sectors_kb" 128
+	reads "$TMP/512k-capped.json" 512k
+	echo "$msk" > "/sys/block/$a/queue/max_sectors_kb"
+	"$BB" compare "$TMP/512k.json" "$TMP/512k-capped.json" > "$TMP/cap.txt"
+	expect_eq "capped: exit 0" "$?" 0
+	expect_true "capped: max_sectors_kb $msk -> 128" grep -Eq "^  max_sectors_kb +$msk -> 128$" "$TMP/cap.txt"
+	expect_true "capped: request p50 512 KiB -> 128 KiB" grep -q "p50 512 KiB -> 128 KiB" "$TMP/cap.txt"
+	expect_true "capped: block.requests higher" grep -Eq "^  block\.requests .* higher$" "$TMP/cap.txt"
+else
+	skip "max_sectors_kb of $a is not writable"
+fi
+
+# 4. Broken files: one line naming the file, exit 2, nothing on stdout.
+head -c "$(($(stat -c %s "$TMP/16k.json") / 2))" "$TMP/16k.json" > "$TMP/broken.json"
+"$BB" compare "$TMP/16k.json" "$TMP/broken.json" > "$TMP/out" 2> "$TMP/err"
+expect_eq "truncated: exit 2" "$?" 2
+expect_eq "truncated: one line" "$(wc -l < "$TMP/err")" 1
+expect_true "truncated: names the file and the position" grep -q "broken.json: not valid JSON.* at line [0-9]*, column [0-9]*" "$TMP/err"
+expect_eq "truncated: nothing on stdout" "$(wc -c < "$TMP/out")" 0
+jq '.schema = "fio/3"' "$TMP/16k.json" > "$TMP/fio.json"
+"$BB" compare "$TMP/fio.json" "$TMP/16k.json" > /dev/null 2> "$TMP/err"
+expect_eq "wrong schema: exit 2" "$?" 2
+expect_true "wrong schema: one line naming it" test "$(wc -l < "$TMP/err")" -eq 1 -a -n "$(grep 'fio.json: .*schema "fio/3"' "$TMP/err")"
+jq 'del(.runs)' "$TMP/16k.json" > "$TMP/noruns.json"
+"$BB" compare "$TMP/16k.json" "$TMP/noruns.json" > /dev/null 2> "$TMP/err"
+expect_eq "no runs: exit 2" "$?" 2
+expect_true "no runs: says so" grep -q 'noruns.json: no "runs" array' "$TMP/err"
+
+# 5. An older file without "series": the aggregates come from the runs.
+jq 'del(.series) | .schema = "blktrace-bench/0"' "$TMP/16k.json" > "$TMP/old.json"
+"$BB" compare "$TMP/old.json" "$TMP/16k.json" --json > "$TMP/old-cmp.json"
+expect_eq "old schema: exit 0" "$?" 0
+expect_eq "old schema: every verdict is same" "$(jqv "$TMP/old-cmp.json" '[.metrics[].verdict] | unique | join(",")')" same
+
+# 6. --fail-on-regression: exit 3 only when B is significantly slower by more than PCT.
+"$BB" compare "$TMP/512k.json" "$TMP/16k.json" --fail-on-regression 10 > /dev/null 2> "$TMP/err"
+expect_eq "regression: exit 3" "$?" 3
+expect_true "regression: names app.mb_per_s" grep -q "regression in .*app.mb_per_s worse by" "$TMP/err"
+"$BB" compare "$TMP/512k.json" "$TMP/16k.json" --fail-on-regression 1000 > /dev/null
+expect_eq "regression below the threshold: exit 0" "$?" 0
+"$BB" compare "$TMP/16k.json" "$TMP/16k.json" --fail-on-regression 0 > /dev/null
+expect_eq "self with 0%: exit 0" "$?" 0
+"$BB" compare "$TMP/16k.json" "$TMP/512k.json" --fail-on-regression abc > /dev/null 2> "$TMP/err"
+expect_eq "--fail-on-regression abc: exit 2" "$?" 2
+
+finish

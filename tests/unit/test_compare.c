@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * compare: verdicts and their direction, run matching, refusal of broken files,
+ * old-schema files. Welch p-values are checked against the regularized incomplete
+ * beta function evaluated independently (mpmath, 30 digits):
+ * p = I_{df / (df + t^2)}(df / 2, 1 / 2).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "series.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool near(double got, double want, double rel_tol)
+{
+	if (fabs(got - want) <= rel_tol * fabs(want))
+		return true;
+	print_error("got %.17g, want %.17g (rel %g)\n", got, want, rel_tol);
+	return false;
+}
+
+/* Set a number at a dotted path, creating the objects on the way. */
+static void set_path(json_t *obj, const char *path, double v)
+{
+	char key[64];
+	const char *dot;
+
+	while ((dot = strchr(path, '.'))) {
+		json_t *next;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		next = json_object_get(obj, key);
+		if (!next) {
+			next = json_object();
+			json_object_set_new(obj, key, next);
+		}
+		obj = next;
+		path = dot + 1;
+	}
+	json_object_set_new(obj, path, json_real(v));
+}
+
+static json_t *new_doc(const char *schema)
+{
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:[]}", "schema", schema,
+				"tool_version", "test", "command_line", "blktrace-bench --trace x",
+				"host", "kernel", "6.1", "hostname", "h", "runs");
+
+	assert_non_null(doc);
+	return doc;
+}
+
+/* n runs of "rw bs" with metric path at the values v[0..n). */
+static void add_runs(json_t *doc, const char *rw, json_int_t bs, const char *path,
+		     const double *v, size_t n)
+{
+	char label[64];
+	size_t i;
+
+	snprintf(label, sizeof(label), "%s bs=%lld", rw, (long long)bs);
+	for (i = 0; i < n; i++) {
+		json_t *run = json_pack("{s:s, s:{s:s, s:I, s:s, s:i}, s:i}", "label", label,
+					"params", "rw", rw, "bs", bs, "engine", "psync",
+					"iodepth", 1, "repetition", (int)i);
+
+		assert_non_null(run);
+		set_path(run, path, v[i]);
+		json_array_append_new(json_object_get(doc, "runs"), run);
+	}
+}
+
+/* The round trip a saved file makes: dump, then load and check as compare does. */
+static json_t *reload(json_t *doc, const char *name)
+{
+	char *text = json_dumps(doc, 0), err[512];
+	json_t *out;
+
+	assert_non_null(text);
+	assert_int_equal(compare__load_string(name, text, &out, err, sizeof(err)), 0);
+	free(text);
+	json_decref(doc);
+	return out;
+}
+
+static json_t *find_metric(json_t *set, const char *name)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(set, "metrics"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "name")), name))
+			return m;
+	return NULL;
+}
+
+static const char *verdict_of(json_t *m)
+{
+	return json_string_value(json_object_get(m, "verdict"));
+}
+
+/*
+ * A = {100, 104, 96, 100}, B = {90, 91, 89}: t = -5.7735026918962576,
+ * df = 3.7099236641221374, p = 0.0056142925141455. The CIs (100 +- 5.20,
+ * 90 +- 2.48) are disjoint: significant, 10% lower.
+ */
+static const double lower_a[] = { 100, 104, 96, 100 };
+static const double lower_b[] = { 90, 91, 89 };
+#define LOWER_P 0.00561429251414555
+
+static void test_verdict_direction(void **state)
+{
+	static const struct {
+		int direction;
+		enum verdict down, up;
+	} cases[] = {
+		{ +1, VERDICT_WORSE, VERDICT_BETTER },
+		{ -1, VERDICT_BETTER, VERDICT_WORSE },
+		{ 0, VERDICT_LOWER, VERDICT_HIGHER },
+	};
+	struct metric_cmp c;
+	struct agg a, b;
+	size_t i;
+
+	(void)state;
+	agg_compute(lower_a, ARRAY_SIZE(lower_a), &a);
+	agg_compute(lower_b, ARRAY_SIZE(lower_b), &b);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		compare__metric(&a, &b, cases[i].direction, &c);
+		assert_true(c.significant);
+		assert_int_equal(c.verdict, cases[i].down);
+		assert_true(near(c.change, -0.1, 1e-12));
+		assert_true(near(c.p, LOWER_P, 1e-6));
+		compare__metric(&b, &a, cases[i].direction, &c);
+		assert_int_equal(c.verdict, cases[i].up);
+		assert_true(near(c.p, LOWER_P, 1e-6));
+	}
+	assert_string_equal(compare__verdict_name(VERDICT_UNKNOWN), "unknown");
+	assert_string_equal(compare__verdict_name(VERDICT_BETTER), "better");
+}
+
+/* Each metric_defs direction, through a whole comparison of files. */
+static void test_verdict_direction_files(void **state)
+{
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *set;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < nr_metric_defs; k++) {
+		add_runs(a, "read", 4096 + (json_int_t)k, metric_defs[k].path, lower_a,
+			 ARRAY_SIZE(lower_a));
+		add_runs(b, "read", 4096 + (json_int_t)k, metric_defs[k].path, lower_b,
+			 ARRAY_SIZE(lower_b));
+	}
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_non_null(cmp);
+	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), nr_metric_defs);
+	for (k = 0; k < nr_metric_defs; k++) {
+		const char *want = metric_defs[k].direction > 0 ? "worse" :
+				   metric_defs[k].direction < 0 ? "better" : "lower";
+		json_t *m;
+
+		set = json_array_get(json_object_get(cmp, "sets"), k);
+		m = find_metric(set, metric_defs[k].path);
+		assert_non_null(m);
+		/* Only the metric the runs hold is listed. */
+		assert_int_equal(json_array_size(json_object_get(set, "metrics")), 1);
+		assert_string_equal(verdict_of(m), want);
+		assert_true(near(json_real_value(json_object_get(m, "p_value")), LOWER_P, 1e-6));
+	}
+	/* The flattened list carries the set's label. */
+	assert_int_equal(json_array_size(json_object_get(cmp, "metrics")), nr_metric_defs);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(cmp, "metrics"), 0), "set")),
+			    "read bs=4096");
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/*
+ * Hand-made pairs with known Welch results:
+ * {10, 12, 14} vs {20, 24, 28}: t = 4.6475800154489, df = 2.94117647058824,
+ * p = 0.0196198257591929 < 0.05, yet the CIs (12 +- 4.97, 24 +- 9.94) overlap: same.
+ * {10, 11, 12} vs {20, 21, 22}: t = 12.2474487139159, df = 4,
+ * p = 0.000255216749441927, CIs 11 +- 2.48 and 21 +- 2.48: better.
+ */
+static void test_welch_known_pairs(void **state)
+{
+	static const double a1[] = { 10, 12, 14 }, b1[] = { 20, 24, 28 };
+	static const double a2[] = { 10, 11, 12 }, b2[] = { 20, 21, 22 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *m;
+
+	(void)state;
+	add_runs(a, "read", 4096, "app.mb_per_s", a1, 3);
+	add_runs(b, "read", 4096, "app.mb_per_s", b1, 3);
+	add_runs(a, "read", 8192, "app.mb_per_s", a2, 3);
+	add_runs(b, "read", 8192, "app.mb_per_s", b2, 3);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_non_null(cmp);
+
+	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "app.mb_per_s");
+	assert_true(near(json_real_value(json_object_get(m, "p_value")), 0.0196198257591929,
+			 1e-6));
+	assert_true(json_is_false(json_object_get(m, "significant")));
+	assert_string_equal(verdict_of(m), "same");
+	assert_true(near(json_real_value(json_object_get(m, "change")), 1.0, 1e-12));
+
+	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 1), "app.mb_per_s");
+	assert_true(near(json_real_value(json_object_get(m, "p_value")), 0.000255216749441927,
+			 1e-5));
+	assert_true(json_is_true(json_object_get(m, "significant")));
+	assert_string_equal(verdict_of(m), "better");
+	assert_true(near(json_real_value(json_object_get(m, "a")), 11, 1e-12));
+	assert_true(near(json_real_value(json_object_get(m, "b")), 21, 1e-12));
+	assert_true(near(json_real_value(json_object_get(m, "change")), 10.0 / 11, 1e-12));
+
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
+							     "better")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
+							     "same")), 1);
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_single_repetition(void **state)
+{
+	static const double one[] = { 50 }, three[] = { 100, 101, 102 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *m;
+	struct metric_cmp c;
+	struct agg ga, gb;
+
+	(void)state;
+	agg_compute(one, 1, &ga);
+	agg_compute(three, 3, &gb);
+	compare__metric(&ga, &gb, +1, &c);
+	assert_int_equal(c.verdict, VERDICT_UNKNOWN);
+	assert_true(isnan(c.p));
+	assert_false(c.significant);
+	assert_true(near(c.change, 1.02, 1e-12));
+
+	add_runs(a, "read", 4096, "app.mb_per_s", one, 1);
+	add_runs(b, "read", 4096, "app.mb_per_s", three, 3);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "app.mb_per_s");
+	assert_string_equal(verdict_of(m), "unknown");
+	assert_true(json_is_null(json_object_get(m, "p_value")));
+	assert_non_null(strstr(json_string_value(json_object_get(m, "reason")),
+			       "single repetition in A"));
+	/* Unknown is not a regression, whatever the threshold. */
+	assert_int_equal(compare__regressions(cmp, 0, NULL), 0);
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Interleaved runs group by params; sets only one side has are listed, not dropped. */
+static void test_matching(void **state)
+{
+	static const double v[] = { 1, 2 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *set;
+	json_t *ua, *ub;
+
+	(void)state;
+	add_runs(a, "read", 4096, "app.mb_per_s", v, 1);
+	add_runs(a, "read", 65536, "app.mb_per_s", v, 1);
+	add_runs(a, "read", 4096, "app.mb_per_s", v + 1, 1);
+	add_runs(a, "read", 65536, "app.mb_per_s", v + 1, 1);
+	add_runs(b, "read", 131072, "app.mb_per_s", v, 2);
+	add_runs(b, "write", 4096, "app.mb_per_s", v, 2);
+	add_runs(b, "read", 4096, "app.mb_per_s", v, 2);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_non_null(cmp);
+
+	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), 1);
+	set = json_array_get(json_object_get(cmp, "sets"), 0);
+	assert_string_equal(json_string_value(json_object_get(set, "label")), "read bs=4096");
+	assert_string_equal(json_string_value(json_object_get(set, "matched_by")), "parameters");
+	/* A's runs 0 and 2, B's 4 and 5. */
+	assert_int_equal(json_integer_value(json_array_get(
+				 json_object_get(json_object_get(set, "runs"), "a"), 1)), 2);
+	assert_int_equal(json_integer_value(json_array_get(
+				 json_object_get(json_object_get(set, "runs"), "b"), 0)), 4);
+
+	ua = json_object_get(json_object_get(cmp, "unmatched"), "a");
+	ub = json_object_get(json_object_get(cmp, "unmatched"), "b");
+	assert_int_equal(json_array_size(ua), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ua, 0), "label")),
+			    "read bs=65536");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ua, 0), "runs")), 2);
+	assert_int_equal(json_array_size(ub), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ub, 0), "label")),
+			    "read bs=131072");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ub, 1), "label")),
+			    "write bs=4096");
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Runs without params (passive or command mode) match by their label. */
+static const char by_label_a[] =
+	"{\"schema\": \"blktrace-bench/1\", \"runs\": ["
+	"{\"label\": \"dd\", \"block\": {\"requests\": 10}},"
+	"{\"label\": \"fio\", \"block\": {\"requests\": 20}}]}";
+static const char by_label_b[] =
+	"{\"schema\": \"blktrace-bench/1\", \"runs\": ["
+	"{\"label\": \"fio\", \"block\": {\"requests\": 30}},"
+	"{\"label\": \"tar\", \"block\": {\"requests\": 40}}]}";
+
+static void test_matching_by_label(void **state)
+{
+	json_t *a, *b, *cmp, *m;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(compare__load_string("a.json", by_label_a, &a, err, sizeof(err)), 0);
+	assert_int_equal(compare__load_string("b.json", by_label_b, &b, err, sizeof(err)), 0);
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), 1);
+	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "block.requests");
+	assert_true(near(json_number_value(json_object_get(m, "a")), 20, 0));
+	assert_true(near(json_number_value(json_object_get(m, "b")), 30, 0));
+	assert_string_equal(verdict_of(m), "unknown");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+				    json_object_get(cmp, "unmatched"), "a"), 0), "label")), "dd");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+				    json_object_get(cmp, "unmatched"), "b"), 0), "label")), "tar");
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* One set in each file with different params: an intended A/B, paired and explained. */
+static void test_only_set_in_each(void **state)
+{
+	static const double va[] = { 100, 101, 99 }, vb[] = { 900, 905, 895 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *set;
+	json_t *pc;
+
+	(void)state;
+	add_runs(a, "read", 16384, "app.mb_per_s", va, 3);
+	add_runs(b, "read", 524288, "app.mb_per_s", vb, 3);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	set = json_array_get(json_object_get(cmp, "sets"), 0);
+	assert_non_null(set);
+	assert_string_equal(json_string_value(json_object_get(set, "matched_by")),
+			    "the only set in each file");
+	pc = json_object_get(set, "param_changes");
+	assert_int_equal(json_array_size(pc), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(pc, 0), "name")),
+			    "bs");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(pc, 0), "b")), 524288);
+	assert_string_equal(verdict_of(find_metric(set, "app.mb_per_s")), "better");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(cmp, "unmatched"), "a")),
+			 0);
+	/* B slower by 89%: a regression at 10%, not at 95%. */
+	json_decref(cmp);
+	cmp = compare__build(b, a, "b.json", "a.json");
+	assert_int_equal(compare__regressions(cmp, 10, NULL), 1);
+	assert_int_equal(compare__regressions(cmp, 95, NULL), 0);
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Only headline metrics fail a pipeline. */
+static void test_regressions_headline_only(void **state)
+{
+	static const double va[] = { 100, 101, 99 }, vb[] = { 200, 201, 199 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp;
+
+	(void)state;
+	/* device p50 doubles: worse, but not a headline metric. */
+	add_runs(a, "read", 4096, "block.device_ns.p50", va, 3);
+	add_runs(b, "read", 4096, "block.device_ns.p50", vb, 3);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_string_equal(verdict_of(find_metric(json_array_get(json_object_get(cmp, "sets"), 0),
+						   "block.device_ns.p50")), "worse");
+	assert_int_equal(compare__regressions(cmp, 0, NULL), 0);
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+
+	/* p99 latency doubling is a headline regression of 100%. */
+
+	a = new_doc("blktrace-bench/1");
+	b = new_doc("blktrace-bench/1");
+	add_runs(a, "read", 4096, "app.latency_ns.p99", va, 3);
+	add_runs(b, "read", 4096, "app.latency_ns.p99", vb, 3);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	assert_int_equal(compare__regressions(cmp, 50, NULL), 1);
+	assert_int_equal(compare__regressions(cmp, 100, NULL), 0);
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Noisy repetitions of every metric, compared with themselves: same, p = 1. */
+static void test_self_compare(void **state)
+{
+	static const double v[] = { 3, 5, 4, 7 };
+	json_t *a = new_doc("blktrace-bench/1"), *cmp, *m;
+	size_t k, i;
+
+	(void)state;
+	for (k = 0; k < nr_metric_defs; k++)
+		add_runs(a, "read", 4096, metric_defs[k].path, v, ARRAY_SIZE(v));
+	a = reload(a, "a.json");
+	cmp = compare__build(a, a, "a.json", "a.json");
+	assert_non_null(cmp);
+	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), 1);
+	assert_int_equal(json_array_size(json_object_get(cmp, "metrics")), nr_metric_defs);
+	json_array_foreach(json_object_get(cmp, "metrics"), i, m) {
+		assert_string_equal(verdict_of(m), "same");
+		assert_true(json_real_value(json_object_get(m, "p_value")) == 1);
+		assert_true(json_real_value(json_object_get(m, "change")) == 0);
+	}
+	assert_int_equal(json_array_size(json_object_get(cmp, "device_changes")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
+							     "same")), nr_metric_defs);
+	assert_int_equal(compare__regressions(cmp, 0, NULL), 0);
+	json_decref(cmp);
+	json_decref(a);
+}
+
+/* A validation across a reboot: what changed in the device, the driver and the kernel. */
+static void test_device_changes(void **state)
+{
+	static const double v[] = { 1, 2 };
+	json_t *a = new_doc("blktrace-bench/1"), *b = new_doc("blktrace-bench/1"), *cmp, *c;
+	static const struct {
+		const char *name, *a, *b;
+	} want[] = {
+		{ "max_segments", "11", "32" },
+		{ "max_hw_sectors_kb", "44", "128" },
+		{ "xen_blkfront.max_indirect_segments", "0", "32" },
+		{ "kernel", "\"6.1\"", "\"6.6\"" },
+	};
+	size_t i;
+
+	(void)state;
+	json_object_set_new(a, "device", json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}",
+						   "name", "xvda", "driver", "vbd", "limits",
+						   "max_segments", 11, "max_hw_sectors_kb", 44,
+						   "scheduler", "none", "xen_blkfront",
+						   "max_indirect_segments", 0));
+	json_object_set_new(b, "device", json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}",
+						   "name", "xvda", "driver", "vbd", "limits",
+						   "max_segments", 32, "max_hw_sectors_kb", 128,
+						   "scheduler", "none", "xen_blkfront",
+						   "max_indirect_segments", 32));
+	json_object_set_new(json_object_get(b, "host"), "kernel", json_string("6.6"));
+	add_runs(a, "read", 4096, "app.mb_per_s", v, 2);
+	add_runs(b, "read", 4096, "app.mb_per_s", v, 2);
+	a = reload(a, "a.json");
+	b = reload(b, "b.json");
+	cmp = compare__build(a, b, "a.json", "b.json");
+	c = json_object_get(cmp, "device_changes");
+	assert_int_equal(json_array_size(c), ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		json_t *e = json_array_get(c, i);
+		char *va = json_dumps(json_object_get(e, "a"), JSON_ENCODE_ANY);
+		char *vb = json_dumps(json_object_get(e, "b"), JSON_ENCODE_ANY);
+
+		assert_string_equal(json_string_value(json_object_get(e, "name")), want[i].name);
+		assert_string_equal(va, want[i].a);
+		assert_string_equal(vb, want[i].b);
+		free(va);
+		free(vb);
+	}
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* An older schema, without "series": the aggregates come from the runs. */
+static const char schema0[] =
+	"{\"schema\": \"blktrace-bench/0\", \"tool_version\": \"0.0.1\",\n"
+	" \"host\": {\"kernel\": \"6.1.0\"},\n"
+	" \"runs\": [\n"
+	"  {\"label\": \"write bs=1 MiB\", \"params\": {\"rw\": \"write\", \"bs\": 1048576},\n"
+	"   \"app\": {\"mb_per_s\": 100}},\n"
+	"  {\"label\": \"write bs=1 MiB\", \"params\": {\"rw\": \"write\", \"bs\": 1048576},\n"
+	"   \"app\": {\"mb_per_s\": 102}},\n"
+	"  {\"label\": \"write bs=1 MiB\", \"params\": {\"rw\": \"write\", \"bs\": 1048576},\n"
+	"   \"app\": {\"mb_per_s\": 98}}]}\n";
+
+static void test_old_schema(void **state)
+{
+	static const double v[] = { 150, 151, 149 };
+	json_t *a, *b = new_doc("blktrace-bench/1"), *cmp, *m;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(compare__load_string("old.json", schema0, &a, err, sizeof(err)), 0);
+	add_runs(b, "write", 1048576, "app.mb_per_s", v, 3);
+	/* Same params, written by today's tool: the label text may differ, the params do not. */
+	json_array_foreach(json_object_get(b, "runs"), i, m) {
+		json_t *p = json_object_get(m, "params");
+
+		json_object_set_new(m, "label", json_string("write bs=1 MiB"));
+		json_object_del(p, "engine");
+		json_object_del(p, "iodepth");
+	}
+	b = reload(b, "new.json");
+	cmp = compare__build(a, b, "old.json", "new.json");
+	assert_non_null(cmp);
+	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "app.mb_per_s");
+	assert_non_null(m);
+	assert_true(near(json_real_value(json_object_get(m, "a")), 100, 1e-12));
+	assert_true(near(json_real_value(json_object_get(m, "change")), 0.5, 1e-12));
+	assert_string_equal(verdict_of(m), "better");
+	json_decref(cmp);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Every broken file: refused, one line naming the file and the fault. */
+static void test_broken_files(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		/* schema0 cut in the middle, as a full disk leaves it */
+		{ NULL, "(truncated or edited?)" },
+		{ "", "not valid JSON" },
+		{ "[1, 2]", "top level is an array" },
+		{ "{\"schema\": \"fio/3\", \"runs\": []}", "schema \"fio/3\"" },
+		{ "{\"runs\": []}", "no \"schema\"" },
+		{ "{\"schema\": 1, \"runs\": []}", "no \"schema\"" },
+		{ "{\"schema\": \"blktrace-bench/2\", \"runs\": [{}]}", "newer" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {}}", "info --json" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": {}}", "\"runs\" is not an array" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": []}", "\"runs\" is empty" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": [3]}", "runs[0] is a number" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": [{\"app\": {}}]}",
+		  "neither \"params\" nor \"label\"" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": [{\"label\": \"x\", \"app\": 5}]}",
+		  "no run holds a metric" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"runs\": [], \"runs\": []}", "duplicate" },
+		/* a control character in a string: the message must stay one line */
+		{ "{\"schema\": \"blktrace-bench/1\",\n \"runs\": [{\"label\": \"a\nb\"}]}",
+		  "line 2" },
+	};
+	char path[] = "/tmp/bb-test-compare-XXXXXX", err[512], truncated[256];
+	json_t *doc = (json_t *)1;
+	size_t i;
+	int fd;
+
+	(void)state;
+	snprintf(truncated, sizeof(truncated), "%.*s", 200, schema0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *text = cases[i].text ?: truncated;
+
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+		close(fd);
+		err[0] = '\0';
+		assert_true(compare__load(path, &doc, err, sizeof(err)) < 0);
+		assert_null(doc);
+		unlink(path);
+		if (!strstr(err, cases[i].want) || !strstr(err, path) || strchr(err, '\n'))
+			fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].want);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+	}
+	assert_int_equal(compare__load("/nonexistent/r.json", &doc, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/r.json"));
+	assert_int_equal(compare__load("/tmp", &doc, err, sizeof(err)), -EISDIR);
+}
+
+/* Values with the wrong types deep inside runs are absent metrics, never a crash. */
+static void test_odd_values(void **state)
+{
+	static const char odd[] =
+		"{\"schema\": \"blktrace-bench/1\", \"device\": 7, \"host\": [],"
+		" \"runs\": [{\"label\": 5, \"params\": {\"bs\": 1}, \"app\": {\"mb_per_s\": 1,"
+		" \"iops\": \"x\"}, \"block\": {\"request_bytes\": {\"buckets\": 3}}},"
+		" {\"label\": \"y\", \"params\": [], \"block\": {\"requests\": 1e308,"
+		" \"segments\": {\"buckets\": [{\"lo\": \"a\"}, 1,"
+		" {\"lo\": 1, \"count\": 2}]}}}]}";
+	json_t *a, *cmp;
+	char err[512];
+	FILE *devnull;
+
+	(void)state;
+	assert_int_equal(compare__load_string("odd.json", odd, &a, err, sizeof(err)), 0);
+	cmp = compare__build(a, a, "odd.json", "odd.json");
+	assert_non_null(cmp);
+	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), 2);
+	devnull = fopen("/dev/null", "w");
+	assert_non_null(devnull);
+	compare__print_text(devnull, cmp, a, a);
+	fclose(devnull);
+	json_decref(cmp);
+	json_decref(a);
+}
+
+/* --fail-on-regression: a plain percentage, and only for compare. */
+static void test_fail_on_regression_option(void **state)
+{
+	static const char *const bad[] = { "abc", "-1", "0x10", "inf", "1.2.3", "5%%", "" };
+	char *argv[] = { "compare", "a.json", "b.json", "--fail-on-regression", NULL, NULL };
+	struct options o;
+	size_t i;
+
+	(void)state;
+	argv[4] = "12.5";
+	assert_int_equal(cli_parse("compare", 5, argv, &o), 0);
+	assert_true(o.fail_on_regression_set);
+	assert_true(o.fail_on_regression == 12.5);
+	assert_int_equal(o.nr_positional, 2);
+	argv[4] = "5%";
+	assert_int_equal(cli_parse("compare", 5, argv, &o), 0);
+	assert_true(o.fail_on_regression == 5);
+	assert_int_equal(cli_parse("compare", 3, argv, &o), 0);
+	assert_false(o.fail_on_regression_set);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		argv[4] = (char *)bad[i];
+		assert_int_equal(cli_parse("compare", 5, argv, &o), -EINVAL);
+	}
+	/* In trace, the first word that is not an option starts the command: none here. */
+	argv[1] = "--fail-on-regression";
+	argv[2] = "10";
+	assert_int_equal(cli_parse("trace", 3, argv, &o), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_direction),
+		cmocka_unit_test(test_verdict_direction_files),
+		cmocka_unit_test(test_welch_known_pairs),
+		cmocka_unit_test(test_single_repetition),
+		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_matching_by_label),
+		cmocka_unit_test(test_only_set_in_each),
+		cmocka_unit_test(test_regressions_headline_only),
+		cmocka_unit_test(test_self_compare),
+		cmocka_unit_test(test_device_changes),
+		cmocka_unit_test(test_old_schema),
+		cmocka_unit_test(test_broken_files),
+		cmocka_unit_test(test_odd_values),
+		cmocka_unit_test(test_fail_on_regression_option),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
