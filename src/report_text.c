@@ -234,7 +234,7 @@ static double metric(json_t *series, const char *path, const char *field)
 }
 
 /* Under the table, one sentence per row: the first finding of the row's first run. */
-static void limit_sentence(FILE *f, json_t *doc, json_t *series)
+static void limit_sentence(FILE *f, json_t *doc, json_t *series, const struct device *dev)
 {
 	json_t *run = json_array_get(json_object_get(doc, "runs"),
 				     json_integer_value(json_array_get(
@@ -243,6 +243,20 @@ static void limit_sentence(FILE *f, json_t *doc, json_t *series)
 	const char *label = json_string_value(json_object_get(series, "label"));
 	const char *text = json_string_value(json_object_get(finding, "text"));
 
+	json_t *params = json_object_get(series, "params");
+	double bs = json_number_value(json_object_get(params, "bs"));
+	double p50 = metric(series, "block.request_bytes.p50", "mean");
+	const char *rw = json_string_value(json_object_get(params, "rw"));
+	char b1[32], b2[32];
+
+	/* Buffered sequential reads: the kernel's read-ahead sized the requests, not bs. */
+	if (rw && !strcmp(rw, "read") && !json_is_true(json_object_get(params, "direct")) &&
+	    bs > 0 && p50 > bs) {
+		fprintf(f, "  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
+			   "at the median\n", label ? label : "-", (long long)dev->limits.read_ahead_kb,
+			fmt_bytes(b1, sizeof(b1), bs), fmt_bytes(b2, sizeof(b2), p50));
+		return;
+	}
 	if (text)
 		fprintf(f, "  %s: %s\n", label ? label : "-", text);
 }
@@ -286,7 +300,7 @@ static void linked_table(FILE *f, const struct result *res)
 	}
 	fputc('\n', f);
 	json_array_foreach(series, i, s)
-		limit_sentence(f, doc, s);
+		limit_sentence(f, doc, s, &res->device);
 	if (res->recommend)
 		recommend_text(f, json_object_get(doc, "recommendation"));
 	json_decref(doc);
