@@ -110,6 +110,12 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/bench/bench.sh
 
+# Seconds: one short round per configuration, to keep the bench from rotting.
+bench-smoke:
+	$(Q)tools/deps.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/bench/bench.sh --smoke
+
 clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUT) blktrace-bench

@@ -1,0 +1,418 @@
+#!/usr/bin/env bash
+# make bench: what tracing costs the disk it traces (part 1), and the built-in
+# engine against fio (part 2, still to come).
+#
+# Part 1 runs one fio job (4 KiB random reads, io_uring, iodepth 32, O_DIRECT) on
+# a loop disk of its own on /dev/shm, untraced and under each tracer, in
+# alternating rounds. Every tracer runs in passive mode in the background, so the
+# numbers hold nothing but the cost of tracing: once it has attached, the BPF run
+# time of its programs (kernel.bpf_stats_enabled, read from the tracer's own
+# program fds in /proc/PID/fdinfo, so other sessions' programs never count) and
+# its CPU time are read before and after fio, and the difference is divided by
+# the I/Os the disk completed in between (/proc/diskstats).
+#
+#   tools/bench/bench.sh            full: 7 rounds of 5 s per configuration (~4 min)
+#   tools/bench/bench.sh --smoke    1 round of 1 s each on a small disk (seconds);
+#                                   also BENCH_SMOKE=1. Exits non-zero if any run failed.
+# Knobs: BENCH_ROUNDS, BENCH_RUNTIME (s), BENCH_DISK (size), BENCH_OUT (results dir,
+# default results/bench-DATE). Everything it changes is undone on exit, error and
+# Ctrl-C: the loop disk, its image, tracers, bpf_stats_enabled, a tracefs mount.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+HERE=$ROOT/tools/bench
+
+SMOKE=${BENCH_SMOKE:-0}
+for a in "$@"; do
+	case $a in
+	--smoke) SMOKE=1 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bench: unknown argument '$a' (try --help)" >&2; exit 2 ;;
+	esac
+done
+if [ "$SMOKE" = 1 ]; then
+	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
+	WARMUP=0
+else
+	MODE=full ROUNDS=${BENCH_ROUNDS:-7} RUNTIME=${BENCH_RUNTIME:-5} DISK=${BENCH_DISK:-1G}
+	WARMUP=2
+fi
+STAMP=$(date +%Y%m%d-%H%M%S)
+OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
+
+# Part 1's configurations, in table order. A new one (e.g. blktrace-bench --snoop)
+# needs a line here, a case in start_tracer and one in describe.
+CONFIGS=(untraced blktrace-bench bpftrace-biolatency bitesize.bt)
+# The issue 6 targets for our column.
+TARGET_NS_PER_IO=350
+TARGET_PCT=97
+
+say() { echo "bench: $*"; }
+warn() { echo "bench: $*" >&2; }
+
+[ "$(id -u)" -eq 0 ] || { warn "needs root (loop devices, BPF, bpf_stats)"; exit 1; }
+[ -x "$ROOT/blktrace-bench" ] || { warn "./blktrace-bench is not built (make all)"; exit 1; }
+
+# --- state that cleanup undoes ---------------------------------------------------
+work='' img='' dev='' tracer_pid='' fio_pid='' stats_prev='' tracefs_mounted=0
+
+# Running, not a zombie: inside a trap bash may not have reaped it yet.
+alive() {
+	local st
+	st=$(sed 's/.*) //' /proc/"$1"/stat 2> /dev/null) || return 1
+	[ -n "$st" ] && [ "${st:0:1}" != Z ]
+}
+
+stop_pid() { # PID: SIGINT, up to 10 s to finish its report, then SIGKILL; returns its status
+	local pid=$1 i rc=0
+	kill -INT "$pid" 2> /dev/null || true
+	for ((i = 0; i < 200; i++)); do
+		alive "$pid" || break
+		sleep 0.05
+	done
+	if alive "$pid"; then
+		warn "pid $pid ignored SIGINT for 10 s; killing it"
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	wait "$pid" 2>/dev/null || rc=$?
+	return $rc
+}
+
+cleanup() {
+	local rc=$?
+	set +e
+	trap - INT TERM
+	[ -n "$fio_pid" ] && kill "$fio_pid" 2>/dev/null && wait "$fio_pid" 2>/dev/null
+	[ -n "$tracer_pid" ] && stop_pid "$tracer_pid"
+	[ -n "$dev" ] && losetup -d "$dev"
+	[ -n "$img" ] && rm -f "$img"
+	[ -n "$work" ] && rm -rf "$work"
+	[ -n "$stats_prev" ] && echo "$stats_prev" > /proc/sys/kernel/bpf_stats_enabled
+	[ "$tracefs_mounted" = 1 ] && umount /sys/kernel/tracing
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- what we compare against ------------------------------------------------------
+need=()
+command -v fio > /dev/null || need+=(fio)
+command -v bpftrace > /dev/null || need+=(bpftrace)
+command -v jq > /dev/null || need+=(jq)
+if [ ${#need[@]} -gt 0 ]; then
+	say "installing ${need[*]} with apt-get"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq > /dev/null
+	apt-get install -y -qq --no-install-recommends "${need[@]}" > /dev/null
+fi
+BITESIZE=$(dpkg -L bpftrace 2>/dev/null | grep '/bitesize\.bt$' | head -1 || true)
+[ -n "$BITESIZE" ] || BITESIZE=$(command -v bitesize.bt || true)
+[ -r "$BITESIZE" ] || { warn "cannot find bitesize.bt (dpkg -L bpftrace)"; exit 1; }
+
+# bpftrace attaches tracepoints through tracefs, which a minimal system may not mount.
+if [ ! -d /sys/kernel/tracing/events/block ] && [ ! -d /sys/kernel/debug/tracing/events/block ]; then
+	mount -t tracefs nodev /sys/kernel/tracing
+	tracefs_mounted=1
+	say "mounted tracefs on /sys/kernel/tracing for bpftrace (unmounted at exit)"
+fi
+
+mkdir -p "$OUT/logs"
+work=$(mktemp -d /dev/shm/blktrace-bench-bench.XXXXXX)
+# The binary under test, frozen: a rebuild during the bench must not change it.
+BB=$work/blktrace-bench
+cp "$ROOT/blktrace-bench" "$BB"
+
+img=$work/disk.img
+truncate -s "$DISK" "$img"
+fallocate -l "$DISK" "$img" # real pages: reads must not come from holes
+dev=$(losetup -f --show "$img")
+udevadm settle 2> /dev/null || true
+name=$(basename "$dev")
+IFS=: read -r major minor < "/sys/block/$name/dev"
+devt=$(((major << 20) | minor)) # the kernel's dev_t, as the tracepoints report it
+"$BB" info "$name" --json > "$OUT/device.json" 2> /dev/null || echo null > "$OUT/device.json"
+
+stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+
+say "$MODE mode: $dev ($DISK on /dev/shm), $ROUNDS round(s) of ${RUNTIME}s per configuration"
+say "results in ${OUT#"$ROOT"/}"
+
+# --- measurements -----------------------------------------------------------------
+FIO_JOB=(--name=randread --filename="$dev" --rw=randread --bs=4k --ioengine=io_uring
+	--iodepth=32 --direct=1 --time_based --norandommap --randrepeat=1 --group_reporting)
+
+run_fio() { # SECONDS JSON_OUT
+	local rc=0
+	fio "${FIO_JOB[@]}" --runtime="$1" --output-format=json --output="$2" &
+	fio_pid=$!
+	wait "$fio_pid" || rc=$?
+	fio_pid=
+	return $rc
+}
+
+# BPF programs the process holds: "run_time_ns run_cnt programs". Link fds name a
+# prog_id too, but only program fds carry run_time_ns.
+bpf_snapshot() {
+	grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$1"/fdinfo/* 2> /dev/null |
+		awk -F: '{ v = $3; gsub(/[ \t]/, "", v); a[$1, $2] = v; f[$1] = 1 }
+		END {
+			for (x in f) {
+				if (!((x, "run_time_ns") in a) || (a[x, "prog_id"] in seen))
+					continue
+				seen[a[x, "prog_id"]] = 1
+				t += a[x, "run_time_ns"]; c += a[x, "run_cnt"]; n++
+			}
+			printf "%.0f %.0f %d\n", t, c, n
+		}'
+}
+cpu_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; } # utime + stime
+CLK_TCK=$(getconf CLK_TCK)
+# Completed I/Os (reads + writes): "OURS OTHERS", others being every other
+# request-based disk (another session's I/O makes unfiltered tracers work, and
+# takes CPU from fio).
+io_snapshot() {
+	(cd /sys/block && printf '%s\n' *) | awk -v d="$name" '
+		FNR == NR { disk[$1] = 1; next }
+		$3 == d { ours = $4 + $8; next }
+		($3 in disk) && $3 !~ /^(zram|dm-|md|ram)/ { others += $4 + $8 }
+		END { printf "%.0f %.0f\n", ours, others }' - /proc/diskstats
+}
+
+# start_tracer CONFIG LOGBASE: starts it in the background (tracer_pid) and returns
+# once it has attached, or non-zero if it died or took a minute.
+start_tracer() {
+	local cfg=$1 log=$2 ready file i
+	case $cfg in
+	blktrace-bench)
+		"$BB" --trace "$name" -v --json "$log.json" > "$log.out" 2> "$log.err" &
+		ready='with .* programs' file=$log.err ;;
+	bpftrace-biolatency)
+		bpftrace "$HERE/biolatency-tp.bt" "$devt" > "$log.out" 2> "$log.err" &
+		ready='^ready' file=$log.out ;;
+	bitesize.bt)
+		bpftrace "$BITESIZE" > "$log.out" 2> "$log.err" &
+		ready='^Tracing block device I/O' file=$log.out ;;
+	*) warn "unknown configuration $cfg"; return 1 ;;
+	esac
+	tracer_pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		grep -q "$ready" "$file" 2> /dev/null && return 0
+		if ! alive "$tracer_pid"; then
+			wait "$tracer_pid" 2> /dev/null || true
+			tracer_pid=
+			warn "$cfg exited before attaching:"
+			tail -5 "$log.err" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	warn "$cfg did not attach within 60 s"
+	i=$tracer_pid
+	tracer_pid=
+	stop_pid "$i" || true
+	return 1
+}
+
+describe() {
+	case $1 in
+	untraced) echo "fio alone" ;;
+	blktrace-bench) echo "blktrace-bench --trace $name (passive; filters the disk first)" ;;
+	bpftrace-biolatency) echo "bpftrace tools/bench/biolatency-tp.bt $devt: issue/complete" \
+		"hash keyed by (dev, sector), log2 histogram; filters the disk first" ;;
+	bitesize.bt) echo "bpftrace $BITESIZE as packaged: size histogram by comm at" \
+		"block_rq_issue; no disk filter (counts every disk)" ;;
+	esac
+}
+
+# run_round CONFIG ROUND: one fio run under CONFIG; appends a JSON line to rounds.jsonl.
+run_round() {
+	local cfg=$1 r=$2 log=$OUT/logs/$1-$2 rc=0
+	local t0=0 n0=0 t1=0 n1=0 p1=0 c0=0 c1=0 d0 d1 o0 o1 rss=null lost=null traced=null
+	local tracer=null iops ios usr sys
+	if [ "$cfg" != untraced ]; then
+		start_tracer "$cfg" "$log" || return 1
+		read -r t0 n0 _ < <(bpf_snapshot "$tracer_pid")
+		c0=$(cpu_ticks "$tracer_pid")
+	fi
+	read -r d0 o0 < <(io_snapshot)
+	run_fio "$RUNTIME" "$log.fio.json" || rc=$?
+	read -r d1 o1 < <(io_snapshot)
+	if [ -n "$tracer_pid" ]; then
+		read -r t1 n1 p1 < <(bpf_snapshot "$tracer_pid")
+		c1=$(cpu_ticks "$tracer_pid")
+		rss=$(awk '/^VmHWM:/ { print $2 }' /proc/"$tracer_pid"/status)
+		local pid=$tracer_pid trc=0
+		tracer_pid=
+		stop_pid "$pid" || trc=$?
+		[ $trc -eq 0 ] || { warn "$cfg exited with status $trc (see ${log#"$ROOT"/}.err)"; rc=1; }
+		[ "$p1" -gt 0 ] || { warn "$cfg: no BPF programs found in its fds"; rc=1; }
+		tracer=$(jq -n -c --argjson t "$((t1 - t0))" --argjson n "$((n1 - n0))" \
+			--argjson p "$p1" --argjson cpu "$(((c1 - c0) * 1000 / CLK_TCK))" \
+			--argjson rss "${rss:-null}" \
+			'{bpf_run_time_ns: $t, bpf_runs: $n, bpf_programs: $p, cpu_ms: $cpu,
+			  peak_rss_kib: $rss}')
+	fi
+	[ $rc -eq 0 ] || { warn "$cfg round $r: fio failed ($rc)"; return 1; }
+	if [ "$cfg" = blktrace-bench ]; then
+		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
+		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
+	fi
+	IFS=$'\t' read -r iops ios usr sys < <(jq -r \
+		'.jobs[0] | [.read.iops, .read.total_ios, .usr_cpu, .sys_cpu] | @tsv' "$log.fio.json")
+	jq -n -c --arg cfg "$cfg" --argjson r "$r" --argjson iops "${iops:-0}" \
+		--argjson fio_ios "${ios:-0}" --argjson usr "${usr:-0}" --argjson sys "${sys:-0}" \
+		--argjson disk "$((d1 - d0))" --argjson other "$((o1 - o0))" \
+		--argjson tracer "$tracer" --argjson lost "$lost" --argjson traced "$traced" \
+		--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+		'{config: $cfg, round: $r, iops: $iops, fio_ios: $fio_ios,
+		  fio_cpu_pct: {usr: $usr, sys: $sys}, disk_ios: $disk, other_disk_ios: $other,
+		  loadavg: $load, tracer: $tracer,
+		  bpf_ns_per_io: (if $tracer and $disk > 0 then $tracer.bpf_run_time_ns / $disk
+		                  else null end)}
+		 + (if $cfg == "blktrace-bench" then {lost_events: $lost, traced_completed: $traced}
+		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
+	printf 'bench:   round %d %-20s %9.0f IOPS' "$r" "$cfg" "$iops"
+	[ "$tracer" = null ] || printf '  %6d ns/IO' $(((t1 - t0) / (d1 - d0 > 0 ? d1 - d0 : 1)))
+	[ $((o1 - o0)) -le $(((d1 - d0) / 100)) ] || printf '  (other disks: %d I/Os)' $((o1 - o0))
+	echo
+}
+
+# --- part 2: built-in engine vs fio ------------------------------------------------
+# >>> PART 2 GOES HERE (issue 3 / issue 6). Fill in part2_engine_vs_fio once the built-in
+# engine lands. For each job below, run fio and `blktrace-bench` with the equivalent
+# built-in workload on "$dev", alternating, ROUNDS times of RUNTIME seconds; report
+# throughput (target: engine >= 0.97x fio) and CPU per I/O (target: no more than fio:
+# fio's usr_cpu+sys_cpu from its JSON; the engine's from /proc/PID/stat as for the
+# tracers above). Print a second table, and print on stdout one JSON object that is
+# stored as .part2 of the results (keep "status").
+PART2_JOBS=(
+	"seq-1m:   --rw=read --bs=1M --ioengine=io_uring --iodepth=8 --direct=1"
+	"rand-4k:  --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1"
+	"psync-4k: --rw=randread --bs=4k --ioengine=psync --direct=1"
+)
+part2_engine_vs_fio() {
+	jq -n -c --arg n "${#PART2_JOBS[@]}" \
+		'{status: "pending", reason: "the built-in engine has not landed in bench.sh yet",
+		  jobs: ($n | tonumber)}'
+}
+# <<< PART 2
+
+# --- part 1: rounds ---------------------------------------------------------------
+# Timings need a quiet machine: say so when something else uses the CPUs or disks.
+cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
+read -r b0 i0 < <(cpu_busy)
+read -r _ q0 < <(io_snapshot)
+sleep 1
+read -r b1 i1 < <(cpu_busy)
+read -r _ q1 < <(io_snapshot)
+BUSY_PCT=$(((b1 - b0) * 100 / (b1 - b0 + i1 - i0 > 0 ? b1 - b0 + i1 - i0 : 1)))
+OTHER_IOPS=$((q1 - q0))
+if [ "$BUSY_PCT" -gt 10 ] || [ "$OTHER_IOPS" -gt 1000 ]; then
+	say "warning: the machine is not idle (CPU ${BUSY_PCT}% busy, other disks $OTHER_IOPS IOPS" \
+		"before starting): expect noisy numbers"
+fi
+
+: > "$OUT/rounds.jsonl"
+failures=()
+if [ "$WARMUP" -gt 0 ]; then
+	say "warm-up: ${WARMUP}s of fio, not counted"
+	run_fio "$WARMUP" "$OUT/logs/warmup.fio.json" || { warn "fio failed"; exit 1; }
+fi
+n=${#CONFIGS[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+	# Alternate, and rotate the order so no configuration always runs first.
+	for ((i = 0; i < n; i++)); do
+		cfg=${CONFIGS[(i + r - 1) % n]}
+		run_round "$cfg" "$r" || failures+=("$cfg/$r")
+	done
+done
+
+part2=$(part2_engine_vs_fio) || { failures+=(part2); part2=null; }
+
+# --- summary ----------------------------------------------------------------------
+cfg_json=$(for c in "${CONFIGS[@]}"; do
+	jq -n -c --arg c "$c" --arg d "$(describe "$c")" '{name: $c, description: $d}'
+done | jq -s -c .)
+jq -s --argjson configs "$cfg_json" --arg date "$(date -Iseconds)" --arg mode "$MODE" \
+	--argjson rounds "$ROUNDS" --argjson runtime "$RUNTIME" --arg disk "$DISK" \
+	--arg dev "$name" --arg majmin "$major:$minor" --slurpfile info "$OUT/device.json" \
+	--arg kernel "$(uname -r)" --arg host "$(hostname)" --argjson cpus "$(nproc)" \
+	--arg cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
+	--arg bb "$("$BB" --version | awk '{ print $2 }')" --arg fio "$(fio --version)" \
+	--arg bpftrace "$(bpftrace --version | awk '{ print $2 }')" \
+	--argjson part2 "$part2" --argjson tns "$TARGET_NS_PER_IO" --argjson tpct "$TARGET_PCT" \
+	--arg job "${FIO_JOB[*]}" --argjson busy "$BUSY_PCT" --argjson oiops "$OTHER_IOPS" '
+def median: sort | if length == 0 then null
+	elif length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+def stat: if length == 0 then null else {median: median, min: min, max: max} end;
+. as $runs
+| ([$runs[] | select(.config == "untraced") | .iops] | median) as $base
+| {schema: "blktrace-bench-bench/1", date: $date, mode: $mode,
+   host: {kernel: $kernel, hostname: $host, cpus: $cpus, cpu_model: $cpu,
+          before_start: {cpu_busy_pct: $busy, other_disks_iops: $oiops}},
+   versions: {"blktrace-bench": $bb, fio: $fio, bpftrace: $bpftrace},
+   workload: {fio: $job, seconds_per_round: $runtime, rounds: $rounds,
+              disk: {name: $dev, dev: $majmin, size: $disk, backing: "/dev/shm file",
+                     info: $info[0].device}},
+   method: "Rounds alternate between configurations. Tracers run passive in the background; BPF run time (bpf_stats) and tool CPU time are deltas over the fio run, read from the tracer process (/proc/PID/fdinfo, /proc/PID/stat), divided by the I/Os the disk completed (/proc/diskstats).",
+   configs: [$configs[] | .name as $c | [$runs[] | select(.config == $c)] as $rs
+     | . + {rounds_ok: ($rs | length), rounds_failed: ($rounds - ($rs | length)),
+            iops: ([$rs[].iops] | stat),
+            pct_of_untraced: (([$rs[].iops] | median) as $m
+                              | if $m and $base then 100 * $m / $base else null end),
+            bpf_ns_per_io: ([$rs[] | .bpf_ns_per_io // empty] | stat),
+            bpf_runs_per_io: ([$rs[] | select(.tracer) | .tracer.bpf_runs / ([.disk_ios, 1] | max)]
+                              | median),
+            bpf_programs: ([$rs[] | .tracer.bpf_programs // empty] | max),
+            tool_cpu_ms: ([$rs[] | .tracer.cpu_ms // empty] | stat),
+            tool_peak_rss_kib: ([$rs[] | .tracer.peak_rss_kib // empty] | max),
+            other_disk_ios: ([$rs[].other_disk_ios] | add)}
+     + (if $c == "blktrace-bench" then {lost_events: ([$rs[].lost_events // 0] | add)} else {} end)],
+   part2: $part2,
+   runs: $runs}
+| .targets = ([.configs[] | select(.name == "blktrace-bench")
+    | {bpf_ns_per_io_max: $tns, pct_of_untraced_min: $tpct,
+       bpf_ns_per_io: .bpf_ns_per_io.median, pct_of_untraced: .pct_of_untraced,
+       met: ((.bpf_ns_per_io.median // 1e18) <= $tns and (.pct_of_untraced // 0) >= $tpct)}]
+    | .[0])
+' "$OUT/rounds.jsonl" > "$OUT/bench.json"
+
+print_table() {
+	printf '%-20s %11s %9s %9s %10s %10s %7s %8s\n' config "IOPS median" min max \
+		"% untraced" "BPF ns/IO" "CPU ms" "RSS MiB"
+	jq -r '.configs[] | [.name, (.iops // {} | .median, .min, .max), .pct_of_untraced,
+		.bpf_ns_per_io.median, .tool_cpu_ms.median, .tool_peak_rss_kib,
+		.rounds_failed] | map(. // "-") | @tsv' "$1" |
+		awk -F'\t' 'function f(w, p, v) { return v == "-" ? sprintf("%" w "s", v) : sprintf("%" w "." p "f", v) }
+		{
+			printf "%-20s %11s %9s %9s %9s%% %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
+				f(9, 0, $4), f(9, 1, $5), f(10, 0, $6), f(7, 0, $7),
+				f(8, 1, $8 == "-" ? "-" : $8 / 1024)
+			if ($9 != 0) printf "   (%d failed rounds)", $9
+			printf "\n"
+		}'
+}
+
+echo
+say "part 1: fio 4k randread, io_uring, iodepth 32, direct, ${RUNTIME}s x $ROUNDS rounds on $name" \
+	"($(nproc) CPUs, kernel $(uname -r))"
+print_table "$OUT/bench.json" | tee "$OUT/table.txt"
+echo "CPU ms: the tracer's CPU time during one fio run (median). RSS: its peak." \
+	| tee -a "$OUT/table.txt"
+jq -r '.targets | "blktrace-bench vs issue 6 targets (<= \(.bpf_ns_per_io_max) ns/IO, >= \(
+	.pct_of_untraced_min)% IOPS): \(if .met then "met" else "NOT met" end)"' \
+	"$OUT/bench.json" | tee -a "$OUT/table.txt"
+read -r other ours < <(jq -r '[([.runs[].other_disk_ios] | add // 0),
+	([.runs[].disk_ios] | add // 0)] | @tsv' "$OUT/bench.json")
+[ "$other" -le $((ours / 100)) ] || say "note: other disks completed $other I/Os during the runs" \
+	"(another workload on this machine adds noise; unfiltered tracers pay for it)"
+say "part 2 (engine vs fio): $(jq -r '.part2.status // "failed"' "$OUT/bench.json")"
+say "wrote ${OUT#"$ROOT"/}/bench.json"
+
+if [ ${#failures[@]} -gt 0 ]; then
+	warn "failed: ${failures[*]}"
+	exit 1
+fi
