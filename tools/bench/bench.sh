@@ -280,22 +280,76 @@ run_round() {
 }
 
 # --- part 2: built-in engine vs fio ------------------------------------------------
-# >>> PART 2 GOES HERE (issue 3 / issue 6). Fill in part2_engine_vs_fio once the built-in
-# engine lands. For each job below, run fio and `blktrace-bench` with the equivalent
-# built-in workload on "$dev", alternating, ROUNDS times of RUNTIME seconds; report
-# throughput (target: engine >= 0.97x fio) and CPU per I/O (target: no more than fio:
-# fio's usr_cpu+sys_cpu from its JSON; the engine's from /proc/PID/stat as for the
-# tracers above). Print a second table, and print on stdout one JSON object that is
-# stored as .part2 of the results (keep "status").
+# --- part 2: the built-in engine against fio (issue 3 / issue 6) -----------------
+# The same three jobs, run by fio and by blktrace-bench's own engine, alternating,
+# ROUNDS times of RUNTIME seconds each, time-based over the whole disk. Both run
+# traced (fio as blktrace-bench's command), so the BPF cost is the same on both
+# sides and the ratio is the engines'. CPU per I/O is user+system time of the whole
+# command (bash's `times` for its children) over the I/Os it did.
 PART2_JOBS=(
-	"seq-1m:   --rw=read --bs=1M --ioengine=io_uring --iodepth=8 --direct=1"
-	"rand-4k:  --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1"
-	"psync-4k: --rw=randread --bs=4k --ioengine=psync --direct=1"
+	"seq-1m|--rw=read --bs=1M --ioengine=io_uring --iodepth=8 --direct=1|--rw read --bs 1M --engine io_uring --iodepth 8 --direct"
+	"rand-4k|--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1|--rw randread --bs 4k --engine io_uring --iodepth 32 --direct"
+	"psync-4k|--rw=randread --bs=4k --ioengine=psync --direct=1|--rw randread --bs 4k --engine psync --direct"
 )
+# CMD...: run it; print "user+sys seconds" of it and its children.
+cpu_seconds() {
+	(
+		"$@" > /dev/null 2>> "$OUT/logs/part2.err" || exit 1
+		times
+	) | tail -1 | awk '{
+		n = split($1 " " $2, t, " "); s = 0
+		for (i = 1; i <= n; i++) { split(t[i], m, "m"); sub("s", "", m[2]); s += m[1] * 60 + m[2] }
+		print s }'
+}
 part2_engine_vs_fio() {
-	jq -n -c --arg n "${#PART2_JOBS[@]}" \
-		'{status: "pending", reason: "the built-in engine has not landed in bench.sh yet",
-		  jobs: ($n | tonumber)}'
+	local r spec jname fjob ojob cpu f
+	local bytes=$(($(cat "/sys/block/$name/size") * 512))
+	: > "$OUT/part2.jsonl"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for spec in "${PART2_JOBS[@]}"; do
+			IFS='|' read -r jname fjob ojob <<< "$spec"
+			f=$OUT/logs/part2-$jname-$r
+			# shellcheck disable=SC2086
+			cpu=$(cpu_seconds "$BB" --trace "$name" -- fio --name="$jname" --filename="$dev" \
+				$fjob --time_based --runtime="$RUNTIME" --size="$bytes" \
+				--output-format=json --output="$f.fio.json") || return 1
+			jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
+				'{job: $job, round: $r, tool: "fio", bytes_per_s: .jobs[0].read.bw_bytes,
+				  ios: .jobs[0].read.total_ios, cpu_s: $cpu}' "$f.fio.json" >> "$OUT/part2.jsonl"
+			# shellcheck disable=SC2086
+			cpu=$(cpu_seconds "$BB" --trace "$name" --raw $ojob --runtime "$RUNTIME" \
+				--size "$bytes" --json "$f.bb.json") || return 1
+			jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
+				'{job: $job, round: $r, tool: "blktrace-bench",
+				  bytes_per_s: (.runs[0].app.bytes / .runs[0].app.seconds),
+				  ios: .runs[0].app.ios, cpu_s: $cpu}' "$f.bb.json" >> "$OUT/part2.jsonl"
+		done
+	done
+	jq -s -c '
+	def median: sort | if length == 0 then null
+		elif length % 2 == 1 then .[length / 2 | floor]
+		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	. as $rs | {status: "done", target: {throughput_ratio_min: 0.97, cpu_per_io_ratio_max: 1.0},
+	 jobs: [$rs | map(.job) | unique[] as $j
+		| ([$rs[] | select(.job == $j and .tool == "fio")]) as $f
+		| ([$rs[] | select(.job == $j and .tool == "blktrace-bench")]) as $b
+		| {job: $j,
+		   fio_mb_per_s: ([$f[].bytes_per_s] | median / 1e6),
+		   ours_mb_per_s: ([$b[].bytes_per_s] | median / 1e6),
+		   fio_cpu_us_per_io: ([$f[] | .cpu_s * 1e6 / .ios] | median),
+		   ours_cpu_us_per_io: ([$b[] | .cpu_s * 1e6 / .ios] | median)}
+		| .throughput_ratio = (.ours_mb_per_s / .fio_mb_per_s)
+		| .cpu_per_io_ratio = (.ours_cpu_us_per_io / .fio_cpu_us_per_io)]}
+	| .met = all(.jobs[]; .throughput_ratio >= 0.97 and .cpu_per_io_ratio <= 1.0)
+	' "$OUT/part2.jsonl"
+}
+print_part2() {
+	printf '%-10s %12s %12s %7s %14s %14s %7s\n' job "fio MB/s" "ours MB/s" ratio \
+		"fio CPU us/IO" "ours CPU us/IO" ratio
+	jq -r '.part2.jobs[]? | [.job, .fio_mb_per_s, .ours_mb_per_s, .throughput_ratio,
+		.fio_cpu_us_per_io, .ours_cpu_us_per_io, .cpu_per_io_ratio] | @tsv' "$1" |
+		awk -F'\t' '{ printf "%-10s %12.1f %12.1f %6.2fx %14.2f %14.2f %6.2fx\n",
+			$1, $2, $3, $4, $5, $6, $7 }'
 }
 # <<< PART 2
 
@@ -409,7 +463,11 @@ read -r other ours < <(jq -r '[([.runs[].other_disk_ios] | add // 0),
 	([.runs[].disk_ios] | add // 0)] | @tsv' "$OUT/bench.json")
 [ "$other" -le $((ours / 100)) ] || say "note: other disks completed $other I/Os during the runs" \
 	"(another workload on this machine adds noise; unfiltered tracers pay for it)"
-say "part 2 (engine vs fio): $(jq -r '.part2.status // "failed"' "$OUT/bench.json")"
+echo
+say "part 2: the built-in engine vs fio $(fio --version), same jobs, both traced, ${RUNTIME}s x $ROUNDS rounds (medians)"
+print_part2 "$OUT/bench.json" | tee -a "$OUT/table.txt"
+jq -r '.part2 | "engine vs issue 3 targets (>= 0.97x fio throughput, <= 1.0x CPU per I/O): \(
+	if .met then "met" else "NOT met" end)"' "$OUT/bench.json" | tee -a "$OUT/table.txt"
 say "wrote ${OUT#"$ROOT"/}/bench.json"
 
 if [ ${#failures[@]} -gt 0 ]; then
