@@ -55,18 +55,6 @@ static struct finding *add(struct ctx *c, const char *kind, uint64_t count, cons
 	return f;
 }
 
-/* Requests in buckets reaching limit; exact while limit is a bucket boundary. */
-static uint64_t at_least(enum hist_kind kind, const __u64 *h, uint64_t limit)
-{
-	unsigned int i, n = hist_nr_buckets(kind);
-	uint64_t total = 0;
-
-	for (i = 0; i < n; i++)
-		if (hist_bucket_hi(kind, i) > limit)
-			total += h[i];
-	return total;
-}
-
 /* "44 KiB", "1280 KiB", "1 MiB", "4.1 KiB": limits stay exact, as sysfs shows them. */
 static const char *size_str(char *buf, size_t len, double bytes)
 {
@@ -198,7 +186,7 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 static void xen_indirect_finding(struct ctx *c)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
-	uint64_t count = at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
+	uint64_t count = hist_count_at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
 				  XEN_DIRECT_SEGMENTS + 1);
 
 	if (x->indirect_descriptors || count)
@@ -321,7 +309,7 @@ int findings__compute(const struct device *dev, const struct block_stats *b, str
 	} else {
 		by_size = c.s.size_bound;
 		if (segcap > 0 && (l->max_sectors_kb < 0 || segcap < kib(l->max_sectors_kb)))
-			by_segsize = at_least(HIST_KIND_SIZE, c.s.size_all, segcap);
+			by_segsize = hist_count_at_least(HIST_KIND_SIZE, c.s.size_all, segcap);
 		by_segs = c.s.segments_bound > by_segsize ? c.s.segments_bound - by_segsize : 0;
 		if (matters(&c, by_size))
 			sectors_finding(&c, by_size);

@@ -326,3 +326,14 @@ int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df
 	*p = student_t_p_two_sided(*t, *df);
 	return 0;
 }
+
+uint64_t hist_count_at_least(enum hist_kind kind, const __u64 *buckets, uint64_t limit)
+{
+	unsigned int i, n = hist_nr_buckets(kind);
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++)
+		if (hist_bucket_hi(kind, i) > limit)
+			total += buckets[i];
+	return total;
+}

@@ -22,6 +22,8 @@ uint64_t hist_bucket_lo(enum hist_kind kind, unsigned int i);
 /* Exclusive upper bound; UINT64_MAX for the last (open) bucket. */
 uint64_t hist_bucket_hi(enum hist_kind kind, unsigned int i);
 uint64_t hist_total(const __u64 *buckets, unsigned int n);
+/* Samples in buckets that can hold values >= limit: exact while limit is a bucket boundary. */
+uint64_t hist_count_at_least(enum hist_kind kind, const __u64 *buckets, uint64_t limit);
 
 /*
  * The p-th percentile (0 < p <= 100): the bucket holding the ceil(p/100 * total)-th

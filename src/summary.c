@@ -30,18 +30,6 @@ static uint64_t top_bucket_lo(enum hist_kind kind, const __u64 *h)
 	return 0;
 }
 
-/* Requests in buckets at or above limit. Exact while limit is a bucket boundary. */
-static uint64_t count_at_least(enum hist_kind kind, const __u64 *h, uint64_t limit)
-{
-	unsigned int i, n = hist_nr_buckets(kind);
-	uint64_t total = 0;
-
-	for (i = 0; i < n; i++)
-		if (hist_bucket_hi(kind, i) > limit)
-			total += h[i];
-	return total;
-}
-
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s)
 {
@@ -75,9 +63,9 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	if (!lim || !s->data_requests)
 		return;
 	if (lim->max_sectors_kb > 0)
-		s->size_bound = count_at_least(HIST_KIND_SIZE, rw, lim->max_sectors_kb * 1024);
+		s->size_bound = hist_count_at_least(HIST_KIND_SIZE, rw, lim->max_sectors_kb * 1024);
 	if (lim->max_segments > 0)
-		s->segments_bound = count_at_least(HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS],
+		s->segments_bound = hist_count_at_least(HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS],
 						   lim->max_segments);
 	s->limit_sectors = (double)s->size_bound / s->data_requests;
 	s->limit_segments = (double)s->segments_bound / s->data_requests;
