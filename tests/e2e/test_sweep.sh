@@ -26,6 +26,20 @@ expect_eq "sweep: limit-bound against the run's own limit" \
 expect_eq "sweep: restored after success" "$(cat "$msk")" "$orig"
 expect_true "sweep: says it restored" grep -q "restored max_sectors_kb=$orig" "$TMP/err"
 
+# 1b. --recommend: names a best value and shows the evidence for each.
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=16,256 \
+	--repeat 3 --recommend --json "$TMP/rec.json" > "$TMP/rec.txt" 2>&1
+expect_eq "recommend: for the swept knob" "$(jqv "$TMP/rec.json" '.recommendation[0].knob')" max_sectors_kb
+expect_eq "recommend: evidence for both values" \
+	"$(jqv "$TMP/rec.json" '.recommendation[0].evidence | map(.value) | join(",")')" "16,256"
+expect_eq "recommend: the best has the highest mean MB/s" \
+	"$(jqv "$TMP/rec.json" '.recommendation[0].best')" \
+	"$(jqv "$TMP/rec.json" '.recommendation[0].evidence | max_by(.mb_per_s) | .value')"
+expect_true "recommend: printed" grep -q "^recommendation (max_sectors_kb)" "$TMP/rec.txt"
+expect_eq "recommend: restored" "$(cat "$msk")" "$orig"
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --recommend > /dev/null 2> "$TMP/err"
+expect_eq "recommend without --set: exit 2" "$?" 2
+
 # 2. Validation before anything runs: above max_hw_sectors_kb is refused, naming it.
 hw=$(cat "/sys/block/$a/queue/max_hw_sectors_kb")
 r0=$(diskstat "$A" 1)
