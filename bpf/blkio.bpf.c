@@ -7,6 +7,16 @@
  * map; the only shared write is the in-flight counter on its own cache line. The
  * per-request state is one u64 (the issue time) in an array slot indexed by
  * (hardware queue, driver tag), which is unique while a request is in flight.
+ * Everything else an event records lives in one per-CPU value (`stats`, plus the
+ * latency histograms), so an event does one or two lookups and touches few lines.
+ *
+ * Where the time goes (bpf_stats, 4 KiB random reads at iodepth 32 on a /dev/shm
+ * loop disk, 2 vCPUs, kernel 6.18 with SRSO "Safe RET"): of ~460 ns per I/O, ~150 ns
+ * is running two empty programs, ~150 ns the two clock reads (helper calls; the
+ * kernel's own issue stamp is the plug's cached clock there, equal to the allocation
+ * stamp, so it cannot stand in), ~60 ns the slot and the in-flight counter, whose
+ * lines move between the issuing and the completing CPU on every I/O, ~10 ns the
+ * disk filter, and the rest recording.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.
@@ -35,33 +45,16 @@ struct {
 	__u8 pad[56];
 } inflight SEC(".data.inflight") = {};
 
+/* The interval the maxima in `stats` belong to; bumped by the loader (tracer__reset_max). */
+__u64 max_epoch SEC(".data.epoch") = 0;
+
+/* Counters, maxima, size and count histograms: one lookup per event. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct blkio_counters);
-} counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct blkio_maxes);
-} maxes SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BLKIO_NR_SIZE_HISTS);
-	__type(key, __u32);
-	__type(value, struct blkio_size_hist);
-} size_hist SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BLKIO_NR_COUNT_HISTS);
-	__type(key, __u32);
-	__type(value, struct blkio_count_hist);
-} count_hist SEC(".maps");
+	__type(value, struct blkio_pcpu);
+} stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -84,31 +77,42 @@ struct {
 	__uint(max_entries, 4096);
 } events SEC(".maps");
 
-static __always_inline struct blkio_counters *my_counters(void)
+static __always_inline struct blkio_pcpu *my_stats(void)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&counters, &zero);
+	return bpf_map_lookup_elem(&stats, &zero);
 }
 
-static __always_inline struct blkio_maxes *my_maxes(void)
+/* The CPU's maxima, cleared first if the loader has started a new interval. */
+static __always_inline struct blkio_maxes *my_maxes(struct blkio_pcpu *p)
 {
-	__u32 zero = 0;
+	__u64 epoch = max_epoch;
 
-	return bpf_map_lookup_elem(&maxes, &zero);
+	if (p->max_epoch != epoch) {
+		__builtin_memset(&p->max, 0, sizeof(p->max));
+		p->max_epoch = epoch;
+	}
+	return &p->max;
 }
 
 #define SET_MAX(m, field, v)                                                        \
 	do {                                                                        \
-		if ((m) && (v) > (m)->field)                                        \
+		if ((v) > (m)->field)                                               \
 			(m)->field = (v);                                           \
 	} while (0)
 
-static __always_inline void hist_add(void *map, __u32 key, __u32 idx, __u32 nr_buckets)
+static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes *m, __u32 which,
+				    __u64 ns)
 {
-	__u64 *h = bpf_map_lookup_elem(map, &key);
+	__u32 idx = hist_lat_index(ns);
+	__u64 *h;
 
-	if (h && idx < nr_buckets)
+	c->sum_ns[which] += ns;
+	c->nr_ns[which]++;
+	SET_MAX(m, ns[which], ns);
+	h = bpf_map_lookup_elem(&lat_hist, &which);
+	if (h && idx < HIST_LAT_BUCKETS)
 		h[idx]++;
 }
 
@@ -175,28 +179,29 @@ static __always_inline __u64 *rq_slot(struct request *rq, bool btf)
 	return bpf_map_lookup_elem(&slots, &idx);
 }
 
-static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes *m, __u32 which,
-				    __u64 ns)
-{
-	c->sum_ns[which] += ns;
-	c->nr_ns[which]++;
-	SET_MAX(m, ns[which], ns);
-	hist_add(&lat_hist, which, hist_lat_index(ns), HIST_LAT_BUCKETS);
-}
+/* Count bucket idx of a histogram in the per-CPU value, which holds it whole. */
+#define HIST_INC(hist, idx, nr)                                                     \
+	do {                                                                        \
+		__u32 __i = (idx);                                                  \
+		if (__i < (nr))                                                     \
+			(hist)[__i]++;                                              \
+	} while (0)
 
 static __always_inline int on_issue(struct request *rq, bool btf)
 {
-	struct blkio_maxes *m;
 	struct blkio_counters *c;
+	struct blkio_maxes *m;
+	struct blkio_pcpu *p;
 	__u64 now, start, bytes, segs, depth, *slot;
 	__u32 op;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
-	c = my_counters();
-	if (!c)
+	p = my_stats();
+	if (!p)
 		return 0;
-	m = my_maxes();
+	c = &p->c;
+	m = my_maxes(p);
 
 	now = bpf_ktime_get_ns();
 	op = op_class(RD(btf, rq, cmd_flags));
@@ -216,7 +221,7 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 		*slot = now;
 		c->sum_depth += depth;
 		SET_MAX(m, depth, depth);
-		hist_add(&count_hist, BLKIO_COUNT_DEPTH, hist_count_index(depth), HIST_COUNT_BUCKETS);
+		HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
 	} else {
 		c->slot_overflow++;
 	}
@@ -229,7 +234,7 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	if (op == BLKIO_OP_FLUSH || !bytes)
 		return 0;
 	SET_MAX(m, bytes, bytes);
-	hist_add(&size_hist, op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER, hist_size_index(bytes),
+	HIST_INC(p->size[op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER], hist_size_index(bytes),
 		 HIST_SIZE_BUCKETS);
 	segs = RD(btf, rq, nr_phys_segments);
 	if (op > BLKIO_OP_WRITE || !segs)
@@ -237,8 +242,10 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	c->data_requests++;
 	c->sum_segments += segs;
 	SET_MAX(m, segments, segs);
-	hist_add(&count_hist, BLKIO_COUNT_SEGMENTS, hist_count_index(segs), HIST_COUNT_BUCKETS);
-	hist_add(&size_hist, BLKIO_SIZE_SEGMENT, hist_size_index(bytes / segs), HIST_SIZE_BUCKETS);
+	HIST_INC(p->count[BLKIO_COUNT_SEGMENTS], hist_count_index(segs), HIST_COUNT_BUCKETS);
+	/* One segment is the common case: no division for it. */
+	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(segs == 1 ? bytes : bytes / segs),
+		 HIST_SIZE_BUCKETS);
 	return 0;
 }
 
@@ -248,6 +255,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	struct blkio_event *e;
 	__u64 now, issued, start, *slot, device_ns;
 	struct blkio_maxes *m;
+	struct blkio_pcpu *p;
 	__u32 data_len;
 
 	if (!rq_is_ours(rq, btf))
@@ -256,9 +264,10 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	data_len = RD(btf, rq, __data_len);
 	if (nr_bytes < data_len)
 		return 0;
-	c = my_counters();
-	if (!c)
+	p = my_stats();
+	if (!p)
 		return 0;
+	c = &p->c;
 	if (error)
 		c->errors++;
 
@@ -270,14 +279,15 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		c->untracked++; /* issued before we attached */
 		return 0;
 	}
-	*slot = 0;
+	/* The atomic first: the store then drains after it, not in front of it. */
 	__sync_fetch_and_add(&inflight.n, -1);
+	*slot = 0;
 
 	now = bpf_ktime_get_ns();
 	device_ns = now - issued;
 	c->completed++;
 	c->completed_bytes += nr_bytes;
-	m = my_maxes();
+	m = my_maxes(p);
 	lat_add(c, m, BLKIO_LAT_DEVICE, device_ns);
 	start = RD(btf, rq, start_time_ns);
 	if (start && start < now)
@@ -307,15 +317,15 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 static __always_inline int on_requeue(struct request *rq, bool btf)
 {
-	struct blkio_counters *c;
+	struct blkio_pcpu *p;
 	__u64 *slot;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
-	c = my_counters();
-	if (!c)
+	p = my_stats();
+	if (!p)
 		return 0;
-	c->requeues++;
+	p->c.requeues++;
 	slot = rq_slot(rq, btf);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && *slot) {
@@ -327,29 +337,29 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 
 static __always_inline int count_bio(struct bio *bio, bool btf, bool split)
 {
-	struct blkio_counters *c;
+	struct blkio_pcpu *p;
 
 	if (!bio_is_ours(bio, btf))
 		return 0;
-	c = my_counters();
-	if (!c)
+	p = my_stats();
+	if (!p)
 		return 0;
 	if (split)
-		c->splits++;
+		p->c.splits++;
 	else
-		c->merges++;
+		p->c.merges++;
 	return 0;
 }
 
 static __always_inline int count_rq_merge(struct request *rq, bool btf)
 {
-	struct blkio_counters *c;
+	struct blkio_pcpu *p;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
-	c = my_counters();
-	if (c)
-		c->rq_merges++;
+	p = my_stats();
+	if (p)
+		p->c.rq_merges++;
 	return 0;
 }
 

@@ -26,7 +26,7 @@ enum blkio_lat_kind {
 	BLKIO_NR_LATS,
 };
 
-/* Size histograms, the keys of the size_hist map. */
+/* Size histograms: the first index of blkio_pcpu.size. */
 enum blkio_size_kind {
 	BLKIO_SIZE_READ = 0,
 	BLKIO_SIZE_WRITE,
@@ -35,7 +35,7 @@ enum blkio_size_kind {
 	BLKIO_NR_SIZE_HISTS,
 };
 
-/* Count histograms, the keys of the count_hist map. */
+/* Count histograms: the first index of blkio_pcpu.count. */
 enum blkio_count_kind {
 	BLKIO_COUNT_SEGMENTS = 0, /* nr_phys_segments per data request */
 	BLKIO_COUNT_DEPTH,	  /* requests of the disk in flight at issue, this one included */
@@ -43,14 +43,20 @@ enum blkio_count_kind {
 };
 
 /*
- * Per-CPU counters. User space sums the CPUs (and takes the max of the max_*
- * fields). Sums are kept so that means are exact, not bucket estimates.
+ * Per-CPU counters. User space sums the CPUs. Sums are kept so that means are exact,
+ * not bucket estimates. The fields every request touches come first, so that an
+ * event dirties as few cache lines as possible; the rare ones follow.
  */
 struct blkio_counters {
 	__u64 requests[BLKIO_NR_OPS];	/* issued requests per op */
 	__u64 bytes[BLKIO_NR_OPS];	/* issued bytes per op */
+	__u64 sum_depth;
+	__u64 sum_segments;		/* over data requests */
+	__u64 data_requests;		/* requests with a payload (segments > 0) */
 	__u64 completed;		/* completions of requests seen at issue */
 	__u64 completed_bytes;
+	__u64 sum_ns[BLKIO_NR_LATS];
+	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
 	__u64 untracked;		/* completions/requeues of requests issued before tracing */
 	__u64 stale_slots;		/* issue found its slot still occupied: a completion was missed */
 	__u64 slot_overflow;		/* (hw queue, tag) outside the slot table: no depth or D2C */
@@ -60,17 +66,11 @@ struct blkio_counters {
 	__u64 requeues;
 	__u64 errors;
 	__u64 lost_events;		/* ring buffer reserve failures (snoop mode) */
-	__u64 sum_segments;		/* over data requests */
-	__u64 data_requests;		/* requests with a payload (segments > 0) */
-	__u64 sum_depth;
-	__u64 sum_ns[BLKIO_NR_LATS];
-	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
 };
 
 /*
- * Per-CPU maxima, in a map of their own: sums are read as deltas of two snapshots,
- * but a maximum cannot be subtracted, so user space zeroes this map when a run
- * starts (tracer__reset_max).
+ * Maxima over an interval. Sums are read as deltas of two snapshots, but a maximum
+ * cannot be subtracted: see max_epoch in struct blkio_pcpu.
  */
 struct blkio_maxes {
 	__u64 ns[BLKIO_NR_LATS];
@@ -79,16 +79,25 @@ struct blkio_maxes {
 	__u64 depth;
 };
 
-struct blkio_size_hist {
-	__u64 slots[HIST_SIZE_BUCKETS];
-};
-
-struct blkio_count_hist {
-	__u64 slots[HIST_COUNT_BUCKETS];
-};
-
+/* The value of each key of the lat_hist map. */
 struct blkio_lat_hist {
 	__u64 slots[HIST_LAT_BUCKETS];
+};
+
+/*
+ * The value of the per-CPU `stats` map: everything an event touches on its CPU except
+ * the latency histograms, so that an event needs one lookup (a per-CPU value may
+ * take up to 32 KiB). The maxima belong to the interval numbered max_epoch: when the
+ * loader starts a new interval it bumps the global max_epoch, and the first event on
+ * a CPU after that clears the CPU's maxima; a CPU still on an older epoch has seen
+ * nothing since and contributes no maximum.
+ */
+struct blkio_pcpu {
+	struct blkio_counters c;
+	struct blkio_maxes max;
+	__u64 max_epoch;
+	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
+	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
 };
 
 /* One record per completed request in snoop mode, written as-is to the snoop file. */

@@ -21,9 +21,9 @@
  *    bucket midpoint is off by at most 1/128 (0.78%) of the true value. 2048
  *    buckets reach 2^37 ns (137 s); anything slower lands in the last bucket.
  *
- * Index computation is branch-free apart from the clamps: log2 uses the classic
- * shift ladder (BPF has no count-leading-zeros instruction), and the regime of a
- * value selects between precomputed candidates with masks.
+ * Index computation takes one predictable branch per regime (the common ones, such
+ * as sizes under 2 MiB and counts under 512, never reach the log2), and log2 itself
+ * is the branch-free shift ladder (BPF has no count-leading-zeros instruction).
  */
 #ifndef BLKTRACE_BENCH_HIST_H
 #define BLKTRACE_BENCH_HIST_H
@@ -64,22 +64,19 @@ HIST_INLINE __u32 hist_log2(__u64 v)
 	return r;
 }
 
-/* Select a when cond is 1, b when cond is 0, without a branch. */
-HIST_INLINE __u64 hist_select(__u64 cond, __u64 a, __u64 b)
-{
-	__u64 mask = -(cond & 1);
-
-	return (a & mask) | (b & ~mask);
-}
-
+/*
+ * The common regimes return early: a well-predicted branch is cheaper than computing
+ * the log2 ladder for every value and selecting.
+ */
 HIST_INLINE __u32 hist_size_index(__u64 bytes)
 {
-	__u64 small = bytes >> 9;		/* [0, 4K): 0..7 */
-	__u64 lin = 7 + (bytes >> 12);		/* [4K, 2M): 8..518 */
-	__u64 pow = 519 + hist_log2(bytes) - 21; /* [2M, ...): 519.. */
 	__u64 idx;
 
-	idx = hist_select(bytes < 4096, small, hist_select(bytes < (2ULL << 20), lin, pow));
+	if (bytes < 4096)
+		return bytes >> 9; /* [0, 4K): 0..7 */
+	if (bytes < (2ULL << 20))
+		return 7 + (bytes >> 12);  /* [4K, 2M): 8..518 */
+	idx = 519 + hist_log2(bytes) - 21; /* [2M, ...): 519.. */
 	if (idx > HIST_SIZE_BUCKETS - 1)
 		idx = HIST_SIZE_BUCKETS - 1;
 	return idx;
@@ -87,8 +84,11 @@ HIST_INLINE __u32 hist_size_index(__u64 bytes)
 
 HIST_INLINE __u32 hist_count_index(__u64 v)
 {
-	__u64 idx = hist_select(v < 512, v, 512 + hist_log2(v) - 9);
+	__u64 idx;
 
+	if (v < 512)
+		return v;
+	idx = 512 + hist_log2(v) - 9;
 	if (idx > HIST_COUNT_BUCKETS - 1)
 		idx = HIST_COUNT_BUCKETS - 1;
 	return idx;
@@ -96,12 +96,14 @@ HIST_INLINE __u32 hist_count_index(__u64 v)
 
 HIST_INLINE __u32 hist_lat_index(__u64 ns)
 {
-	__u32 msb = hist_log2(ns);
-	/* For ns >= 64: group (msb - 5) of 64, offset by the 6 bits below the msb. */
-	__u64 loglin = ((__u64)(msb - 5) << HIST_LAT_SUB_BITS) +
-		       ((ns >> ((msb - HIST_LAT_SUB_BITS) & 63)) & 63);
-	__u64 idx = hist_select(ns < 64, ns, loglin);
+	__u32 msb;
+	__u64 idx;
 
+	if (ns < 64)
+		return ns;
+	/* Group (msb - 5) of 64, offset by the 6 bits below the msb. */
+	msb = hist_log2(ns);
+	idx = ((__u64)(msb - 5) << HIST_LAT_SUB_BITS) + ((ns >> (msb - HIST_LAT_SUB_BITS)) & 63);
 	if (idx > HIST_LAT_BUCKETS - 1)
 		idx = HIST_LAT_BUCKETS - 1;
 	return idx;

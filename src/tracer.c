@@ -23,7 +23,8 @@ struct tracer {
 	struct blkio_bpf *skel;
 	bool btf_flavour;
 	int ncpus;
-	void *buf; /* per-CPU read buffer, large enough for the largest value */
+	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
+	void *buf;	 /* per-CPU read buffer, large enough for the largest value */
 };
 
 static int libbpf_verbose;
@@ -163,7 +164,8 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		set_err(opts, "cannot count possible CPUs");
 		goto cleanup;
 	}
-	bufsz = (size_t)t->ncpus * sizeof(struct blkio_lat_hist);
+	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
+	bufsz = (size_t)t->ncpus * sizeof(struct blkio_pcpu);
 	t->buf = malloc(bufsz);
 	if (!t->buf) {
 		err = -ENOMEM;
@@ -239,53 +241,72 @@ static int sum_percpu(struct tracer *t, struct bpf_map *map, __u32 key, __u64 *o
 	return 0;
 }
 
-static int max_percpu(struct tracer *t, struct bpf_map *map, __u64 *out, size_t words)
+#define WORDS(x) (sizeof(x) / sizeof(__u64))
+
+static void add_words(__u64 *into, const __u64 *v, size_t words)
 {
-	size_t stride = (bpf_map__value_size(map) + 7) / 8;
-	__u64 *v = t->buf;
-	__u32 key = 0;
-	int cpu, err;
 	size_t i;
 
-	err = bpf_map_lookup_elem(bpf_map__fd(map), &key, v);
-	if (err)
+	for (i = 0; i < words; i++)
+		into[i] += v[i];
+}
+
+/*
+ * The `stats` value of every CPU in one read: counters and histograms summed, maxima
+ * taken only from CPUs on the current epoch (the others saw nothing since the reset).
+ */
+static int read_stats(struct tracer *t, struct block_stats *out)
+{
+	const struct blkio_pcpu *v = t->buf;
+	__u32 key = 0;
+	int cpu;
+	size_t i;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &key, t->buf))
 		return -errno;
-	memset(out, 0, words * sizeof(*out));
-	for (cpu = 0; cpu < t->ncpus; cpu++)
-		for (i = 0; i < words; i++)
-			if (v[cpu * stride + i] > out[i])
-				out[i] = v[cpu * stride + i];
+	memset(&out->c, 0, sizeof(out->c));
+	memset(&out->max, 0, sizeof(out->max));
+	memset(out->size, 0, sizeof(out->size));
+	memset(out->count, 0, sizeof(out->count));
+	for (cpu = 0; cpu < t->ncpus; cpu++, v++) {
+		const __u64 *m = (const __u64 *)&v->max;
+		__u64 *o = (__u64 *)&out->max;
+
+		add_words((__u64 *)&out->c, (const __u64 *)&v->c, WORDS(v->c));
+		add_words(&out->size[0][0], &v->size[0][0], WORDS(v->size));
+		add_words(&out->count[0][0], &v->count[0][0], WORDS(v->count));
+		if (v->max_epoch != t->max_epoch)
+			continue;
+		for (i = 0; i < WORDS(v->max); i++)
+			if (m[i] > o[i])
+				o[i] = m[i];
+	}
 	return 0;
 }
 
-#define WORDS(x) (sizeof(x) / sizeof(__u64))
-
 int tracer__snapshot(struct tracer *t, struct block_stats *out)
 {
-	struct blkio_bpf *s = t->skel;
 	__u32 k;
 	int err;
 
-	err = sum_percpu(t, s->maps.counters, 0, (__u64 *)&out->c, WORDS(out->c));
-	if (!err)
-		err = max_percpu(t, s->maps.maxes, (__u64 *)&out->max, WORDS(out->max));
-	for (k = 0; !err && k < BLKIO_NR_SIZE_HISTS; k++)
-		err = sum_percpu(t, s->maps.size_hist, k, out->size[k], HIST_SIZE_BUCKETS);
-	for (k = 0; !err && k < BLKIO_NR_COUNT_HISTS; k++)
-		err = sum_percpu(t, s->maps.count_hist, k, out->count[k], HIST_COUNT_BUCKETS);
+	_Static_assert(sizeof(out->size) == sizeof(((struct blkio_pcpu *)0)->size) &&
+			       sizeof(out->count) == sizeof(((struct blkio_pcpu *)0)->count),
+		       "block_stats mirrors blkio_pcpu");
+	err = read_stats(t, out);
 	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
-		err = sum_percpu(t, s->maps.lat_hist, k, out->lat[k], HIST_LAT_BUCKETS);
+		err = sum_percpu(t, t->skel->maps.lat_hist, k, out->lat[k], HIST_LAT_BUCKETS);
 	return err;
 }
 
+/* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
 int tracer__reset_max(struct tracer *t)
 {
-	struct bpf_map *map = t->skel->maps.maxes;
+	__u64 epoch = t->max_epoch + 1;
 	__u32 key = 0;
 
-	memset(t->buf, 0, (size_t)t->ncpus * ((bpf_map__value_size(map) + 7) / 8 * 8));
-	if (bpf_map_update_elem(bpf_map__fd(map), &key, t->buf, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.data_epoch), &key, &epoch, BPF_ANY))
 		return -errno;
+	t->max_epoch = epoch;
 	return 0;
 }
 
