@@ -71,11 +71,25 @@ struct {
 	__type(value, __u64);
 } slots SEC(".maps");
 
-/* Snoop mode only; the loader sizes it (and shrinks it to one page otherwise). */
+/* Snoop mode only; the loader sizes it (one page otherwise). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
 } events SEC(".maps");
+
+/*
+ * Snoop mode only: the process a request is for, keyed by the request's address
+ * from insert (or issue, for requests issued directly) to completion. A hash map is
+ * acceptable here: snoop mode pays for a record per request anyway. The loader
+ * sizes it like the slot table (one entry otherwise).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, struct blkio_who);
+} who SEC(".maps");
+
 
 static __always_inline struct blkio_pcpu *my_stats(void)
 {
@@ -187,6 +201,41 @@ static __always_inline __u64 *rq_slot(struct request *rq, bool btf)
 			(hist)[__i]++;                                              \
 	} while (0)
 
+static __always_inline void who_current(struct blkio_who *w)
+{
+	w->pid = bpf_get_current_pid_tgid() >> 32;
+	w->depth = 0;
+	bpf_get_current_comm(w->comm, sizeof(w->comm));
+}
+
+/* Snoop mode: who submitted it, where the request passes through the scheduler. */
+static __always_inline int on_insert(struct request *rq, bool btf)
+{
+	struct blkio_who w;
+	__u64 key = (__u64)rq;
+
+	if (!snoop || !rq_is_ours(rq, btf))
+		return 0;
+	who_current(&w);
+	bpf_map_update_elem(&who, &key, &w, BPF_ANY);
+	return 0;
+}
+
+/* Snoop mode, at issue: keep the depth; a request not inserted is issued by its submitter. */
+static __always_inline void who_issue(struct request *rq, __u64 depth)
+{
+	__u64 key = (__u64)rq;
+	struct blkio_who *w = bpf_map_lookup_elem(&who, &key), n;
+
+	if (w) {
+		w->depth = depth;
+		return;
+	}
+	who_current(&n);
+	n.depth = depth;
+	bpf_map_update_elem(&who, &key, &n, BPF_ANY);
+}
+
 static __always_inline int on_issue(struct request *rq, bool btf)
 {
 	struct blkio_counters *c;
@@ -224,7 +273,10 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 		HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
 	} else {
 		c->slot_overflow++;
+		depth = 0;
 	}
+	if (snoop)
+		who_issue(rq, depth);
 
 	/* Queue time: the kernel stamps allocation (0 when the queue keeps no stats). */
 	start = RD(btf, rq, start_time_ns);
@@ -253,9 +305,10 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 {
 	struct blkio_counters *c;
 	struct blkio_event *e;
-	__u64 now, issued, start, *slot, device_ns;
+	__u64 now, issued, start, *slot, device_ns, key;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
+	struct blkio_who *w;
 	__u32 data_len;
 
 	if (!rq_is_ours(rq, btf))
@@ -295,9 +348,13 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 	if (!snoop)
 		return 0;
+	key = (__u64)rq;
+	w = bpf_map_lookup_elem(&who, &key);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		c->lost_events++;
+		if (w)
+			bpf_map_delete_elem(&who, &key);
 		return 0;
 	}
 	e->ts_ns = now;
@@ -307,10 +364,19 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	e->bytes = data_len;
 	e->dev = target_dev;
 	e->segments = RD(btf, rq, nr_phys_segments);
-	e->depth = inflight.n + 1;
 	e->op = op_class(RD(btf, rq, cmd_flags));
 	e->error = error != 0;
-	e->pad[0] = e->pad[1] = 0;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	if (w) {
+		e->pid = w->pid;
+		e->depth = w->depth;
+		__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
+		bpf_map_delete_elem(&who, &key);
+	} else {
+		e->pid = 0;
+		e->depth = 0;
+		__builtin_memset(e->comm, 0, sizeof(e->comm));
+	}
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -365,6 +431,11 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 
 /* Both sets of programs, generated from the handlers above. */
 #define BLKIO_PROGS(kind, btf)                                                      \
+	SEC(#kind "/block_rq_insert")                                               \
+	int kind##_rq_insert(__u64 *ctx)                                            \
+	{                                                                           \
+		return on_insert((struct request *)ARG(ctx, 1, 0), btf);            \
+	}                                                                           \
 	SEC(#kind "/block_rq_issue")                                                \
 	int kind##_rq_issue(__u64 *ctx)                                             \
 	{                                                                           \

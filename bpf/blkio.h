@@ -100,19 +100,31 @@ struct blkio_pcpu {
 	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
 };
 
-/* One record per completed request in snoop mode, written as-is to the snoop file. */
+/*
+ * One record per completed request in snoop mode, written as-is to the snoop file
+ * (src/snoop.h). 72 bytes, no implicit padding.
+ */
 struct blkio_event {
 	__u64 ts_ns;		/* completion, CLOCK_MONOTONIC */
-	__u64 sector;
-	__u64 queue_ns;
-	__u64 device_ns;
+	__u64 sector;		/* first sector, on the whole disk */
+	__u64 queue_ns;		/* allocation to issue; 0 when the kernel did not stamp it */
+	__u64 device_ns;	/* issue to completion */
 	__u32 bytes;
 	__u32 dev;		/* MAJ << 20 | MIN, the kernel's dev_t encoding */
+	__u32 pid;		/* process that inserted (else issued) the request; 0: unknown */
 	__u16 segments;
-	__u16 depth;
+	__u16 depth;		/* requests of the disk in flight at issue, this one included */
 	__u8 op;		/* enum blkio_op */
 	__u8 error;
-	__u8 pad[2];
+	__u8 pad[6];
+	char comm[16];		/* that process's name */
+};
+
+/* Snoop mode: who a request is for, from insert (or issue) to completion. */
+struct blkio_who {
+	__u32 pid;
+	__u32 depth;
+	char comm[16];
 };
 
 #define BLKIO_DEV(major, minor) (((__u32)(major) << 20) | (__u32)(minor))

@@ -121,6 +121,8 @@ enum {
 	OPT_SET,
 	OPT_RECOMMEND,
 	OPT_BRIEF,
+	OPT_SNOOP,
+	OPT_SNOOP_TEXT,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -133,6 +135,10 @@ static const struct argp_option options[] = {
 	{"interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0},
 	{"json", 'j', "FILE", OPTION_ARG_OPTIONAL,
 	 "Write the results as JSON to FILE ('-' or none: stdout)", 0},
+	{"snoop", OPT_SNOOP, "FILE", 0,
+	 "Also write one binary record per request to FILE (see --snoop-text)", 0},
+	{"snoop-text", OPT_SNOOP_TEXT, "FILE", 0, "Print a --snoop FILE as text, one line per request",
+	 0},
 	{"verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0},
 	{"raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN, "Use the raw_tp programs even where tp_btf works",
 	 0},
@@ -385,6 +391,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BRIEF:
 		o->brief = true;
+		break;
+	case OPT_SNOOP:
+		o->snoop = arg;
+		break;
+	case OPT_SNOOP_TEXT:
+		o->snoop_text = arg;
 		break;
 	case OPT_HELP:
 	case OPT_USAGE:

@@ -50,6 +50,8 @@ struct options {
 	int nr_set_values;
 	bool recommend;
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
+	const char *snoop;	/* --snoop FILE: one record per request */
+	const char *snoop_text;	/* --snoop-text FILE: print such a file */
 };
 
 /* Strict parsers: 0 on success, -EINVAL (garbage) or -ERANGE (overflow). */

@@ -17,6 +17,7 @@
 #include "driver_probes.h"
 #include "jobs.h"
 #include "report.h"
+#include "snoop.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -186,6 +187,39 @@ cleanup:
 	return err;
 }
 
+/* 16 MiB: at 72 bytes a record, ~230k requests before the drain thread must catch up. */
+#define SNOOP_RING_BYTES (16U << 20)
+
+/*
+ * Detach, then drain the snoop ring buffer, then free the maps: the report's own
+ * I/O must not be traced, and the last records must not be lost.
+ */
+static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
+			const struct result *res)
+{
+	unsigned long long records = 0, lost = 0;
+	size_t i;
+	int err;
+
+	tracer__detach(*t);
+	err = snoop__stop(*sn, &records);
+	*sn = NULL;
+	tracer__close(*t);
+	*t = NULL;
+	if (!o->snoop)
+		return 0;
+	for (i = 0; i < res->nr_runs; i++)
+		if (res->runs[i].has_block)
+			lost += res->runs[i].block->c.lost_events;
+	if (err) {
+		die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+		return err;
+	}
+	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records, o->snoop,
+		lost);
+	return 0;
+}
+
 /* Text on stdout (unless the JSON goes there), JSON where asked. */
 static int report(const struct options *o, const struct result *res)
 {
@@ -208,6 +242,7 @@ int cmd_trace(int argc, char **argv)
 {
 	struct tracer_opts topts = {};
 	struct block_stats *start = NULL;
+	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	struct result res = {};
 	struct options o;
@@ -219,6 +254,13 @@ int cmd_trace(int argc, char **argv)
 	err = cli_parse("trace", argc, argv, &o);
 	if (err)
 		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
+	if (o.snoop_text) {
+		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
+		if (err)
+			die_msg("%s", err_msg);
+		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
+			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
+	}
 	if (!o.trace) {
 		die_msg("--trace DEV is required (try --help)");
 		return EXIT_USAGE;
@@ -247,6 +289,7 @@ int cmd_trace(int argc, char **argv)
 	topts.dev = &res.device;
 	topts.force_raw_tp = o.raw_tp;
 	topts.verbose = o.verbose;
+	topts.snoop_ring_bytes = o.snoop ? SNOOP_RING_BYTES : 0;
 	topts.errbuf = err_msg;
 	topts.errlen = sizeof(err_msg);
 	err_msg[0] = '\0';
@@ -260,6 +303,13 @@ int cmd_trace(int argc, char **argv)
 	if (err) {
 		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
 		goto cleanup;
+	}
+	if (o.snoop) {
+		err = snoop__start(tracer__events_fd(t), o.snoop, &sn);
+		if (err) {
+			die_msg("cannot write %s: %s", o.snoop, strerror(-err));
+			goto cleanup;
+		}
 	}
 	if (o.verbose)
 		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs, %zu bytes of "
@@ -275,8 +325,8 @@ int cmd_trace(int argc, char **argv)
 		}
 		if (err == -EINTR)
 			die_msg("interrupted: reporting the runs so far");
-		tracer__close(t);
-		t = NULL;
+		if (stop_tracing(&t, &sn, &o, &res))
+			goto cleanup;
 		rc = report(&o, &res);
 		if (rc == EXIT_OK && err == -EINTR)
 			rc = 128 + (stop_signal ? stop_signal : SIGINT);
@@ -319,13 +369,15 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	tracer__close(t);
-	t = NULL;
+	if (stop_tracing(&t, &sn, &o, &res))
+		goto cleanup;
 
 	rc = report(&o, &res);
 	if (rc == EXIT_OK && o.command)
 		rc = run->exit_status;
 cleanup:
+	tracer__detach(t);
+	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
 	result__free(&res);

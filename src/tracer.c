@@ -24,6 +24,7 @@ struct tracer {
 	bool btf_flavour;
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
+	bool snoop;
 	void *buf;	 /* per-CPU read buffer, large enough for the largest value */
 };
 
@@ -90,6 +91,8 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 		{"block_bio_frontmerge", s->progs.tp_btf_bio_frontmerge,
 		 s->progs.raw_tp_bio_frontmerge},
 		{"block_split", s->progs.tp_btf_split, s->progs.raw_tp_split},
+		/* Snoop mode only (below): who submitted a request. */
+		{"block_rq_insert", s->progs.tp_btf_rq_insert, s->progs.raw_tp_rq_insert},
 	};
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	const char *force = getenv("BLKTRACE_BENCH_RAW_TP");
@@ -114,6 +117,9 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		bool exists = tp_nr_args(vmlinux, pairs[i].tp) >= 0;
 
+		if (pairs[i].btf_prog == s->progs.tp_btf_rq_insert && !opts->snoop_ring_bytes)
+			exists = false;
+
 		bpf_program__set_autoload(pairs[i].btf_prog, exists && t->btf_flavour);
 		bpf_program__set_autoload(pairs[i].raw_prog, exists && !t->btf_flavour);
 	}
@@ -122,7 +128,7 @@ cleanup:
 	return err;
 }
 
-static int configure(struct tracer *t, const struct device *dev)
+static int configure(struct tracer *t, const struct device *dev, size_t snoop_bytes)
 {
 	struct blkio_bpf *s = t->skel;
 	unsigned int queues = dev->nr_hw_queues ? dev->nr_hw_queues : 1;
@@ -140,9 +146,14 @@ static int configure(struct tracer *t, const struct device *dev)
 	s->rodata->tags_per_hwq = tags;
 	s->rodata->nr_slots = nr;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
-	if (err)
+	if (err || !snoop_bytes)
 		return err;
-	return 0;
+	s->rodata->snoop = true;
+	t->snoop = true;
+	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
+	if (!err) /* requests in flight at once: at most the slots, plus those queued */
+		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
+	return err;
 }
 
 int tracer__open(const struct tracer_opts *opts, struct tracer **out)
@@ -181,7 +192,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 	err = choose_programs(t, opts);
 	if (err)
 		goto cleanup;
-	err = configure(t, opts->dev);
+	err = configure(t, opts->dev, opts->snoop_ring_bytes);
 	if (err) {
 		set_err(opts, "cannot size the BPF maps: %s", strerror(-err));
 		goto cleanup;
@@ -207,6 +218,17 @@ cleanup:
 int tracer__start(struct tracer *t)
 {
 	return blkio_bpf__attach(t->skel);
+}
+
+void tracer__detach(struct tracer *t)
+{
+	if (t)
+		blkio_bpf__detach(t->skel);
+}
+
+int tracer__events_fd(const struct tracer *t)
+{
+	return t->snoop ? bpf_map__fd(t->skel->maps.events) : -1;
 }
 
 void tracer__close(struct tracer *t)

@@ -20,6 +20,7 @@ struct tracer_opts {
 	const struct device *dev;   /* the disk (and optional partition range) to trace */
 	bool force_raw_tp;	    /* take the raw_tp twins even where tp_btf works */
 	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	size_t snoop_ring_bytes;    /* snoop mode: ring buffer size (power of 2); 0: off */
 	char *errbuf;		    /* one-line reason on failure, may be NULL */
 	size_t errlen;
 };
@@ -30,7 +31,11 @@ int tracer__start(struct tracer *t);
 int tracer__snapshot(struct tracer *t, struct block_stats *out);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);
+/* Detach the programs, keep the maps (to drain the snoop ring buffer). */
+void tracer__detach(struct tracer *t);
 void tracer__close(struct tracer *t);
+/* The snoop ring buffer map, for snoop__start; -1 when not in snoop mode. */
+int tracer__events_fd(const struct tracer *t);
 
 /* "tp_btf" or "raw_tp": the program flavour in use. */
 const char *tracer__flavour(const struct tracer *t);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Snoop files: per-request records of a traced run (--snoop FILE), read back with
+ * --snoop-text FILE.
+ *
+ * Layout, in the byte order of the host that wrote it (x86: little-endian):
+ *   struct snoop_header   16 bytes: magic "BBSNOOP\0", __u32 version (1), __u32
+ *                         record_size (sizeof(struct blkio_event))
+ *   struct blkio_event    record_size bytes each, in completion order per CPU
+ *                         (bpf/blkio.h documents every field)
+ * A reader checks magic, version and record_size; the file is complete when its size
+ * is 16 + n * record_size.
+ */
+#ifndef BLKTRACE_BENCH_SNOOP_H
+#define BLKTRACE_BENCH_SNOOP_H
+
+#include <linux/types.h>
+#include <stdio.h>
+#include "blkio.h"
+
+#define SNOOP_MAGIC "BBSNOOP"
+#define SNOOP_VERSION 1
+
+struct snoop_header {
+	char magic[8];
+	__u32 version;
+	__u32 record_size;
+};
+
+struct snoop;
+
+/* Write the header to path and drain the ring buffer map into it from a thread. */
+int snoop__start(int ringbuf_fd, const char *path, struct snoop **out);
+/* Stop (after the programs are detached), drain what is left, close. NULL is safe. */
+int snoop__stop(struct snoop *s, unsigned long long *records);
+/* The --snoop-text view: one line per record. 0, or -errno with a reason in err. */
+int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen);
+
+#endif /* BLKTRACE_BENCH_SNOOP_H */
