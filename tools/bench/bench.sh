@@ -42,7 +42,7 @@ OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 
 # Part 1's configurations, in table order. A new one (e.g. blktrace-bench --snoop)
 # needs a line here, a case in start_tracer and one in describe.
-CONFIGS=(untraced blktrace-bench bpftrace-biolatency bitesize.bt)
+CONFIGS=(untraced blktrace-bench blktrace-bench-snoop bpftrace-biolatency bitesize.bt)
 # The issue 6 targets for our column.
 TARGET_NS_PER_IO=350
 TARGET_PCT=97
@@ -188,6 +188,10 @@ start_tracer() {
 	blktrace-bench)
 		"$BB" --trace "$name" -v --json "$log.json" > "$log.out" 2> "$log.err" &
 		ready='with .* programs' file=$log.err ;;
+	blktrace-bench-snoop)
+		"$BB" --trace "$name" -v --snoop "$log.snoop" --json "$log.json" > "$log.out" \
+			2> "$log.err" &
+		ready='with .* programs' file=$log.err ;;
 	bpftrace-biolatency)
 		bpftrace "$HERE/biolatency-tp.bt" "$devt" > "$log.out" 2> "$log.err" &
 		ready='^ready' file=$log.out ;;
@@ -219,6 +223,8 @@ describe() {
 	case $1 in
 	untraced) echo "fio alone" ;;
 	blktrace-bench) echo "blktrace-bench --trace $name (passive; filters the disk first)" ;;
+	blktrace-bench-snoop) echo "blktrace-bench --trace $name --snoop FILE (a 72-byte record" \
+		"per request through a ring buffer, plus the aggregates)" ;;
 	bpftrace-biolatency) echo "bpftrace tools/bench/biolatency-tp.bt $devt: issue/complete" \
 		"hash keyed by (dev, sector), log2 histogram; filters the disk first" ;;
 	bitesize.bt) echo "bpftrace $BITESIZE as packaged: size histogram by comm at" \
@@ -255,7 +261,8 @@ run_round() {
 			  peak_rss_kib: $rss}')
 	fi
 	[ $rc -eq 0 ] || { warn "$cfg round $r: fio failed ($rc)"; return 1; }
-	if [ "$cfg" = blktrace-bench ]; then
+	if [ "${cfg%-snoop}" = blktrace-bench ]; then
+		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
 		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
 	fi
@@ -271,7 +278,7 @@ run_round() {
 		  loadavg: $load, tracer: $tracer,
 		  bpf_ns_per_io: (if $tracer and $disk > 0 then $tracer.bpf_run_time_ns / $disk
 		                  else null end)}
-		 + (if $cfg == "blktrace-bench" then {lost_events: $lost, traced_completed: $traced}
+		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
 	printf 'bench:   round %d %-20s %9.0f IOPS' "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || printf '  %6d ns/IO' $(((t1 - t0) / (d1 - d0 > 0 ? d1 - d0 : 1)))
@@ -424,7 +431,7 @@ def stat: if length == 0 then null else {median: median, min: min, max: max} end
             tool_cpu_ms: ([$rs[] | .tracer.cpu_ms // empty] | stat),
             tool_peak_rss_kib: ([$rs[] | .tracer.peak_rss_kib // empty] | max),
             other_disk_ios: ([$rs[].other_disk_ios] | add)}
-     + (if $c == "blktrace-bench" then {lost_events: ([$rs[].lost_events // 0] | add)} else {} end)],
+     + (if ($c | startswith("blktrace-bench")) then {lost_events: ([$rs[].lost_events // 0] | add)} else {} end)],
    part2: $part2,
    runs: $runs}
 | .targets = ([.configs[] | select(.name == "blktrace-bench")
