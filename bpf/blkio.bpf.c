@@ -78,10 +78,10 @@ struct {
 } events SEC(".maps");
 
 /*
- * Snoop mode only: the process a request is for, keyed by the request's address
- * from insert (or issue, for requests issued directly) to completion. A hash map is
- * acceptable here: snoop mode pays for a record per request anyway. The loader
- * sizes it like the slot table (one entry otherwise).
+ * Snoop mode only: the process a request is for. From issue to completion it lives
+ * in who_slots, beside the request's slot; requests that wait in a scheduler are
+ * remembered from insert to issue in `who`, keyed by the request's address (no tag
+ * yet). The loader sizes both (one entry each otherwise).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -89,6 +89,13 @@ struct {
 	__type(key, __u64);
 	__type(value, struct blkio_who);
 } who SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blkio_who);
+} who_slots SEC(".maps");
 
 
 static __always_inline struct blkio_pcpu *my_stats(void)
@@ -179,18 +186,17 @@ static __always_inline bool bio_is_ours(struct bio *bio, bool btf)
 }
 
 /* The request's slot, or NULL when (hw queue, tag) falls outside the table. */
-static __always_inline __u64 *rq_slot(struct request *rq, bool btf)
+static __always_inline __u64 *rq_slot(struct request *rq, bool btf, __u32 *idx)
 {
 	struct blk_mq_hw_ctx *hctx = RD(btf, rq, mq_hctx);
 	__s32 tag = RD(btf, rq, tag);
-	__u32 idx;
 
 	if (tag < 0 || (__u32)tag >= tags_per_hwq)
 		return NULL;
-	idx = RD(btf, hctx, queue_num) * tags_per_hwq + tag;
-	if (idx >= nr_slots)
+	*idx = RD(btf, hctx, queue_num) * tags_per_hwq + tag;
+	if (*idx >= nr_slots)
 		return NULL;
-	return bpf_map_lookup_elem(&slots, &idx);
+	return bpf_map_lookup_elem(&slots, idx);
 }
 
 /* Count bucket idx of a histogram in the per-CPU value, which holds it whole. */
@@ -221,19 +227,22 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	return 0;
 }
 
-/* Snoop mode, at issue: keep the depth; a request not inserted is issued by its submitter. */
-static __always_inline void who_issue(struct request *rq, __u64 depth)
+/* Snoop mode, at issue: who it is for (its inserter, else its issuer) and the depth. */
+static __always_inline void who_issue(struct request *rq, __u32 idx, __u64 depth)
 {
+	struct blkio_who *ws = bpf_map_lookup_elem(&who_slots, &idx), *w;
 	__u64 key = (__u64)rq;
-	struct blkio_who *w = bpf_map_lookup_elem(&who, &key), n;
 
-	if (w) {
-		w->depth = depth;
+	if (!ws)
 		return;
+	w = bpf_map_lookup_elem(&who, &key);
+	if (w) {
+		*ws = *w;
+		bpf_map_delete_elem(&who, &key);
+	} else {
+		who_current(ws);
 	}
-	who_current(&n);
-	n.depth = depth;
-	bpf_map_update_elem(&who, &key, &n, BPF_ANY);
+	ws->depth = depth;
 }
 
 static __always_inline int on_issue(struct request *rq, bool btf)
@@ -242,7 +251,7 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, start, bytes, segs, depth, *slot;
-	__u32 op;
+	__u32 op, idx = 0;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
@@ -258,7 +267,7 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	c->requests[op]++;
 	c->bytes[op] += bytes;
 
-	slot = rq_slot(rq, btf);
+	slot = rq_slot(rq, btf, &idx);
 	if (slot) {
 		if (*slot) {
 			/* The previous owner's completion was missed: it stops counting now. */
@@ -268,15 +277,14 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 			depth = __sync_fetch_and_add(&inflight.n, 1) + 1;
 		}
 		*slot = now;
+		if (snoop)
+			who_issue(rq, idx, depth);
 		c->sum_depth += depth;
 		SET_MAX(m, depth, depth);
 		HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
 	} else {
 		c->slot_overflow++;
-		depth = 0;
 	}
-	if (snoop)
-		who_issue(rq, depth);
 
 	/* Queue time: the kernel stamps allocation (0 when the queue keeps no stats). */
 	start = RD(btf, rq, start_time_ns);
@@ -305,11 +313,11 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 {
 	struct blkio_counters *c;
 	struct blkio_event *e;
-	__u64 now, issued, start, *slot, device_ns, key;
+	__u64 now, issued, start, *slot, device_ns;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	struct blkio_who *w;
-	__u32 data_len;
+	__u32 data_len, idx = 0;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
@@ -324,7 +332,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	if (error)
 		c->errors++;
 
-	slot = rq_slot(rq, btf);
+	slot = rq_slot(rq, btf, &idx);
 	if (!slot)
 		return 0;
 	issued = *slot;
@@ -348,15 +356,12 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 	if (!snoop)
 		return 0;
-	key = (__u64)rq;
-	w = bpf_map_lookup_elem(&who, &key);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		c->lost_events++;
-		if (w)
-			bpf_map_delete_elem(&who, &key);
 		return 0;
 	}
+	w = bpf_map_lookup_elem(&who_slots, &idx);
 	e->ts_ns = now;
 	e->sector = RD(btf, rq, __sector);
 	e->queue_ns = start && start < issued ? issued - start : 0;
@@ -371,13 +376,13 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		e->pid = w->pid;
 		e->depth = w->depth;
 		__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
-		bpf_map_delete_elem(&who, &key);
 	} else {
 		e->pid = 0;
 		e->depth = 0;
 		__builtin_memset(e->comm, 0, sizeof(e->comm));
 	}
-	bpf_ringbuf_submit(e, 0);
+	/* No wakeup per record: the drain thread polls on a timer (src/snoop.c). */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -385,6 +390,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 {
 	struct blkio_pcpu *p;
 	__u64 *slot;
+	__u32 idx;
 
 	if (!rq_is_ours(rq, btf))
 		return 0;
@@ -392,7 +398,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	if (!p)
 		return 0;
 	p->c.requeues++;
-	slot = rq_slot(rq, btf);
+	slot = rq_slot(rq, btf, &idx);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && *slot) {
 		*slot = 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/libbpf.h>
 #include "snoop.h"
 #include "summary.h"
@@ -38,13 +39,19 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static void *drain(void *arg)
 {
+	struct timespec tick = {.tv_nsec = 20 * 1000 * 1000};
 	struct snoop *s = arg;
 	int n;
 
+	/*
+	 * The programs submit without wakeups (cheaper per record), so nothing would
+	 * wake an epoll: drain on a timer. 20 ms at 150k IOPS is ~220 KB of the 4 MiB.
+	 */
 	while (!s->stop && !s->err) {
-		n = ring_buffer__poll(s->rb, 100);
-		if (n < 0 && n != -EINTR && !s->err)
+		n = ring_buffer__consume(s->rb);
+		if (n < 0 && !s->err)
 			s->err = n;
+		nanosleep(&tick, NULL);
 	}
 	return NULL;
 }

@@ -151,7 +151,9 @@ static int configure(struct tracer *t, const struct device *dev, size_t snoop_by
 	s->rodata->snoop = true;
 	t->snoop = true;
 	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
-	if (!err) /* requests in flight at once: at most the slots, plus those queued */
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
+	if (!err) /* requests waiting in a scheduler: nr_requests per hw queue at most */
 		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
 	return err;
 }
