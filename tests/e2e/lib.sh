@@ -2,6 +2,7 @@
 # sysfs settings that are always restored, assertions that count.
 # shellcheck shell=bash
 set -u
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" # losetup, mkfs.ext4, sfdisk
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BB="$ROOT/blktrace-bench"
 T_NAME=$(basename "$0" .sh)
