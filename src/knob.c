@@ -22,7 +22,7 @@ static const struct {
 };
 
 /* The active scheduler is the bracketed one: "[mq-deadline] none". */
-static void active_scheduler(char *buf, size_t len)
+static void active_scheduler(char *buf)
 {
 	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
 
@@ -30,7 +30,6 @@ static void active_scheduler(char *buf, size_t len)
 		memmove(buf, open + 1, close - open - 1);
 		buf[close - open - 1] = '\0';
 	}
-	(void)len;
 }
 
 static bool in_list(const char *list, const char *word)
@@ -66,7 +65,7 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			   strerror(-ret));
 	snprintf(list, sizeof(list), "%s", k->original);
 	if (!strcmp(name, "scheduler"))
-		active_scheduler(k->original, sizeof(k->original));
+		active_scheduler(k->original);
 
 	for (v = 0; v < nr; v++) {
 		const char *val = values[v];
@@ -119,7 +118,7 @@ int knob__restore(struct knob *k)
 	ret = device__queue_set(k->dev, k->name, k->original);
 	if (!ret && !device__queue_get(k->dev, k->name, now, sizeof(now))) {
 		if (!strcmp(k->name, "scheduler"))
-			active_scheduler(now, sizeof(now));
+			active_scheduler(now);
 		if (strcmp(now, k->original))
 			ret = -EIO;
 	}

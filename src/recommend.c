@@ -49,32 +49,32 @@ static void agg_from(json_t *series, struct agg *a)
 	a->ci95 = json_number_value(json_object_get(m, "ci95"));
 }
 
-/* Numeric values sort as numbers, others (schedulers) keep the order given. */
+/* Numeric values sort as numbers; others (schedulers) keep the order given. */
 static double order_of(const char *v, size_t pos)
 {
 	char *end;
-	double d = strtod(v, &end);
+	double d = v ? strtod(v, &end) : 0;
 
-	return *end || end == v ? (double)pos : d;
+	return !v || *end || end == v ? (double)pos : d;
 }
 
 static json_t *one_workload(json_t *series, size_t *idx, size_t n, const char *knob,
 			    const struct device *dev)
 {
 	size_t i, best = idx[0], small = SIZE_MAX;
+	double small_order = 0;
 	struct agg a, b;
 	json_t *ev = json_array(), *out;
 	bool judged = true;
 
-	for (i = 0; i < n; i++) {
-		struct agg x, y;
-
-		agg_from(json_array_get(series, idx[i]), &x);
-		agg_from(json_array_get(series, best), &y);
-		if (x.mean > y.mean)
-			best = idx[i];
-	}
 	agg_from(json_array_get(series, best), &b);
+	for (i = 1; i < n; i++) {
+		agg_from(json_array_get(series, idx[i]), &a);
+		if (a.mean > b.mean) {
+			best = idx[i];
+			b = a;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		json_t *s = json_array_get(series, idx[i]);
 		const char *val = json_string_value(
@@ -88,11 +88,10 @@ static json_t *one_workload(json_t *series, size_t *idx, size_t n, const char *k
 						    val ? val : "", "mb_per_s", a.mean, "ci95",
 						    a.ci95, "n", (json_int_t)a.n, "p_value_vs_best",
 						    isnan(p) ? json_null() : json_real(p)));
-		if (!isnan(p) && p >= 0.05 &&
-		    (small == SIZE_MAX ||
-		     order_of(val, i) < order_of(json_string_value(json_object_get(
-				json_object_get(json_array_get(series, small), "params"), knob)), 0)))
+		if (!isnan(p) && p >= 0.05 && (small == SIZE_MAX || order_of(val, i) < small_order)) {
 			small = idx[i];
+			small_order = order_of(val, i);
+		}
 	}
 	out = json_pack("{s:s, s:s?, s:O?, s:o, s:b}", "knob", knob, "workload",
 			json_string_value(json_object_get(json_array_get(series, best), "label")),

@@ -261,13 +261,7 @@ static json_t *app_json(const struct app_stats *a)
 	double s = a->ns / 1e9;
 	struct dist d;
 
-	d.count = hist_total(a->lat, HIST_LAT_BUCKETS);
-	d.mean = a->ios ? (double)a->lat_sum_ns / a->ios : 0;
-	d.max = a->lat_max_ns;
-	d.p50 = hist_percentile(HIST_KIND_LAT, a->lat, 50, a->lat_max_ns);
-	d.p90 = hist_percentile(HIST_KIND_LAT, a->lat, 90, a->lat_max_ns);
-	d.p99 = hist_percentile(HIST_KIND_LAT, a->lat, 99, a->lat_max_ns);
-	d.p999 = hist_percentile(HIST_KIND_LAT, a->lat, 99.9, a->lat_max_ns);
+	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:o}", "bytes", jint(a->bytes), "ios",
 			 jint(a->ios), "seconds", s, "mb_per_s", s > 0 ? a->bytes / s / 1e6 : 0.0,
 			 "mib_per_s", s > 0 ? a->bytes / s / 1048576 : 0.0, "iops",

@@ -309,12 +309,13 @@ static void linked_table(FILE *f, const struct result *res)
 static void app_line(FILE *f, const struct app_stats *a)
 {
 	double s = a->ns / 1e9;
+	struct dist d;
 	char b[32];
 
+	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 	fprintf(f, "  app: %s in %.3f s: %.1f MB/s, %.0f IOPS, latency mean %.1f us, p99 %.1f us\n",
 		fmt_bytes(b, sizeof(b), a->bytes), s, s > 0 ? a->bytes / s / 1e6 : 0.0,
-		s > 0 ? a->ios / s : 0.0, a->ios ? (double)a->lat_sum_ns / a->ios / 1e3 : 0.0,
-		hist_percentile(HIST_KIND_LAT, a->lat, 99, a->lat_max_ns) / 1e3);
+		s > 0 ? a->ios / s : 0.0, d.mean / 1e3, d.p99 / 1e3);
 }
 
 void report_text(FILE *f, const struct result *res)

@@ -5,8 +5,7 @@
 const char *const blkio_op_names[BLKIO_NR_OPS] = {"read", "write", "flush", "discard", "other"};
 const char *const blkio_lat_names[BLKIO_NR_LATS] = {"queue_ns", "device_ns", "total_ns"};
 
-static void dist_fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum,
-		      uint64_t max)
+void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max)
 {
 	unsigned int n = hist_nr_buckets(kind);
 
@@ -47,17 +46,17 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 		bytes += c->bytes[k];
 	rw_bytes = c->bytes[BLKIO_OP_READ] + c->bytes[BLKIO_OP_WRITE];
 
-	dist_fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
-	dist_fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
+	dist__fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
+	dist__fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
 		  b->max.segments);
-	dist_fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
+	dist__fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
 		  top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
 	/* Bytes per segment: the exact mean is total bytes over total segments. */
 	s->seg_bytes.mean = c->sum_segments ? (double)rw_bytes / c->sum_segments : 0;
-	dist_fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
+	dist__fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
 		  b->max.depth);
 	for (k = 0; k < BLKIO_NR_LATS; k++)
-		dist_fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
+		dist__fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
 
 	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
 	if (!lim || !s->data_requests)

@@ -31,6 +31,9 @@ struct block_summary {
 	__u64 size_all[HIST_SIZE_BUCKETS]; /* read + write + other */
 };
 
+/* Count, mean (exact, from sum), percentiles and max of one histogram. */
+void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max);
+
 /* lim may be NULL (no limit-bound shares). */
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s);

@@ -87,8 +87,9 @@ static int run_command(char **argv)
 		close(pipefd[0]);
 		execvp(argv[0], argv);
 		child_err = errno;
-		if (write(pipefd[1], &child_err, sizeof(child_err)) < 0)
-			_exit(EXIT_NOEXEC);
+		/* Should this write fail, the parent sees EOF and exit status 127. */
+		if (write(pipefd[1], &child_err, sizeof(child_err)) != sizeof(child_err))
+			child_err = 0;
 		_exit(EXIT_NOEXEC);
 	}
 	close(pipefd[1]);
@@ -98,17 +99,15 @@ static int run_command(char **argv)
 	close(pipefd[0]);
 
 	for (;;) {
-		int sig = stop_signal;
-
+		/* Forward Ctrl-C/SIGTERM sent to us alone; the command decides what to do. */
+		if (stop_signal) {
+			kill(pid, stop_signal);
+			stop_signal = 0;
+		}
 		if (waitpid(pid, &status, 0) == pid)
 			break;
 		if (errno != EINTR)
 			return -errno;
-		/* Forward Ctrl-C/SIGTERM sent to us alone; the command decides what to do. */
-		if (sig || stop_signal) {
-			kill(pid, stop_signal ? stop_signal : sig);
-			stop_signal = 0;
-		}
 	}
 	if (n == sizeof(child_err) && child_err)
 		return -child_err;

@@ -76,23 +76,24 @@ static int tp_nr_args(const struct btf *btf, const char *name)
 struct prog_pair {
 	const char *tp;
 	struct bpf_program *btf_prog, *raw_prog;
+	bool snoop_only;
 };
 
 static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
-		{"block_rq_issue", s->progs.tp_btf_rq_issue, s->progs.raw_tp_rq_issue},
-		{"block_rq_complete", s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete},
-		{"block_rq_requeue", s->progs.tp_btf_rq_requeue, s->progs.raw_tp_rq_requeue},
-		{"block_rq_merge", s->progs.tp_btf_rq_merge, s->progs.raw_tp_rq_merge},
+		{"block_rq_issue", s->progs.tp_btf_rq_issue, s->progs.raw_tp_rq_issue, false},
+		{"block_rq_complete", s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete, false},
+		{"block_rq_requeue", s->progs.tp_btf_rq_requeue, s->progs.raw_tp_rq_requeue, false},
+		{"block_rq_merge", s->progs.tp_btf_rq_merge, s->progs.raw_tp_rq_merge, false},
 		{"block_bio_backmerge", s->progs.tp_btf_bio_backmerge,
-		 s->progs.raw_tp_bio_backmerge},
+		 s->progs.raw_tp_bio_backmerge, false},
 		{"block_bio_frontmerge", s->progs.tp_btf_bio_frontmerge,
-		 s->progs.raw_tp_bio_frontmerge},
-		{"block_split", s->progs.tp_btf_split, s->progs.raw_tp_split},
+		 s->progs.raw_tp_bio_frontmerge, false},
+		{"block_split", s->progs.tp_btf_split, s->progs.raw_tp_split, false},
 		/* Snoop mode only (below): who submitted a request. */
-		{"block_rq_insert", s->progs.tp_btf_rq_insert, s->progs.raw_tp_rq_insert},
+		{"block_rq_insert", s->progs.tp_btf_rq_insert, s->progs.raw_tp_rq_insert, true},
 	};
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	const char *force = getenv("BLKTRACE_BENCH_RAW_TP");
@@ -115,10 +116,8 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 	t->btf_flavour = !opts->force_raw_tp && !(force && *force && strcmp(force, "0"));
 
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		bool exists = tp_nr_args(vmlinux, pairs[i].tp) >= 0;
-
-		if (pairs[i].btf_prog == s->progs.tp_btf_rq_insert && !opts->snoop_ring_bytes)
-			exists = false;
+		bool exists = tp_nr_args(vmlinux, pairs[i].tp) >= 0 &&
+			      (!pairs[i].snoop_only || opts->snoop_ring_bytes);
 
 		bpf_program__set_autoload(pairs[i].btf_prog, exists && t->btf_flavour);
 		bpf_program__set_autoload(pairs[i].raw_prog, exists && !t->btf_flavour);
