@@ -52,7 +52,7 @@ SKEL := $(OUT)/blkio.skel.h
 .SECONDARY: $(SAN_OBJS)
 .PHONY: all deps check unit e2e demo bench bench-smoke clean format
 
-all: blktrace-bench
+all: blktrace-bench $(OUT)/bench-floor
 
 deps:
 	$(Q)tools/deps.sh
@@ -68,6 +68,20 @@ $(OUT)/blkio.bpf.o: bpf/blkio.bpf.c | $(OUT)
 $(SKEL): $(OUT)/blkio.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name blkio_bpf > $@
+
+# The bench's calibration programs (tools/bench/floor.*): a skeleton of their own.
+$(OUT)/floor.bpf.o: tools/bench/floor.bpf.c | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(OUT)/floor.skel.h: $(OUT)/floor.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(OUT)/bench-floor: tools/bench/floor.c $(OUT)/floor.skel.h
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
 
 # Every object may include the skeleton; -MMD records who really does.
 $(OUT)/%.o: src/%.c | $(SKEL)

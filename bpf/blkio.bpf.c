@@ -36,6 +36,7 @@ const volatile __u64 part_start = 0;	 /* partition filter, sectors; part_end == 
 const volatile __u64 part_end = 0;
 const volatile __u32 tags_per_hwq = 1;	 /* slot = hw queue * tags_per_hwq + tag */
 const volatile __u32 nr_slots = 1;
+const volatile bool one_hwq = false;	 /* one hardware queue: slot = tag, hctx never read */
 const volatile bool old_args = false;	 /* tracepoints take a leading q: < v5.11 */
 const volatile bool snoop = false;
 
@@ -188,11 +189,16 @@ static __always_inline bool bio_is_ours(struct bio *bio, bool btf)
 /* The request's slot, or NULL when (hw queue, tag) falls outside the table. */
 static __always_inline __u64 *rq_slot(struct request *rq, bool btf, __u32 *idx)
 {
-	struct blk_mq_hw_ctx *hctx = RD(btf, rq, mq_hctx);
 	__s32 tag = RD(btf, rq, tag);
+	struct blk_mq_hw_ctx *hctx;
 
 	if (tag < 0 || (__u32)tag >= tags_per_hwq)
 		return NULL;
+	if (one_hwq) {
+		*idx = tag;
+		return bpf_map_lookup_elem(&slots, idx);
+	}
+	hctx = RD(btf, rq, mq_hctx);
 	*idx = RD(btf, hctx, queue_num) * tags_per_hwq + tag;
 	if (*idx >= nr_slots)
 		return NULL;

@@ -143,6 +143,7 @@ static int configure(struct tracer *t, const struct device *dev, size_t snoop_by
 		s->rodata->part_end = dev->part_start + dev->part_sectors;
 	}
 	s->rodata->tags_per_hwq = tags;
+	s->rodata->one_hwq = queues == 1;
 	s->rodata->nr_slots = nr;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (err || !snoop_bytes)

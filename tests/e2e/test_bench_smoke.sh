@@ -22,10 +22,16 @@ expect_eq "smoke: exit status" "$rc" 0
 expect_true "smoke: bench.json written" test -s "$J"
 expect_eq "smoke: mode" "$(jqv "$J" .mode 2> /dev/null)" smoke
 
-for c in untraced blktrace-bench bpftrace-biolatency bitesize.bt; do
+for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
+	bpftrace-biolatency bitesize.bt; do
 	sel=".configs[] | select(.name == \"$c\")"
-	expect_eq "smoke: $c ran" "$(jqv "$J" "$sel | .rounds_ok" 2> /dev/null)" 1
+	# One IOPS round each, and one cost round for every tracer.
+	expect_eq "smoke: $c ran" "$(jqv "$J" "$sel | .rounds_ok" 2> /dev/null)" \
+		"$([ $c = untraced ] && echo 1 || echo 2)"
+	expect_eq "smoke: $c failed no round" "$(jqv "$J" "$sel | .rounds_failed" 2> /dev/null)" 0
 	expect_cmp "smoke: $c IOPS" "$(jqv "$J" "$sel | .iops.median // 0" 2> /dev/null)" ">" 0
+	expect_cmp "smoke: $c % of untraced" \
+		"$(jqv "$J" "$sel | .pct_of_untraced.median // 0" 2> /dev/null)" ">" 0
 	expect_true "smoke: $c in the table" grep -q "^$c " "$TMP/bench/table.txt"
 	[ "$c" = untraced ] && continue
 	expect_cmp "smoke: $c BPF programs found" \

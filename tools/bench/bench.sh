@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
 # make bench: what tracing costs the disk it traces (part 1), and the built-in
-# engine against fio (part 2, still to come).
+# engine against fio (part 2).
 #
 # Part 1 runs one fio job (4 KiB random reads, io_uring, iodepth 32, O_DIRECT) on
-# a loop disk of its own on /dev/shm, untraced and under each tracer, in
-# alternating rounds. Every tracer runs in passive mode in the background, so the
-# numbers hold nothing but the cost of tracing: once it has attached, the BPF run
-# time of its programs (kernel.bpf_stats_enabled, read from the tracer's own
-# program fds in /proc/PID/fdinfo, so other sessions' programs never count) and
-# its CPU time are read before and after fio, and the difference is divided by
-# the I/Os the disk completed in between (/proc/diskstats).
+# a loop disk of its own on /dev/shm, untraced and under each tracer. Every tracer
+# runs in passive mode in the background, so the numbers hold nothing but the cost
+# of tracing. It has two phases:
+#  - IOPS: bpf_stats off (it costs two clock reads per program run, which no user
+#    pays), all configurations in rounds, the order rotated each round. A tracer's
+#    "% of untraced" is the median over rounds of its IOPS over the untraced IOPS
+#    of the same round, so slow drifts of the machine cancel.
+#  - cost: bpf_stats on. Once a tracer has attached, the BPF run time of its
+#    programs (read from its own program fds in /proc/PID/fdinfo, so other
+#    sessions' programs never count) is read before and after fio, and the
+#    difference divided by the I/Os the disk completed in between (/proc/diskstats).
+# Two calibration rows run beside the tracers: two tp_btf programs on the same two
+# tracepoints that do nothing (floor-empty) or only read the clock (floor-clock),
+# tools/bench/floor.bpf.c. They show what any tracer pays on this machine before
+# it records anything.
 #
-#   tools/bench/bench.sh            full: 7 rounds of 5 s per configuration (~4 min)
+#   tools/bench/bench.sh            full: 7 IOPS rounds and 3 cost rounds of 3 s per
+#                                   configuration, then part 2 (~9 min)
 #   tools/bench/bench.sh --smoke    1 round of 1 s each on a small disk (seconds);
 #                                   also BENCH_SMOKE=1. Exits non-zero if any run failed.
-# Knobs: BENCH_ROUNDS, BENCH_RUNTIME (s), BENCH_DISK (size), BENCH_OUT (results dir,
-# default results/bench-DATE). Everything it changes is undone on exit, error and
-# Ctrl-C: the loop disk, its image, tracers, bpf_stats_enabled, a tracefs mount.
+# Knobs: BENCH_ROUNDS, BENCH_COST_ROUNDS, BENCH_PART2_ROUNDS, BENCH_RUNTIME (s),
+# BENCH_DISK (size), BENCH_OUT (results dir, default results/bench-DATE).
+# Everything it changes is undone on exit, error and Ctrl-C: the loop disk, its
+# image, tracers, bpf_stats_enabled, a tracefs mount.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -31,18 +41,21 @@ for a in "$@"; do
 	esac
 done
 if [ "$SMOKE" = 1 ]; then
-	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
+	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} COST_ROUNDS=${BENCH_COST_ROUNDS:-1}
+	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
 	WARMUP=0
 else
-	MODE=full ROUNDS=${BENCH_ROUNDS:-7} RUNTIME=${BENCH_RUNTIME:-5} DISK=${BENCH_DISK:-1G}
+	MODE=full ROUNDS=${BENCH_ROUNDS:-7} COST_ROUNDS=${BENCH_COST_ROUNDS:-3}
+	P2_ROUNDS=${BENCH_PART2_ROUNDS:-5} RUNTIME=${BENCH_RUNTIME:-3} DISK=${BENCH_DISK:-1G}
 	WARMUP=2
 fi
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 
-# Part 1's configurations, in table order. A new one (e.g. blktrace-bench --snoop)
-# needs a line here, a case in start_tracer and one in describe.
-CONFIGS=(untraced blktrace-bench blktrace-bench-snoop bpftrace-biolatency bitesize.bt)
+# Part 1's configurations, in table order. A new one needs a line here, a case in
+# start_tracer and one in describe.
+CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
+	bpftrace-biolatency bitesize.bt)
 # The issue 6 targets for our column.
 TARGET_NS_PER_IO=350
 TARGET_PCT=97
@@ -51,7 +64,9 @@ say() { echo "bench: $*"; }
 warn() { echo "bench: $*" >&2; }
 
 [ "$(id -u)" -eq 0 ] || { warn "needs root (loop devices, BPF, bpf_stats)"; exit 1; }
-[ -x "$ROOT/blktrace-bench" ] || { warn "./blktrace-bench is not built (make all)"; exit 1; }
+for f in blktrace-bench build/bench-floor; do
+	[ -x "$ROOT/$f" ] || { warn "$f is not built (make all)"; exit 1; }
+done
 
 # --- state that cleanup undoes ---------------------------------------------------
 work='' img='' dev='' tracer_pid='' fio_pid='' stats_prev='' tracefs_mounted=0
@@ -121,7 +136,9 @@ mkdir -p "$OUT/logs"
 work=$(mktemp -d /dev/shm/blktrace-bench-bench.XXXXXX)
 # The binary under test, frozen: a rebuild during the bench must not change it.
 BB=$work/blktrace-bench
+FLOOR=$work/bench-floor
 cp "$ROOT/blktrace-bench" "$BB"
+cp "$ROOT/build/bench-floor" "$FLOOR"
 
 img=$work/disk.img
 truncate -s "$DISK" "$img"
@@ -134,9 +151,10 @@ devt=$(((major << 20) | minor)) # the kernel's dev_t, as the tracepoints report 
 "$BB" info "$name" --json > "$OUT/device.json" 2> /dev/null || echo null > "$OUT/device.json"
 
 stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
-echo 1 > /proc/sys/kernel/bpf_stats_enabled
+set_stats() { echo "$1" > /proc/sys/kernel/bpf_stats_enabled; }
 
-say "$MODE mode: $dev ($DISK on /dev/shm), $ROUNDS round(s) of ${RUNTIME}s per configuration"
+say "$MODE mode: $dev ($DISK on /dev/shm), $ROUNDS IOPS and $COST_ROUNDS cost round(s) of" \
+	"${RUNTIME}s per configuration"
 say "results in ${OUT#"$ROOT"/}"
 
 # --- measurements -----------------------------------------------------------------
@@ -185,6 +203,9 @@ io_snapshot() {
 start_tracer() {
 	local cfg=$1 log=$2 ready file i
 	case $cfg in
+	floor-empty | floor-clock)
+		"$FLOOR" "${cfg#floor-}" > "$log.out" 2> "$log.err" &
+		ready='^ready' file=$log.out ;;
 	blktrace-bench)
 		"$BB" --trace "$name" -v --json "$log.json" > "$log.out" 2> "$log.err" &
 		ready='with .* programs' file=$log.err ;;
@@ -222,6 +243,10 @@ start_tracer() {
 describe() {
 	case $1 in
 	untraced) echo "fio alone" ;;
+	floor-empty) echo "calibration: two tp_btf programs (block_rq_issue, block_rq_complete)" \
+		"that return at once (tools/bench/floor.bpf.c)" ;;
+	floor-clock) echo "calibration: the same two programs, each reading the clock once" \
+		"(bpf_ktime_get_ns) into a per-CPU value" ;;
 	blktrace-bench) echo "blktrace-bench --trace $name (passive; filters the disk first)" ;;
 	blktrace-bench-snoop) echo "blktrace-bench --trace $name --snoop FILE (a 72-byte record" \
 		"per request through a ring buffer, plus the aggregates)" ;;
@@ -232,9 +257,10 @@ describe() {
 	esac
 }
 
-# run_round CONFIG ROUND: one fio run under CONFIG; appends a JSON line to rounds.jsonl.
+# run_round CONFIG ROUND PHASE: one fio run under CONFIG; appends a JSON line to
+# rounds.jsonl. PHASE is iops (bpf_stats off) or cost (on).
 run_round() {
-	local cfg=$1 r=$2 log=$OUT/logs/$1-$2 rc=0
+	local cfg=$1 r=$2 phase=$3 log=$OUT/logs/$3-$1-$2 rc=0
 	local t0=0 n0=0 t1=0 n1=0 p1=0 c0=0 c1=0 d0 d1 o0 o1 rss=null lost=null traced=null
 	local tracer=null iops ios usr sys
 	if [ "$cfg" != untraced ]; then
@@ -272,24 +298,24 @@ run_round() {
 		--argjson fio_ios "${ios:-0}" --argjson usr "${usr:-0}" --argjson sys "${sys:-0}" \
 		--argjson disk "$((d1 - d0))" --argjson other "$((o1 - o0))" \
 		--argjson tracer "$tracer" --argjson lost "$lost" --argjson traced "$traced" \
-		--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
-		'{config: $cfg, round: $r, iops: $iops, fio_ios: $fio_ios,
+		--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg phase "$phase" \
+		'{config: $cfg, phase: $phase, round: $r, iops: $iops, fio_ios: $fio_ios,
 		  fio_cpu_pct: {usr: $usr, sys: $sys}, disk_ios: $disk, other_disk_ios: $other,
 		  loadavg: $load, tracer: $tracer,
-		  bpf_ns_per_io: (if $tracer and $disk > 0 then $tracer.bpf_run_time_ns / $disk
-		                  else null end)}
+		  bpf_ns_per_io: (if $phase == "cost" and $tracer and $disk > 0
+		                  then $tracer.bpf_run_time_ns / $disk else null end)}
 		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
-	printf 'bench:   round %d %-20s %9.0f IOPS' "$r" "$cfg" "$iops"
-	[ "$tracer" = null ] || printf '  %6d ns/IO' $(((t1 - t0) / (d1 - d0 > 0 ? d1 - d0 : 1)))
+	printf 'bench:   %s round %d %-20s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
+	[ "$tracer" = null ] || [ "$phase" != cost ] ||
+		printf '  %6d ns/IO' $(((t1 - t0) / (d1 - d0 > 0 ? d1 - d0 : 1)))
 	[ $((o1 - o0)) -le $(((d1 - d0) / 100)) ] || printf '  (other disks: %d I/Os)' $((o1 - o0))
 	echo
 }
 
-# --- part 2: built-in engine vs fio ------------------------------------------------
 # --- part 2: the built-in engine against fio (issue 3 / issue 6) -----------------
 # The same three jobs, run by fio and by blktrace-bench's own engine, alternating,
-# ROUNDS times of RUNTIME seconds each, time-based over the whole disk. Both run
+# P2_ROUNDS times of RUNTIME seconds each, time-based over the whole disk. Both run
 # traced (fio as blktrace-bench's command), so the BPF cost is the same on both
 # sides and the ratio is the engines'. CPU per I/O is user+system time of the whole
 # command (bash's `times` for its children) over the I/Os it did.
@@ -312,7 +338,7 @@ part2_engine_vs_fio() {
 	local r spec jname fjob ojob cpu f
 	local bytes=$(($(cat "/sys/block/$name/size") * 512))
 	: > "$OUT/part2.jsonl"
-	for ((r = 1; r <= ROUNDS; r++)); do
+	for ((r = 1; r <= P2_ROUNDS; r++)); do
 		for spec in "${PART2_JOBS[@]}"; do
 			IFS='|' read -r jname fjob ojob <<< "$spec"
 			f=$OUT/logs/part2-$jname-$r
@@ -381,14 +407,26 @@ if [ "$WARMUP" -gt 0 ]; then
 	say "warm-up: ${WARMUP}s of fio, not counted"
 	run_fio "$WARMUP" "$OUT/logs/warmup.fio.json" || { warn "fio failed"; exit 1; }
 fi
-n=${#CONFIGS[@]}
-for ((r = 1; r <= ROUNDS; r++)); do
-	# Alternate, and rotate the order so no configuration always runs first.
-	for ((i = 0; i < n; i++)); do
-		cfg=${CONFIGS[(i + r - 1) % n]}
-		run_round "$cfg" "$r" || failures+=("$cfg/$r")
+# rounds PHASE NR CONFIG...: NR rounds over the configurations, the order rotated
+# each round so that none always runs first.
+rounds() {
+	local phase=$1 nr=$2 r i cfg
+	shift 2
+	local cfgs=("$@") n=$#
+	for ((r = 1; r <= nr; r++)); do
+		for ((i = 0; i < n; i++)); do
+			cfg=${cfgs[(i + r - 1) % n]}
+			run_round "$cfg" "$r" "$phase" || failures+=("$phase/$cfg/$r")
+		done
 	done
-done
+}
+say "IOPS phase: bpf_stats off"
+set_stats 0
+rounds iops "$ROUNDS" "${CONFIGS[@]}"
+say "cost phase: bpf_stats on"
+set_stats 1
+rounds cost "$COST_ROUNDS" "${CONFIGS[@]:1}"
+set_stats "$stats_prev"
 
 part2=$(part2_engine_vs_fio) || { failures+=(part2); part2=null; }
 
@@ -397,7 +435,8 @@ cfg_json=$(for c in "${CONFIGS[@]}"; do
 	jq -n -c --arg c "$c" --arg d "$(describe "$c")" '{name: $c, description: $d}'
 done | jq -s -c .)
 jq -s --argjson configs "$cfg_json" --arg date "$(date -Iseconds)" --arg mode "$MODE" \
-	--argjson rounds "$ROUNDS" --argjson runtime "$RUNTIME" --arg disk "$DISK" \
+	--argjson rounds "$ROUNDS" --argjson cost_rounds "$COST_ROUNDS" \
+	--argjson p2_rounds "$P2_ROUNDS" --argjson runtime "$RUNTIME" --arg disk "$DISK" \
 	--arg dev "$name" --arg majmin "$major:$minor" --slurpfile info "$OUT/device.json" \
 	--arg kernel "$(uname -r)" --arg host "$(hostname)" --argjson cpus "$(nproc)" \
 	--arg cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
@@ -410,59 +449,73 @@ def median: sort | if length == 0 then null
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 def stat: if length == 0 then null else {median: median, min: min, max: max} end;
 . as $runs
-| ([$runs[] | select(.config == "untraced") | .iops] | median) as $base
-| {schema: "blktrace-bench-bench/1", date: $date, mode: $mode,
+| [$runs[] | select(.phase == "iops")] as $io
+| {schema: "blktrace-bench-bench/2", date: $date, mode: $mode,
    host: {kernel: $kernel, hostname: $host, cpus: $cpus, cpu_model: $cpu,
           before_start: {cpu_busy_pct: $busy, other_disks_iops: $oiops}},
    versions: {"blktrace-bench": $bb, fio: $fio, bpftrace: $bpftrace},
-   workload: {fio: $job, seconds_per_round: $runtime, rounds: $rounds,
+   workload: {fio: $job, seconds_per_round: $runtime, iops_rounds: $rounds,
+              cost_rounds: $cost_rounds, part2_rounds: $p2_rounds,
               disk: {name: $dev, dev: $majmin, size: $disk, backing: "/dev/shm file",
                      info: $info[0].device}},
-   method: "Rounds alternate between configurations. Tracers run passive in the background; BPF run time (bpf_stats) and tool CPU time are deltas over the fio run, read from the tracer process (/proc/PID/fdinfo, /proc/PID/stat), divided by the I/Os the disk completed (/proc/diskstats).",
-   configs: [$configs[] | .name as $c | [$runs[] | select(.config == $c)] as $rs
-     | . + {rounds_ok: ($rs | length), rounds_failed: ($rounds - ($rs | length)),
+   method: "Tracers run passive in the background. IOPS phase (bpf_stats off): rounds over all configurations, the order rotated each round; % of untraced is the median over rounds of IOPS / untraced IOPS of the same round. Cost phase (bpf_stats on): BPF run time and tool CPU time are deltas over the fio run, read from the tracer process (/proc/PID/fdinfo, /proc/PID/stat), divided by the I/Os the disk completed (/proc/diskstats). floor-* rows are calibration programs (tools/bench/floor.bpf.c).",
+   configs: [$configs[] | .name as $c
+     | [$io[] | select(.config == $c)] as $rs
+     | [$runs[] | select(.phase == "cost" and .config == $c)] as $cs
+     | [$rs[] | .round as $r | .iops as $i
+        | ($io[] | select(.config == "untraced" and .round == $r) | .iops) as $u
+        | select($u > 0) | 100 * $i / $u] as $pct
+     | . + {rounds_ok: ($rs + $cs | length),
+            rounds_failed: ($rounds + (if $c == "untraced" then 0 else $cost_rounds end)
+                            - ($rs + $cs | length)),
             iops: ([$rs[].iops] | stat),
-            pct_of_untraced: (([$rs[].iops] | median) as $m
-                              | if $m and $base then 100 * $m / $base else null end),
-            bpf_ns_per_io: ([$rs[] | .bpf_ns_per_io // empty] | stat),
-            bpf_runs_per_io: ([$rs[] | select(.tracer) | .tracer.bpf_runs / ([.disk_ios, 1] | max)]
+            pct_of_untraced: ($pct | stat),
+            bpf_ns_per_io: ([$cs[] | .bpf_ns_per_io // empty] | stat),
+            bpf_runs_per_io: ([$cs[] | select(.tracer) | .tracer.bpf_runs / ([.disk_ios, 1] | max)]
                               | median),
-            bpf_programs: ([$rs[] | .tracer.bpf_programs // empty] | max),
+            bpf_programs: ([$rs[], $cs[] | .tracer.bpf_programs // empty] | max),
             tool_cpu_ms: ([$rs[] | .tracer.cpu_ms // empty] | stat),
-            tool_peak_rss_kib: ([$rs[] | .tracer.peak_rss_kib // empty] | max),
-            other_disk_ios: ([$rs[].other_disk_ios] | add)}
-     + (if ($c | startswith("blktrace-bench")) then {lost_events: ([$rs[].lost_events // 0] | add)} else {} end)],
+            tool_peak_rss_kib: ([$rs[], $cs[] | .tracer.peak_rss_kib // empty] | max),
+            other_disk_ios: ([$rs[], $cs[] | .other_disk_ios] | add)}
+     + (if ($c | startswith("blktrace-bench"))
+        then {lost_events: ([$rs[], $cs[] | .lost_events // 0] | add)} else {} end)],
    part2: $part2,
    runs: $runs}
 | .targets = ([.configs[] | select(.name == "blktrace-bench")
     | {bpf_ns_per_io_max: $tns, pct_of_untraced_min: $tpct,
-       bpf_ns_per_io: .bpf_ns_per_io.median, pct_of_untraced: .pct_of_untraced,
-       met: ((.bpf_ns_per_io.median // 1e18) <= $tns and (.pct_of_untraced // 0) >= $tpct)}]
+       bpf_ns_per_io: .bpf_ns_per_io.median, pct_of_untraced: .pct_of_untraced.median,
+       met: ((.bpf_ns_per_io.median // 1e18) <= $tns
+             and (.pct_of_untraced.median // 0) >= $tpct)}]
     | .[0])
 ' "$OUT/rounds.jsonl" > "$OUT/bench.json"
 
 print_table() {
-	printf '%-20s %11s %9s %9s %10s %10s %7s %8s\n' config "IOPS median" min max \
-		"% untraced" "BPF ns/IO" "CPU ms" "RSS MiB"
-	jq -r '.configs[] | [.name, (.iops // {} | .median, .min, .max), .pct_of_untraced,
+	printf '%-20s %11s %9s %9s %10s %13s %10s %7s %8s\n' config "IOPS median" min max \
+		"% untraced" "(range)" "BPF ns/IO" "CPU ms" "RSS MiB"
+	jq -r '.configs[] | [.name, (.iops // {} | .median, .min, .max),
+		(.pct_of_untraced // {} | .median, .min, .max),
 		.bpf_ns_per_io.median, .tool_cpu_ms.median, .tool_peak_rss_kib,
 		.rounds_failed] | map(. // "-") | @tsv' "$1" |
 		awk -F'\t' 'function f(w, p, v) { return v == "-" ? sprintf("%" w "s", v) : sprintf("%" w "." p "f", v) }
 		{
-			printf "%-20s %11s %9s %9s %9s%% %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
-				f(9, 0, $4), f(9, 1, $5), f(10, 0, $6), f(7, 0, $7),
-				f(8, 1, $8 == "-" ? "-" : $8 / 1024)
-			if ($9 != 0) printf "   (%d failed rounds)", $9
+			printf "%-20s %11s %9s %9s %9s%% %13s %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
+				f(9, 0, $4), f(9, 1, $5), $6 == "-" ? "-" : sprintf("(%.0f-%.0f%%)", $6, $7),
+				f(10, 0, $8), f(7, 0, $9), f(8, 1, $10 == "-" ? "-" : $10 / 1024)
+			if ($11 != 0) printf "   (%d failed rounds)", $11
 			printf "\n"
 		}'
 }
 
 echo
-say "part 1: fio 4k randread, io_uring, iodepth 32, direct, ${RUNTIME}s x $ROUNDS rounds on $name" \
+say "part 1: fio 4k randread, io_uring, iodepth 32, direct, ${RUNTIME}s rounds on $name" \
 	"($(nproc) CPUs, kernel $(uname -r))"
 print_table "$OUT/bench.json" | tee "$OUT/table.txt"
-echo "CPU ms: the tracer's CPU time during one fio run (median). RSS: its peak." \
-	| tee -a "$OUT/table.txt"
+cat << EOF | tee -a "$OUT/table.txt"
+IOPS and % untraced: $ROUNDS rounds with bpf_stats off; % untraced is the median (and range)
+over rounds of IOPS / untraced IOPS in the same round. BPF ns/IO: $COST_ROUNDS rounds with
+bpf_stats on, all of the tool's programs. CPU ms: the tool's CPU time during one fio
+run (median). RSS: its peak. floor-*: calibration, what any tracer pays here.
+EOF
 jq -r '.targets | "blktrace-bench vs issue 6 targets (<= \(.bpf_ns_per_io_max) ns/IO, >= \(
 	.pct_of_untraced_min)% IOPS): \(if .met then "met" else "NOT met" end)"' \
 	"$OUT/bench.json" | tee -a "$OUT/table.txt"
@@ -471,7 +524,8 @@ read -r other ours < <(jq -r '[([.runs[].other_disk_ios] | add // 0),
 [ "$other" -le $((ours / 100)) ] || say "note: other disks completed $other I/Os during the runs" \
 	"(another workload on this machine adds noise; unfiltered tracers pay for it)"
 echo
-say "part 2: the built-in engine vs fio $(fio --version), same jobs, both traced, ${RUNTIME}s x $ROUNDS rounds (medians)"
+say "part 2: the built-in engine vs fio $(fio --version), same jobs, both traced," \
+	"${RUNTIME}s x $P2_ROUNDS rounds (medians)"
 print_part2 "$OUT/bench.json" | tee -a "$OUT/table.txt"
 jq -r '.part2 | "engine vs issue 3 targets (>= 0.97x fio throughput, <= 1.0x CPU per I/O): \(
 	if .met then "met" else "NOT met" end)"' "$OUT/bench.json" | tee -a "$OUT/table.txt"
