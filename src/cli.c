@@ -118,6 +118,7 @@ enum {
 	OPT_DESTRUCTIVE,
 	OPT_OVERWRITE,
 	OPT_ANY_FS,
+	OPT_NO_FIXED_BUFS,
 	OPT_SET,
 	OPT_RECOMMEND,
 	OPT_BRIEF,
@@ -154,6 +155,9 @@ static const struct argp_option options[] = {
 	{"engine", OPT_ENGINE, "NAME", 0, "psync (default, one I/O at a time, like dd) or io_uring",
 	 1},
 	{"iodepth", OPT_IODEPTH, "N", 0, "I/Os in flight for io_uring (default 1)", 1},
+	{"no-fixed-bufs", OPT_NO_FIXED_BUFS, NULL, 0,
+	 "io_uring: do not register the buffers (fio's default; registering them pins their "
+	 "pages once instead of on every I/O)", 1},
 	{"direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1},
 	{"sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1},
 	{"fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)", 1},
@@ -368,6 +372,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ANY_FS:
 		o->any_fs = true;
+		break;
+	case OPT_NO_FIXED_BUFS:
+		o->no_fixed_bufs = true;
 		break;
 	case OPT_SET: {
 		char *copy = strdup(arg), *eq = copy ? strchr(copy, '=') : NULL, *tok, *save;

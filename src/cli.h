@@ -43,6 +43,7 @@ struct options {
 	bool drop_caches;
 	const char *file;	/* --file PATH */
 	bool raw, destructive, overwrite, any_fs;
+	bool no_fixed_bufs;	/* io_uring: leave the buffers unregistered, as fio does */
 
 	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
 	char set_knob[32];

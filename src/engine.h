@@ -38,7 +38,7 @@ struct engine {
 	const struct engine_ops *ops;
 	int fd;
 	bool write;
-	bool fixed_bufs;	/* ask for registered buffers; the engine may decline */
+	bool fixed_bufs;	/* in: asked for registered buffers; out: in use */
 	unsigned int depth;	/* units in flight at most; <= ops->max_depth */
 	struct io_unit *units;	/* depth units, owned by the driver */
 	void *priv;		/* engine state between init and cleanup */

@@ -14,6 +14,7 @@ struct psync_data {
 
 static int psync_init(struct engine *e)
 {
+	e->fixed_bufs = false; /* plain read/write: nothing to register */
 	e->priv = calloc(1, sizeof(struct psync_data));
 	return e->priv ? 0 : -ENOMEM;
 }

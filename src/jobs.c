@@ -154,6 +154,8 @@ static int validate(const struct options *o, char *err, size_t errlen)
 	if (o->iodepth > 1 && (!o->engine || strcmp(o->engine, "io_uring")))
 		return ERR("--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
 			   o->iodepth);
+	if (o->no_fixed_bufs && (!o->engine || strcmp(o->engine, "io_uring")))
+		return ERR("--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
 	if ((o->fsync || o->fdatasync || o->sync) && !is_write(o->rw))
 		return ERR("--sync, --fsync and --fdatasync are for write workloads");
 	if (o->raw && o->file)
@@ -178,6 +180,8 @@ int jobs__run(const struct options *o, struct tracer *t, struct result *res,
 	int nr_bs = o->nr_bs ? o->nr_bs : 1, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
 	int i, v, ret = 0;
 	struct knob knob = {};
+	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
+	struct workload_opts wo = { .fixed_bufs = !o->no_fixed_bufs };
 	bool write = is_write(o->rw), created = false;
 	unsigned int rep, repeat = o->repeat ? o->repeat : 1;
 	struct block_stats *before = NULL;
@@ -293,7 +297,8 @@ int jobs__run(const struct options *o, struct tracer *t, struct result *res,
 				if (!ret)
 					ret = tracer__reset_max(t);
 				if (!ret)
-					ret = workload__run(&r->params, fd, file_size, r->app, stop);
+					ret = workload__run_opts(&r->params, fd, file_size, &wo,
+								 r->app, stop);
 				close(fd);
 				if (!ret || ret == -EINTR) {
 					int e = tracer__snapshot(t, r->block);

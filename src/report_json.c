@@ -262,10 +262,11 @@ static json_t *app_json(const struct app_stats *a)
 	struct dist d;
 
 	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
-	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:o}", "bytes", jint(a->bytes), "ios",
-			 jint(a->ios), "seconds", s, "mb_per_s", s > 0 ? a->bytes / s / 1e6 : 0.0,
-			 "mib_per_s", s > 0 ? a->bytes / s / 1048576 : 0.0, "iops",
-			 s > 0 ? a->ios / s : 0.0, "latency_ns",
+	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:b, s:o}", "bytes", jint(a->bytes),
+			 "ios", jint(a->ios), "seconds", s, "mb_per_s",
+			 s > 0 ? a->bytes / s / 1e6 : 0.0, "mib_per_s",
+			 s > 0 ? a->bytes / s / 1048576 : 0.0, "iops", s > 0 ? a->ios / s : 0.0,
+			 "registered_buffers", a->registered_bufs, "latency_ns",
 			 dist_json(&d, HIST_KIND_LAT, a->lat, true));
 }
 

@@ -29,6 +29,7 @@ struct app_stats {
 	uint64_t ns;		/* wall time of the timed part */
 	uint64_t lat_sum_ns;
 	uint64_t lat_max_ns;
+	bool registered_bufs;	/* io_uring: the buffers were registered (pinned once) */
 	__u64 lat[HIST_LAT_BUCKETS];
 };
 

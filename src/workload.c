@@ -277,6 +277,7 @@ int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
 	if (err)
 		goto cleanup;
 	engine_up = true;
+	out->registered_bufs = e.fixed_bufs;
 
 	now = t0 = wl_now();
 	deadline = j.runtime_ns ? t0 + j.runtime_ns : UINT64_MAX;

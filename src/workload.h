@@ -33,7 +33,8 @@ struct engine_ops;
 
 struct workload_opts {
 	const struct engine_ops *engine; /* NULL: engine__find(p->engine) */
-	bool fixed_bufs;		 /* io_uring: register the buffers when allowed */
+	bool fixed_bufs;		 /* io_uring: register the buffers when allowed; the
+					  * outcome is app_stats.registered_bufs */
 	uint64_t seed;			 /* random offsets; 0: the built-in seed */
 };
 

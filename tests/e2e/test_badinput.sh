@@ -27,6 +27,13 @@ expect_fail "no --trace" 2 "--trace" -- --duration 1
 expect_fail "unknown command" 2 "frobnicate" -- frobnicate
 expect_fail "command not found" 127 "no-such-program-xyz" -- --trace "$a" -- no-such-program-xyz
 expect_fail "duration with a command" 2 "passive" -- --trace "$a" --duration 1 -- true
+# Workload options that contradict each other are refused before any I/O.
+expect_fail "--iodepth without io_uring" 2 "needs --engine io_uring" -- \
+	--trace "$a" --raw --rw read --iodepth 4
+expect_fail "--no-fixed-bufs without io_uring" 2 "no-fixed-bufs" -- \
+	--trace "$a" --raw --rw read --no-fixed-bufs
+expect_fail "raw write without --destructive" 2 "destructive" -- \
+	--trace "$a" --raw --rw write --size 1M
 
 "$BB" --trace "$a" -- sh -c 'exit 3' > /dev/null 2>&1
 expect_eq "the command's exit status is ours" "$?" 3

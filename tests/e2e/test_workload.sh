@@ -27,6 +27,13 @@ for engine in psync io_uring; do
 	expect_cmp "$engine: MB/s is decimal (= MiB/s x 1.048576)" \
 		"$(jqv "$TMP/$engine.json" '(.runs[0].app.mb_per_s / .runs[0].app.mib_per_s - 1.048576) | fabs')" "<" 1e-6
 done
+# Registered buffers: io_uring's default (we run as root: no RLIMIT_MEMLOCK in the way).
+expect_eq "io_uring: buffers registered" "$(jqv "$TMP/io_uring.json" .runs[0].app.registered_buffers)" true
+expect_eq "psync: nothing registered" "$(jqv "$TMP/psync.json" .runs[0].app.registered_buffers)" false
+"$BB" --trace "$a" --raw --rw read --bs 64k --size 8M --direct --engine io_uring --no-fixed-bufs \
+	--json "$TMP/nofixed.json" > /dev/null
+expect_eq "--no-fixed-bufs: not registered" "$(jqv "$TMP/nofixed.json" .runs[0].app.registered_buffers)" false
+expect_eq "--no-fixed-bufs: same 128 requests" "$(jqv "$TMP/nofixed.json" .runs[0].block.read.requests)" 128
 
 # 2. A sweep with repetitions: one series per block size, statistics over 3 runs.
 "$BB" --trace "$a" --raw --rw read --bs 4k,16k --count 64 --direct --repeat 3 \

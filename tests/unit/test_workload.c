@@ -301,7 +301,8 @@ static void test_psync_write_exact(void **state)
 
 static void test_psync_read_sequential(void **state)
 {
-	struct workload_opts o = { .engine = &check_ops };
+	/* Asked for registered buffers, which psync has no use for: it says so. */
+	struct workload_opts o = { .engine = &check_ops, .fixed_bufs = true };
 	struct job_params p = job("read", 64 * KIB, 1 * MIB, "psync", 1);
 	struct app_stats s;
 	char path[128];
@@ -319,6 +320,7 @@ static void test_psync_read_sequential(void **state)
 	close(fd);
 	unlink(path);
 	assert_int_equal(s.ios, 16);
+	assert_false(s.registered_bufs);
 	assert_stats_consistent(&s, p.bs);
 	assert_int_equal(chk.nr_offsets, 16);
 	for (i = 0; i < 16; i++)
@@ -465,6 +467,11 @@ static void uring_randread(bool fixed_bufs, bool direct)
 	unlink(path);
 	skip_without_uring(err);
 	assert_int_equal(err, 0);
+	/* Registration may be refused (RLIMIT_MEMLOCK) unless we may lock memory. */
+	if (!fixed_bufs)
+		assert_false(s.registered_bufs);
+	else if (geteuid() == 0)
+		assert_true(s.registered_bufs);
 	/* 4 MiB over a 1 MiB file: the region is the file, the count is the size. */
 	assert_int_equal(s.ios, 1024);
 	assert_stats_consistent(&s, p.bs);

@@ -19,8 +19,8 @@
 # tools/bench/floor.bpf.c. They show what any tracer pays on this machine before
 # it records anything.
 #
-#   tools/bench/bench.sh            full: 7 IOPS rounds and 3 cost rounds of 3 s per
-#                                   configuration, then part 2 (~9 min)
+#   tools/bench/bench.sh            full: 9 IOPS rounds and 3 cost rounds of 3 s per
+#                                   configuration, then part 2 (~7 min)
 #   tools/bench/bench.sh --smoke    1 round of 1 s each on a small disk (seconds);
 #                                   also BENCH_SMOKE=1. Exits non-zero if any run failed.
 # Knobs: BENCH_ROUNDS, BENCH_COST_ROUNDS, BENCH_PART2_ROUNDS, BENCH_RUNTIME (s),
@@ -45,7 +45,7 @@ if [ "$SMOKE" = 1 ]; then
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
 	WARMUP=0
 else
-	MODE=full ROUNDS=${BENCH_ROUNDS:-7} COST_ROUNDS=${BENCH_COST_ROUNDS:-3}
+	MODE=full ROUNDS=${BENCH_ROUNDS:-9} COST_ROUNDS=${BENCH_COST_ROUNDS:-3}
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-5} RUNTIME=${BENCH_RUNTIME:-3} DISK=${BENCH_DISK:-1G}
 	WARMUP=2
 fi
@@ -334,45 +334,59 @@ cpu_seconds() {
 		for (i = 1; i <= n; i++) { split(t[i], m, "m"); sub("s", "", m[2]); s += m[1] * 60 + m[2] }
 		print s }'
 }
-part2_engine_vs_fio() {
-	local r spec jname fjob ojob cpu f
+# part2_run TOOL JOB ROUND FIO_ARGS OUR_ARGS: one traced run; appends to part2.jsonl.
+part2_run() {
+	local tool=$1 jname=$2 r=$3 fjob=$4 ojob=$5 f=$OUT/logs/part2-$2-$3 cpu
 	local bytes=$(($(cat "/sys/block/$name/size") * 512))
+	if [ "$tool" = fio ]; then
+		# shellcheck disable=SC2086
+		cpu=$(cpu_seconds "$BB" --trace "$name" -- fio --name="$jname" --filename="$dev" \
+			$fjob --time_based --runtime="$RUNTIME" --size="$bytes" \
+			--output-format=json --output="$f.fio.json") || return 1
+		jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
+			'{job: $job, round: $r, tool: "fio", bytes_per_s: .jobs[0].read.bw_bytes,
+			  ios: .jobs[0].read.total_ios, cpu_s: $cpu}' "$f.fio.json" >> "$OUT/part2.jsonl"
+	else
+		# shellcheck disable=SC2086
+		cpu=$(cpu_seconds "$BB" --trace "$name" --raw $ojob --runtime "$RUNTIME" \
+			--size "$bytes" --json "$f.bb.json") || return 1
+		jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
+			'{job: $job, round: $r, tool: "blktrace-bench",
+			  bytes_per_s: (.runs[0].app.bytes / .runs[0].app.seconds),
+			  ios: .runs[0].app.ios, cpu_s: $cpu}' "$f.bb.json" >> "$OUT/part2.jsonl"
+	fi
+}
+part2_engine_vs_fio() {
+	local r spec jname fjob ojob first second
 	: > "$OUT/part2.jsonl"
 	for ((r = 1; r <= P2_ROUNDS; r++)); do
+		# Who goes first alternates by round.
+		first=fio second=ours
+		((r % 2)) || first=ours second=fio
 		for spec in "${PART2_JOBS[@]}"; do
 			IFS='|' read -r jname fjob ojob <<< "$spec"
-			f=$OUT/logs/part2-$jname-$r
-			# shellcheck disable=SC2086
-			cpu=$(cpu_seconds "$BB" --trace "$name" -- fio --name="$jname" --filename="$dev" \
-				$fjob --time_based --runtime="$RUNTIME" --size="$bytes" \
-				--output-format=json --output="$f.fio.json") || return 1
-			jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
-				'{job: $job, round: $r, tool: "fio", bytes_per_s: .jobs[0].read.bw_bytes,
-				  ios: .jobs[0].read.total_ios, cpu_s: $cpu}' "$f.fio.json" >> "$OUT/part2.jsonl"
-			# shellcheck disable=SC2086
-			cpu=$(cpu_seconds "$BB" --trace "$name" --raw $ojob --runtime "$RUNTIME" \
-				--size "$bytes" --json "$f.bb.json") || return 1
-			jq -c --arg job "$jname" --argjson r "$r" --argjson cpu "$cpu" \
-				'{job: $job, round: $r, tool: "blktrace-bench",
-				  bytes_per_s: (.runs[0].app.bytes / .runs[0].app.seconds),
-				  ios: .runs[0].app.ios, cpu_s: $cpu}' "$f.bb.json" >> "$OUT/part2.jsonl"
+			part2_run $first "$jname" "$r" "$fjob" "$ojob" || return 1
+			part2_run $second "$jname" "$r" "$fjob" "$ojob" || return 1
 		done
 	done
 	jq -s -c '
 	def median: sort | if length == 0 then null
 		elif length % 2 == 1 then .[length / 2 | floor]
 		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	def cpu_io: .cpu_s * 1e6 / ([.ios, 1] | max);
 	. as $rs | {status: "done", target: {throughput_ratio_min: 0.97, cpu_per_io_ratio_max: 1.0},
+	 method: "Each round runs every job with fio and with our engine, who goes first alternating; ratios are medians over rounds of ours / fio in the same round.",
 	 jobs: [$rs | map(.job) | unique[] as $j
 		| ([$rs[] | select(.job == $j and .tool == "fio")]) as $f
 		| ([$rs[] | select(.job == $j and .tool == "blktrace-bench")]) as $b
+		| [$b[] | .round as $r | . as $o | $f[] | select(.round == $r) | [$o, .]] as $pairs
 		| {job: $j,
 		   fio_mb_per_s: ([$f[].bytes_per_s] | median / 1e6),
 		   ours_mb_per_s: ([$b[].bytes_per_s] | median / 1e6),
-		   fio_cpu_us_per_io: ([$f[] | .cpu_s * 1e6 / .ios] | median),
-		   ours_cpu_us_per_io: ([$b[] | .cpu_s * 1e6 / .ios] | median)}
-		| .throughput_ratio = (.ours_mb_per_s / .fio_mb_per_s)
-		| .cpu_per_io_ratio = (.ours_cpu_us_per_io / .fio_cpu_us_per_io)]}
+		   fio_cpu_us_per_io: ([$f[] | cpu_io] | median),
+		   ours_cpu_us_per_io: ([$b[] | cpu_io] | median),
+		   throughput_ratio: ([$pairs[] | .[0].bytes_per_s / .[1].bytes_per_s] | median),
+		   cpu_per_io_ratio: ([$pairs[] | (.[0] | cpu_io) / (.[1] | cpu_io)] | median)}]}
 	| .met = all(.jobs[]; .throughput_ratio >= 0.97 and .cpu_per_io_ratio <= 1.0)
 	' "$OUT/part2.jsonl"
 }
@@ -448,6 +462,15 @@ def median: sort | if length == 0 then null
 	elif length % 2 == 1 then .[length / 2 | floor]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 def stat: if length == 0 then null else {median: median, min: min, max: max} end;
+# Student t, 97.5% quantile, by degrees of freedom (1..20; the normal beyond).
+def t975: [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+	2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086][. - 1] // 1.96;
+# The median, range, mean and its 95% confidence interval.
+def pctstat: if length == 0 then null else
+	(add / length) as $m | length as $n
+	| (if $n > 1 then (map(. - $m | . * .) | add / ($n - 1) | sqrt) * ($n - 1 | t975)
+	   / ($n | sqrt) else null end) as $h
+	| stat + {mean: $m, ci95: (if $h then [$m - $h, $m + $h] else null end)} end;
 . as $runs
 | [$runs[] | select(.phase == "iops")] as $io
 | {schema: "blktrace-bench-bench/2", date: $date, mode: $mode,
@@ -469,7 +492,7 @@ def stat: if length == 0 then null else {median: median, min: min, max: max} end
             rounds_failed: ($rounds + (if $c == "untraced" then 0 else $cost_rounds end)
                             - ($rs + $cs | length)),
             iops: ([$rs[].iops] | stat),
-            pct_of_untraced: ($pct | stat),
+            pct_of_untraced: ($pct | pctstat),
             bpf_ns_per_io: ([$cs[] | .bpf_ns_per_io // empty] | stat),
             bpf_runs_per_io: ([$cs[] | select(.tracer) | .tracer.bpf_runs / ([.disk_ios, 1] | max)]
                               | median),
@@ -490,16 +513,16 @@ def stat: if length == 0 then null else {median: median, min: min, max: max} end
 ' "$OUT/rounds.jsonl" > "$OUT/bench.json"
 
 print_table() {
-	printf '%-20s %11s %9s %9s %10s %13s %10s %7s %8s\n' config "IOPS median" min max \
-		"% untraced" "(range)" "BPF ns/IO" "CPU ms" "RSS MiB"
+	printf '%-20s %11s %9s %9s %10s %15s %10s %7s %8s\n' config "IOPS median" min max \
+		"% untraced" "(mean, 95% CI)" "BPF ns/IO" "CPU ms" "RSS MiB"
 	jq -r '.configs[] | [.name, (.iops // {} | .median, .min, .max),
-		(.pct_of_untraced // {} | .median, .min, .max),
+		(.pct_of_untraced // {} | .median, (.ci95 // [null, null] | .[0], .[1])),
 		.bpf_ns_per_io.median, .tool_cpu_ms.median, .tool_peak_rss_kib,
 		.rounds_failed] | map(. // "-") | @tsv' "$1" |
 		awk -F'\t' 'function f(w, p, v) { return v == "-" ? sprintf("%" w "s", v) : sprintf("%" w "." p "f", v) }
 		{
-			printf "%-20s %11s %9s %9s %9s%% %13s %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
-				f(9, 0, $4), f(9, 1, $5), $6 == "-" ? "-" : sprintf("(%.0f-%.0f%%)", $6, $7),
+			printf "%-20s %11s %9s %9s %9s%% %15s %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
+				f(9, 0, $4), f(9, 1, $5), $6 == "-" ? "-" : sprintf("(%.1f-%.1f%%)", $6, $7),
 				f(10, 0, $8), f(7, 0, $9), f(8, 1, $10 == "-" ? "-" : $10 / 1024)
 			if ($11 != 0) printf "   (%d failed rounds)", $11
 			printf "\n"
@@ -511,8 +534,9 @@ say "part 1: fio 4k randread, io_uring, iodepth 32, direct, ${RUNTIME}s rounds o
 	"($(nproc) CPUs, kernel $(uname -r))"
 print_table "$OUT/bench.json" | tee "$OUT/table.txt"
 cat << EOF | tee -a "$OUT/table.txt"
-IOPS and % untraced: $ROUNDS rounds with bpf_stats off; % untraced is the median (and range)
-over rounds of IOPS / untraced IOPS in the same round. BPF ns/IO: $COST_ROUNDS rounds with
+IOPS and % untraced: $ROUNDS rounds with bpf_stats off; % untraced is the median over rounds
+of IOPS / untraced IOPS in the same round, then the 95% confidence interval of their
+mean (a wide one says the machine was too noisy to tell). BPF ns/IO: $COST_ROUNDS rounds with
 bpf_stats on, all of the tool's programs. CPU ms: the tool's CPU time during one fio
 run (median). RSS: its peak. floor-*: calibration, what any tracer pays here.
 EOF
@@ -527,6 +551,8 @@ echo
 say "part 2: the built-in engine vs fio $(fio --version), same jobs, both traced," \
 	"${RUNTIME}s x $P2_ROUNDS rounds (medians)"
 print_part2 "$OUT/bench.json" | tee -a "$OUT/table.txt"
+echo "ratio: median over rounds of ours / fio in the same round; who goes first alternates." \
+	| tee -a "$OUT/table.txt"
 jq -r '.part2 | "engine vs issue 3 targets (>= 0.97x fio throughput, <= 1.0x CPU per I/O): \(
 	if .met then "met" else "NOT met" end)"' "$OUT/bench.json" | tee -a "$OUT/table.txt"
 say "wrote ${OUT#"$ROOT"/}/bench.json"
