@@ -227,6 +227,8 @@ static json_t *block_json(const struct device *dev, const struct block_stats *b)
 	json_object_set_new(o, "lost_events", jint(c->lost_events));
 	json_object_set_new(o, "completed", jint(c->completed));
 	json_object_set_new(o, "untracked", jint(c->untracked));
+	json_object_set_new(o, "stale_slots", jint(c->stale_slots));
+	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 	json_object_set_new(o, "request_bytes",
 			    dist_json(&s.size, HIST_KIND_SIZE, s.size_all, false));
 	json_object_set_new(o, "segments", dist_json(&s.segments, HIST_KIND_COUNT,

@@ -67,10 +67,10 @@ expect_cmp() { # NAME A OP B   (numeric, awk semantics)
 		not_ok "$1: expected $2 $3 $4"
 	fi
 }
-expect_true() { # NAME CMD...
+expect_true() { # NAME CMD...: CMD's exit status decides; its stdout is dropped
 	local name=$1
 	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
+	if "$@" > /dev/null; then ok "$name"; else not_ok "$name"; fi
 }
 
 finish() {

@@ -15,7 +15,7 @@ q=/sys/block/$a/queue
 expect_eq "info: exit status" "$?" 0
 "$BB" info "$A" --json > "$TMP/info.json"
 expect_eq "info --json: exit status" "$?" 0
-expect_true "info --json: valid JSON" jq -e . "$TMP/info.json" > /dev/null
+expect_true "info --json: valid JSON" jq -e . "$TMP/info.json"
 expect_eq "info --json: schema" "$(jqv "$TMP/info.json" .schema)" "blktrace-bench/1"
 expect_eq "info --json: only schema and device" "$(jqv "$TMP/info.json" 'keys | join(",")')" \
 	"device,schema"

@@ -262,6 +262,7 @@ describe() {
 run_round() {
 	local cfg=$1 r=$2 phase=$3 log=$OUT/logs/$3-$1-$2 rc=0
 	local t0=0 n0=0 t1=0 n1=0 p1=0 c0=0 c1=0 d0 d1 o0 o1 rss=null lost=null traced=null
+	local untracked=null
 	local tracer=null iops ios usr sys
 	if [ "$cfg" != untraced ]; then
 		start_tracer "$cfg" "$log" || return 1
@@ -291,6 +292,7 @@ run_round() {
 		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
 		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
+		untracked=$(jq '.runs[0].block.untracked' "$log.json" 2> /dev/null || echo null)
 	fi
 	IFS=$'\t' read -r iops ios usr sys < <(jq -r \
 		'.jobs[0] | [.read.iops, .read.total_ios, .usr_cpu, .sys_cpu] | @tsv' "$log.fio.json")
@@ -298,13 +300,15 @@ run_round() {
 		--argjson fio_ios "${ios:-0}" --argjson usr "${usr:-0}" --argjson sys "${sys:-0}" \
 		--argjson disk "$((d1 - d0))" --argjson other "$((o1 - o0))" \
 		--argjson tracer "$tracer" --argjson lost "$lost" --argjson traced "$traced" \
+		--argjson untracked "$untracked" \
 		--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg phase "$phase" \
 		'{config: $cfg, phase: $phase, round: $r, iops: $iops, fio_ios: $fio_ios,
 		  fio_cpu_pct: {usr: $usr, sys: $sys}, disk_ios: $disk, other_disk_ios: $other,
 		  loadavg: $load, tracer: $tracer,
 		  bpf_ns_per_io: (if $phase == "cost" and $tracer and $disk > 0
 		                  then $tracer.bpf_run_time_ns / $disk else null end)}
-		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced}
+		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced,
+		                                           untracked: $untracked}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
 	printf 'bench:   %s round %d %-20s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || [ "$phase" != cost ] ||
