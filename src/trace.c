@@ -189,10 +189,6 @@ cleanup:
 /* 4 MiB: at 72 bytes a record, ~58k requests, 0.4 s at 150k IOPS between two drains. */
 #define SNOOP_RING_BYTES (4U << 20)
 
-/*
- * Detach, then drain the snoop ring buffer, then free the maps: the report's own
- * I/O must not be traced, and the last records must not be lost.
- */
 /* -v: what is traced and how, once counting has begun. */
 static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
 {
@@ -202,6 +198,10 @@ static void say_tracing(const struct options *o, const struct result *res, struc
 			tracer__flavour(t), tracer__map_bytes(t));
 }
 
+/*
+ * Detach, then drain the snoop ring buffer, then free the maps: the report's own
+ * I/O must not be traced, and the last records must not be lost.
+ */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
 			const struct result *res)
 {
