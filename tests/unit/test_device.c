@@ -21,42 +21,14 @@
 #include <cmocka.h>
 
 #include "device.h"
+#include "testutil.h"
 
 static char fixtures[PATH_MAX];
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static int find_fixtures(void **state)
 {
-	const char *env = getenv("BLKTRACE_BENCH_FIXTURES");
-	char here[PATH_MAX], *slash;
-	int n = 0;
-
 	(void)state;
-	if (env && *env) {
-		snprintf(fixtures, sizeof(fixtures), "%s", env);
-	} else if (is_dir("tests/fixtures/sysfs")) {
-		snprintf(fixtures, sizeof(fixtures), "tests/fixtures/sysfs");
-	} else {
-		/* Run from elsewhere: the trees sit next to this file's directory. */
-		snprintf(here, sizeof(here), "%s", __FILE__);
-		slash = strrchr(here, '/');
-		if (slash)
-			*slash = '\0';
-		n = snprintf(fixtures, sizeof(fixtures), "%s/../fixtures/sysfs",
-			     slash ? here : ".");
-	}
-	if (n >= (int)sizeof(fixtures) || !is_dir(fixtures)) {
-		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
-			fixtures);
-		return -1;
-	}
-	return 0;
+	return test_find_fixtures(fixtures, sizeof(fixtures));
 }
 
 static void use_fixture(const char *name)
@@ -64,7 +36,7 @@ static void use_fixture(const char *name)
 	char root[PATH_MAX];
 
 	assert_true(snprintf(root, sizeof(root), "%s/%s", fixtures, name) < (int)sizeof(root));
-	assert_true(is_dir(root));
+	assert_true(test_is_dir(root));
 	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", root, 1), 0);
 }
 
@@ -877,19 +849,10 @@ static int make_scratch(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int remove_scratch(void **state)
 {
 	(void)state;
-	if (scratch[0])
-		nftw(scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_remove_tree(scratch);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "driver_probes.h"
+#include "testutil.h"
 
 static char scratch[64];
 static char kallsyms[128];
@@ -113,18 +114,10 @@ static int make_scratch(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int remove_scratch(void **state)
 {
 	(void)state;
-	return nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return test_remove_tree(scratch);
 }
 
 static void detect(struct xen_probe_support *s)

@@ -20,22 +20,14 @@
 
 #include "findings.h"
 #include "report.h"
+#include "testutil.h"
 
 static char fixtures[PATH_MAX];
 
 static int find_fixtures(void **state)
 {
-	const char *env = getenv("BLKTRACE_BENCH_FIXTURES");
-	struct stat st;
-
 	(void)state;
-	snprintf(fixtures, sizeof(fixtures), "%s", env && *env ? env : "tests/fixtures/sysfs");
-	if (stat(fixtures, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
-			fixtures);
-		return -1;
-	}
-	return 0;
+	return test_find_fixtures(fixtures, sizeof(fixtures));
 }
 
 /* struct device and struct block_stats are large: keep them off the stack. */

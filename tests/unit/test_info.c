@@ -21,23 +21,18 @@
 
 #include "commands.h"
 #include "report.h"
+#include "testutil.h"
 
 static char fixtures[PATH_MAX];
 static char kallsyms[] = "/tmp/blktrace-bench-kallsyms.XXXXXX";
 
 static int setup(void **state)
 {
-	const char *env = getenv("BLKTRACE_BENCH_FIXTURES");
-	struct stat st;
 	int fd;
 
 	(void)state;
-	snprintf(fixtures, sizeof(fixtures), "%s", env && *env ? env : "tests/fixtures/sysfs");
-	if (stat(fixtures, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "fixture trees not found at %s (set BLKTRACE_BENCH_FIXTURES)\n",
-			fixtures);
+	if (test_find_fixtures(fixtures, sizeof(fixtures)))
 		return -1;
-	}
 	/* The driver-probe notice must not depend on this machine's kernel. */
 	fd = mkstemp(kallsyms);
 	if (fd < 0 || write(fd, "ffffffff81000000 T _stext\n", 26) != 26 || close(fd))
