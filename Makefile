@@ -50,7 +50,7 @@ SKEL := $(OUT)/blkio.skel.h
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS)
-.PHONY: all deps check unit e2e demo bench bench-smoke clean format
+.PHONY: all deps check unit e2e vmtest demo bench bench-smoke clean format
 
 all: blktrace-bench $(OUT)/bench-floor
 
@@ -113,6 +113,13 @@ check:
 
 e2e: all
 	$(Q)tests/run.sh --e2e-only
+
+# Debian's 5.10, 6.1, 6.12 and newest cloud kernels in QEMU guests with real disks
+# (tests/vm/vmtest.sh); KERNELS="6.1" for fewer.
+vmtest:
+	$(Q)tools/deps.sh vm
+	$(Q)$(MAKE) --no-print-directory blktrace-bench
+	$(Q)tests/vm/vmtest.sh $(KERNELS)
 
 demo:
 	$(Q)tools/deps.sh

@@ -34,14 +34,26 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* Set by the loader before load; frozen, so the verifier prunes by them. */
-const volatile __u32 target_dev = 0;	 /* the disk, BLKIO_DEV(major, first_minor) */
+/*
+ * Set by the loader before load; frozen, so the verifier prunes by them.
+ *
+ * The traced device is one disk, or the disks that carry its requests: an NVMe
+ * multipath head (bio-based, for its splits) and its hidden path disks. Member 0 is
+ * the one to test first; disk_devs[i] == 0 marks a member matched by name instead,
+ * a hidden path disk whose dev_t the kernel does not publish (no `dev` in sysfs).
+ */
+const volatile __u32 nr_disks = 1;
+const volatile __u32 disk_devs[BLKIO_MAX_DISKS] = {}; /* BLKIO_DEV(major, first_minor) */
+const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padded */
+const volatile bool by_name = false;	 /* some member has no dev_t */
 const volatile __u64 part_start = 0;	 /* partition filter, sectors; part_end == 0: off */
 const volatile __u64 part_end = 0;
-const volatile __u32 tags_per_hwq = 1;	 /* slot = hw queue * tags_per_hwq + tag */
+const volatile __u32 tags_per_hwq = 1;	 /* slot = (member * hw queues + hw queue) * tags + tag */
+const volatile __u32 hwq_per_disk = 1;
 const volatile __u32 nr_slots = 1;
-const volatile bool one_hwq = false;	 /* one hardware queue: slot = tag, hctx never read */
-const volatile bool old_args = false;	 /* tracepoints take a leading q: < v5.11 */
+const volatile bool one_hwq = false;	 /* one member, one queue: slot = tag, hctx never read */
+/* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
+const volatile bool old_args[BLKIO_NR_TPS] = {};
 const volatile bool snoop = false;
 
 /* The one shared atomic: alone on its cache line, in its own map. */
@@ -138,6 +150,7 @@ static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes
 	c->nr_ns[which]++;
 	SET_MAX(m, ns[which], ns);
 	h = bpf_map_lookup_elem(&lat_hist, &which);
+	BOUNDED(idx);
 	if (h && idx < HIST_LAT_BUCKETS)
 		h[idx]++;
 }
@@ -160,29 +173,53 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
 }
 
 /*
- * Is this request ours? The disk must match; with a partition filter, a request
- * that carries data must start inside the partition (zero-length requests such as
- * flushes have no sector and belong to the whole disk).
+ * The disk's index among the traced members, or -1. The common case, one disk, is one
+ * compare; the loops exist only when the loader set several members.
  */
-static __always_inline bool rq_is_ours(struct request *rq, bool btf)
+static __always_inline int disk_member(struct gendisk *disk, bool btf)
 {
-	struct gendisk *disk = rq_disk(rq, btf);
+	__u32 i, dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
+	__u64 name[2];
+
+	if (dev == disk_devs[0])
+		return 0;
+	if (nr_disks == 1 && !by_name)
+		return -1;
+#pragma unroll
+	for (i = 1; i < BLKIO_MAX_DISKS; i++)
+		if (i < nr_disks && disk_devs[i] && dev == disk_devs[i])
+			return i;
+	if (!by_name || bpf_core_read(name, sizeof(name), &disk->disk_name))
+		return -1;
+#pragma unroll
+	for (i = 0; i < BLKIO_MAX_DISKS; i++)
+		if (i < nr_disks && !disk_devs[i] && name[0] == disk_names[i][0] &&
+		    name[1] == disk_names[i][1])
+			return i;
+	return -1;
+}
+
+/*
+ * Is this request ours? Its disk must be a member; with a partition filter, a request
+ * that carries data must start inside the partition (zero-length requests such as
+ * flushes have no sector and belong to the whole disk). Returns the member or -1.
+ */
+static __always_inline int rq_member(struct request *rq, bool btf)
+{
+	int member = disk_member(rq_disk(rq, btf), btf);
 	__u64 sector;
 
-	if (BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor)) != target_dev)
-		return false;
-	if (!part_end || !RD(btf, rq, __data_len))
-		return true;
+	if (member < 0 || !part_end || !RD(btf, rq, __data_len))
+		return member;
 	sector = RD(btf, rq, __sector);
-	return sector >= part_start && sector < part_end;
+	return sector >= part_start && sector < part_end ? member : -1;
 }
 
 static __always_inline bool bio_is_ours(struct bio *bio, bool btf)
 {
-	struct gendisk *disk = bio_disk(bio, btf);
 	__u64 sector;
 
-	if (BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor)) != target_dev)
+	if (disk_member(bio_disk(bio, btf), btf) < 0)
 		return false;
 	if (!part_end)
 		return true;
@@ -190,11 +227,15 @@ static __always_inline bool bio_is_ours(struct bio *bio, bool btf)
 	return sector >= part_start && sector < part_end;
 }
 
-/* The request's slot, or NULL when (hw queue, tag) falls outside the table. */
-static __always_inline __u64 *rq_slot(struct request *rq, bool btf, __u32 *idx)
+/*
+ * The request's slot, or NULL when (member, hw queue, tag) falls outside the table.
+ * Each member disk has tags of its own, so the member is part of the index.
+ */
+static __always_inline __u64 *rq_slot(struct request *rq, int member, bool btf, __u32 *idx)
 {
 	__s32 tag = RD(btf, rq, tag);
 	struct blk_mq_hw_ctx *hctx;
+	__u32 hwq;
 
 	if (tag < 0 || (__u32)tag >= tags_per_hwq)
 		return NULL;
@@ -203,7 +244,10 @@ static __always_inline __u64 *rq_slot(struct request *rq, bool btf, __u32 *idx)
 		return bpf_map_lookup_elem(&slots, idx);
 	}
 	hctx = RD(btf, rq, mq_hctx);
-	*idx = RD(btf, hctx, queue_num) * tags_per_hwq + tag;
+	hwq = RD(btf, hctx, queue_num);
+	if (hwq >= hwq_per_disk)
+		return NULL;
+	*idx = ((__u32)member * hwq_per_disk + hwq) * tags_per_hwq + tag;
 	if (*idx >= nr_slots)
 		return NULL;
 	return bpf_map_lookup_elem(&slots, idx);
@@ -213,6 +257,7 @@ static __always_inline __u64 *rq_slot(struct request *rq, bool btf, __u32 *idx)
 #define HIST_INC(hist, idx, nr)                                                     \
 	do {                                                                        \
 		__u32 __i = (idx);                                                  \
+		BOUNDED(__i);                                                       \
 		if (__i < (nr))                                                     \
 			(hist)[__i]++;                                              \
 	} while (0)
@@ -230,7 +275,7 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	struct blkio_who w;
 	__u64 key = (__u64)rq;
 
-	if (!snoop || !rq_is_ours(rq, btf))
+	if (!snoop || rq_member(rq, btf) < 0)
 		return 0;
 	who_current(&w);
 	bpf_map_update_elem(&who, &key, &w, BPF_ANY);
@@ -261,9 +306,10 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, start, bytes, segs, depth, *slot;
-	__u32 op, idx = 0;
+	__u32 op, size_kind, idx = 0;
+	int member = rq_member(rq, btf);
 
-	if (!rq_is_ours(rq, btf))
+	if (member < 0)
 		return 0;
 	p = my_stats();
 	if (!p)
@@ -277,14 +323,14 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	c->requests[op]++;
 	c->bytes[op] += bytes;
 
-	slot = rq_slot(rq, btf, &idx);
+	slot = rq_slot(rq, member, btf, &idx);
 	if (slot) {
 		if (*slot) {
 			/* The previous owner's completion was missed: it stops counting now. */
 			c->stale_slots++;
 			depth = inflight.n;
 		} else {
-			depth = __sync_fetch_and_add(&inflight.n, 1) + 1;
+			depth = inflight_inc(&inflight.n);
 		}
 		*slot = now;
 		if (snoop)
@@ -304,8 +350,11 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	if (op == BLKIO_OP_FLUSH || !bytes)
 		return 0;
 	SET_MAX(m, bytes, bytes);
-	HIST_INC(p->size[op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER], hist_size_index(bytes),
-		 HIST_SIZE_BUCKETS);
+	size_kind = op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER;
+	BOUNDED(size_kind);
+	if (size_kind >= BLKIO_NR_SIZE_HISTS)
+		return 0;
+	HIST_INC(p->size[size_kind], hist_size_index(bytes), HIST_SIZE_BUCKETS);
 	segs = RD(btf, rq, nr_phys_segments);
 	if (op > BLKIO_OP_WRITE || !segs)
 		return 0;
@@ -327,9 +376,11 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	struct blkio_who *w;
+	struct gendisk *disk;
 	__u32 data_len, idx = 0;
+	int member = rq_member(rq, btf);
 
-	if (!rq_is_ours(rq, btf))
+	if (member < 0)
 		return 0;
 	/* A partial completion (blk_update_request with fewer bytes) is not the end. */
 	data_len = RD(btf, rq, __data_len);
@@ -342,7 +393,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	if (error)
 		c->errors++;
 
-	slot = rq_slot(rq, btf, &idx);
+	slot = rq_slot(rq, member, btf, &idx);
 	if (!slot)
 		return 0;
 	issued = *slot;
@@ -351,7 +402,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		return 0;
 	}
 	/* The atomic first: the store then drains after it, not in front of it. */
-	__sync_fetch_and_add(&inflight.n, -1);
+	inflight_dec(&inflight.n);
 	*slot = 0;
 
 	now = bpf_ktime_get_ns();
@@ -377,7 +428,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	e->queue_ns = start && start < issued ? issued - start : 0;
 	e->device_ns = device_ns;
 	e->bytes = data_len;
-	e->dev = target_dev;
+	disk = rq_disk(rq, btf);
+	e->dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
 	e->segments = RD(btf, rq, nr_phys_segments);
 	e->op = op_class(RD(btf, rq, cmd_flags));
 	e->error = error != 0;
@@ -398,21 +450,22 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 static __always_inline int on_requeue(struct request *rq, bool btf)
 {
+	int member = rq_member(rq, btf);
 	struct blkio_pcpu *p;
 	__u64 *slot;
 	__u32 idx;
 
-	if (!rq_is_ours(rq, btf))
+	if (member < 0)
 		return 0;
 	p = my_stats();
 	if (!p)
 		return 0;
 	p->c.requeues++;
-	slot = rq_slot(rq, btf, &idx);
+	slot = rq_slot(rq, member, btf, &idx);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && *slot) {
 		*slot = 0;
-		__sync_fetch_and_add(&inflight.n, -1);
+		inflight_dec(&inflight.n);
 	}
 	return 0;
 }
@@ -437,7 +490,7 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 {
 	struct blkio_pcpu *p;
 
-	if (!rq_is_ours(rq, btf))
+	if (rq_member(rq, btf) < 0)
 		return 0;
 	p = my_stats();
 	if (p)
@@ -450,12 +503,12 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 	SEC(#kind "/block_rq_insert")                                               \
 	int kind##_rq_insert(__u64 *ctx)                                            \
 	{                                                                           \
-		return on_insert((struct request *)ARG(ctx, 1, 0), btf);            \
+		return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), btf);            \
 	}                                                                           \
 	SEC(#kind "/block_rq_issue")                                                \
 	int kind##_rq_issue(__u64 *ctx)                                             \
 	{                                                                           \
-		return on_issue((struct request *)ARG(ctx, 1, 0), btf);                         \
+		return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf);                         \
 	}                                                                           \
 	SEC(#kind "/block_rq_complete")                                             \
 	int kind##_rq_complete(__u64 *ctx)                                          \
@@ -466,27 +519,27 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 	SEC(#kind "/block_rq_requeue")                                              \
 	int kind##_rq_requeue(__u64 *ctx)                                           \
 	{                                                                           \
-		return on_requeue((struct request *)ARG(ctx, 1, 0), btf);                   \
+		return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), btf);                   \
 	}                                                                           \
 	SEC(#kind "/block_rq_merge")                                                \
 	int kind##_rq_merge(__u64 *ctx)                                             \
 	{                                                                           \
-		return count_rq_merge((struct request *)ARG(ctx, 1, 0), btf);               \
+		return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), btf);               \
 	}                                                                           \
 	SEC(#kind "/block_bio_backmerge")                                           \
 	int kind##_bio_backmerge(__u64 *ctx)                                        \
 	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, 2, 0), btf, false);                 \
+		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), btf, false);                 \
 	}                                                                           \
 	SEC(#kind "/block_bio_frontmerge")                                          \
 	int kind##_bio_frontmerge(__u64 *ctx)                                       \
 	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, 2, 0), btf, false);                 \
+		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), btf, false);                 \
 	}                                                                           \
 	SEC(#kind "/block_split")                                                   \
 	int kind##_split(__u64 *ctx)                                                \
 	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, 1, 0), btf, true);                  \
+		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), btf, true);                  \
 	}
 
 BLKIO_PROGS(tp_btf, true)

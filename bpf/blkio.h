@@ -129,4 +129,21 @@ struct blkio_who {
 
 #define BLKIO_DEV(major, minor) (((__u32)(major) << 20) | (__u32)(minor))
 
+/* Tracepoints whose argument form changed (bpf/core_fixes.bpf.h, ARG). */
+enum blkio_tp {
+	BLKIO_TP_RQ_INSERT = 0,
+	BLKIO_TP_RQ_ISSUE,
+	BLKIO_TP_RQ_REQUEUE,
+	BLKIO_TP_RQ_MERGE,
+	BLKIO_TP_BIO_BACKMERGE,
+	BLKIO_TP_BIO_FRONTMERGE,
+	BLKIO_TP_SPLIT,
+	BLKIO_NR_TPS,
+};
+
+/* Disks traced as one device: a disk, or an NVMe multipath head and its paths. */
+#define BLKIO_MAX_DISKS 8
+/* Bytes of disk_name compared for members without a dev_t (NUL included). */
+#define BLKIO_DISK_NAME_BYTES 16
+
 #endif /* BLKTRACE_BENCH_BLKIO_H */

@@ -57,13 +57,68 @@ static __always_inline struct gendisk *bio_disk(struct bio *bio, bool btf)
 
 /*
  * commit a54895fa057c ("block: remove the request_queue to argument request based
- * tracepoints") and its siblings in v5.11 (backported to 5.10.137): the block_rq_*
- * (but complete), block_bio_*merge and block_split tracepoints lost their leading
- * request_queue argument (the bio merges also their request). User space reads
- * block_rq_issue's prototype from vmlinux BTF and sets old_args when the (q, rq)
- * form is there; being const volatile, the verifier drops the other branch.
- * ARG(ctx, old, new) picks the argument index by the kernel's form.
+ * tracepoints") and its siblings in v5.11: the block_rq_* (but complete),
+ * block_bio_*merge and block_split tracepoints lost their leading request_queue
+ * argument (the bio merges also their request). Stable kernels took it piecemeal:
+ * 5.10.137 changed the block_rq_* ones only, so Debian 11's 5.10 has (rq) for
+ * block_rq_issue but still (q, rq, bio) for block_bio_backmerge and (q, bio, sector)
+ * for block_split. User space therefore reads each tracepoint's own prototype from
+ * vmlinux BTF and sets old_args[tp] when its first argument is a request_queue;
+ * being const volatile, the verifier drops the other branch. A ctx index must be a
+ * constant (no arithmetic on a ctx pointer), hence a branch rather than an index.
  */
-#define ARG(ctx, old_idx, new_idx) ((old_args) ? (ctx)[old_idx] : (ctx)[new_idx])
+#define ARG(ctx, tp, old_idx, new_idx)                                              \
+	({                                                                          \
+		__u64 __arg;                                                        \
+		if (old_args[tp])                                                   \
+			__arg = CTX_LOAD(ctx, old_idx);                             \
+		else                                                                \
+			__arg = CTX_LOAD(ctx, new_idx);                             \
+		__arg;                                                              \
+	})
+
+/*
+ * ctx[idx] as one load at a constant offset that the compiler can neither fold into
+ * the other branch's nor turn into ctx + flag * 8: verifiers refuse a load through a
+ * modified ctx pointer ("dereference of modified ctx ptr", v5.10).
+ */
+#define CTX_LOAD(ctx, idx)                                                          \
+	({                                                                          \
+		__u64 __v;                                                          \
+		asm volatile("%[v] = *(u64 *)(%[c] + %[off])"                       \
+			     : [v] "=r"(__v)                                        \
+			     : [c] "r"(ctx), [off] "i"((idx) * 8));                 \
+		__v;                                                                \
+	})
+
+/*
+ * Not a layout but an instruction-set difference, kept here with the others.
+ * commit 5ca419f2864a ("bpf: Add BPF_FETCH field / create atomic_fetch_add
+ * instruction"), v5.12: atomics that return the old value. Older verifiers reject
+ * the whole object for one such instruction in any program, dead or not ("BPF_STX
+ * uses reserved fields", v5.10), so none may exist: add without fetching (the old
+ * BPF_XADD encoding), then read. The value read is the count at an instant after
+ * our increment, so it never exceeds what really was in flight at that instant.
+ */
+static __always_inline __s64 inflight_inc(__s64 *n)
+{
+	__sync_fetch_and_add(n, 1); /* result unused: BPF_XADD */
+	return *(volatile __s64 *)n;
+}
+
+static __always_inline void inflight_dec(__s64 *n)
+{
+	__sync_fetch_and_add(n, -1);
+}
+
+/*
+ * Older verifiers (v5.10, v6.1) lose an index's bounds when the compiler, having
+ * proved the index in range, drops the check and reuses a register copy the
+ * verifier never saw checked ("R3 max value is outside of the allowed memory
+ * range"). Hiding the value from the compiler forces the bound check to be emitted
+ * on the very register that indexes the map value. Use it right where an index is
+ * used.
+ */
+#define BOUNDED(var) asm volatile("" : "+r"(var))
 
 #endif /* BLKTRACE_BENCH_CORE_FIXES_BPF_H */

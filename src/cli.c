@@ -119,6 +119,7 @@ enum {
 	OPT_OVERWRITE,
 	OPT_ANY_FS,
 	OPT_NO_FIXED_BUFS,
+	OPT_HUGEPAGES,
 	OPT_SET,
 	OPT_RECOMMEND,
 	OPT_BRIEF,
@@ -158,6 +159,9 @@ static const struct argp_option options[] = {
 	{"no-fixed-bufs", OPT_NO_FIXED_BUFS, NULL, 0,
 	 "io_uring: do not register the buffers (fio's default; registering them pins their "
 	 "pages once instead of on every I/O)", 1},
+	{"hugepages", OPT_HUGEPAGES, NULL, 0,
+	 "Buffers in transparent huge pages: physically contiguous, so requests are shaped by "
+	 "the disk's limits, not by where 4 KiB pages happen to lie (fio: iomem=mmaphuge)", 1},
 	{"direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1},
 	{"sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1},
 	{"fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)", 1},
@@ -375,6 +379,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_FIXED_BUFS:
 		o->no_fixed_bufs = true;
+		break;
+	case OPT_HUGEPAGES:
+		o->hugepages = true;
 		break;
 	case OPT_SET: {
 		char *copy = strdup(arg), *eq = copy ? strchr(copy, '=') : NULL, *tok, *save;

@@ -398,25 +398,27 @@ int device__read_limits(struct device *dev)
 	return 0;
 }
 
-static void read_hw_queues(struct device *dev)
+/* blk-mq hardware queues of the disk in dir: how many, and the largest tag count. */
+static void read_hw_queues(const char *dir, unsigned int *nr, unsigned int *max_tags)
 {
 	struct dirent **ents = NULL;
 	char mq[PATH_MAX], hctx[PATH_MAX];
 	uint64_t tags;
 	int n, i;
 
-	if (path_join(mq, sizeof(mq), dev->sysfs_path, "mq"))
+	*nr = *max_tags = 0;
+	if (path_join(mq, sizeof(mq), dir, "mq"))
 		return;
 	n = scandir(mq, &ents, skip_dots, NULL);
 	for (i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 
 		if (all_digits(name) && path_exists(mq, name, true)) {
-			dev->nr_hw_queues++;
+			(*nr)++;
 			if (!path_join(hctx, sizeof(hctx), mq, name) &&
-			    !read_u64(hctx, "nr_tags", &tags) && tags > dev->max_tags &&
+			    !read_u64(hctx, "nr_tags", &tags) && tags > *max_tags &&
 			    tags <= UINT32_MAX)
-				dev->max_tags = tags;
+				*max_tags = tags;
 		}
 		free(ents[i]);
 	}
@@ -513,7 +515,8 @@ static void read_module_params(const char *root, struct device *dev)
 	free(ents);
 }
 
-static void detect_driver(struct device *dev)
+/* The driver of the disk in path (the path disk's, for a multipath head). */
+static void detect_driver(struct device *dev, const char *path)
 {
 	static const char *const driver_links[] = {
 		"device/driver",
@@ -527,7 +530,6 @@ static void detect_driver(struct device *dev)
 		{ "vbd", "xen_blkfront" },    { "sd", "sd_mod" }, { "sr", "sr_mod" },
 		{ "device-mapper", "dm_mod" }, { "md", "md_mod" }, { "mmcblk", "mmc_block" },
 	};
-	const char *path = dev->sysfs_path;
 	char link[64];
 	size_t i;
 
@@ -612,7 +614,9 @@ static void read_driver_params(const char *root, struct device *dev)
 
 		have_dir = !module_params_dir(root, "virtio_blk", dir, sizeof(dir));
 		v->present = true;
-		v->queue_depth = have_dir ? read_s64_or_neg1(dir, "queue_depth") : -1;
+		v->queue_depth_param = have_dir ? read_s64_or_neg1(dir, "queue_depth") : -1;
+		/* drivers/block/virtio_blk.c: tag_set.queue_depth, per hardware queue. */
+		v->queue_depth = dev->max_tags ? (int64_t)dev->max_tags : -1;
 		v->num_request_queues =
 			have_dir ? read_s64_or_neg1(dir, "num_request_queues") : -1;
 		v->poll_queues = have_dir ? read_s64_or_neg1(dir, "poll_queues") : -1;
@@ -653,6 +657,66 @@ static void read_stacking(struct device *dev)
 		dev->scsi_queue_depth = -1;
 }
 
+/* Does dir hold an entry named like a path of head nvme<S>n<N>, i.e. nvme<S>c<C>n<N>? */
+static bool is_path_of(const char *name, unsigned int subsys, unsigned int ns)
+{
+	unsigned int s, c, n;
+	int end = 0;
+
+	return sscanf(name, "nvme%uc%un%u%n", &s, &c, &n, &end) == 3 && !name[end] &&
+	       s == subsys && n == ns;
+}
+
+static int lookup(const char *root, const char *sub, const char *key, char *out);
+
+/*
+ * The path disks of an NVMe multipath head: multipath/ lists them where the kernel has
+ * it (Debian's 7.3, not 5.10, 6.1 or 6.12, as `make vmtest` shows); otherwise they are
+ * the hidden disks named nvme<S>c<C>n<N> beside the head nvme<S>n<N>, whose device/ is
+ * its subsystem (drivers/nvme/host/multipath.c, nvme_mpath_set_disk_name()).
+ */
+static void read_paths(const char *root, struct device *dev)
+{
+	char names[DEVICE_MAX_PATHS][DEVICE_NAME_MAX], dir[PATH_MAX], pdir[PATH_MAX];
+	struct dirent **ents = NULL;
+	unsigned int subsys, ns, nr = 0, i;
+	int end = 0, n, k;
+
+	if (path_exists(dev->sysfs_path, "multipath", true) &&
+	    !path_join(dir, sizeof(dir), dev->sysfs_path, "multipath")) {
+		nr = list_names(dir, names, DEVICE_MAX_PATHS);
+	} else if (sscanf(dev->name, "nvme%un%u%n", &subsys, &ns, &end) == 2 &&
+		   !dev->name[end] && strstr(dev->sysfs_path, "/nvme-subsystem/") &&
+		   snprintf(dir, sizeof(dir), "%s/class/block", root) < (int)sizeof(dir)) {
+		n = scandir(dir, &ents, skip_dots, name_cmp);
+		for (k = 0; k < n; k++) {
+			if (nr < DEVICE_MAX_PATHS && is_path_of(ents[k]->d_name, subsys, ns))
+				copy_str(names[nr++], DEVICE_NAME_MAX, ents[k]->d_name);
+			free(ents[k]);
+		}
+		free(ents);
+	}
+	for (i = 0; i < nr; i++) {
+		struct device_path *p = &dev->paths[dev->nr_paths];
+		char ctrl[PATH_MAX];
+
+		if (lookup(root, "class/block", names[i], pdir))
+			continue;
+		copy_str(p->name, sizeof(p->name), names[i]);
+		read_hw_queues(pdir, &p->nr_hw_queues, &p->max_tags);
+		if (!link_base(pdir, "device", p->controller, sizeof(p->controller)) &&
+		    !path_join(ctrl, sizeof(ctrl), pdir, "device"))
+			read_attr_trunc(ctrl, "state", p->state, sizeof(p->state));
+		if (!dev->nr_paths)
+			detect_driver(dev, pdir);
+		if (p->nr_hw_queues > dev->nr_hw_queues)
+			dev->nr_hw_queues = p->nr_hw_queues;
+		if (p->max_tags > dev->max_tags)
+			dev->max_tags = p->max_tags;
+		dev->nr_paths++;
+	}
+}
+
 /* Fill the model from a resolved directory of a disk or partition. */
 static int read_device(const char *root, const char *dir, struct device *dev, char *err,
 		       size_t errlen)
@@ -690,7 +754,8 @@ static int read_device(const char *root, const char *dir, struct device *dev, ch
 	}
 	copy_str(dev->sysfs_path, sizeof(dev->sysfs_path), disk);
 	copy_str(dev->name, sizeof(dev->name), base_name(disk));
-	ret = read_devnum(disk, &dev->major, &dev->minor);
+	dev->hidden = !path_exists(disk, "dev", false);
+	ret = dev->hidden ? 0 : read_devnum(disk, &dev->major, &dev->minor);
 	if (!ret)
 		ret = read_u64(disk, "size", &dev->size_sectors);
 	if (ret) {
@@ -702,11 +767,13 @@ static int read_device(const char *root, const char *dir, struct device *dev, ch
 		set_err(err, errlen, "%s: cannot read queue limits: %s", disk, strerror(-ret));
 		return ret;
 	}
-	read_hw_queues(dev);
+	read_hw_queues(disk, &dev->nr_hw_queues, &dev->max_tags);
+	read_paths(root, dev);
 	/* Before 5.0 single-queue disks had no mq/ but a real elevator. */
-	dev->bio_based = dev->nr_hw_queues == 0 &&
+	dev->bio_based = dev->nr_hw_queues == 0 && !dev->nr_paths &&
 			 (!dev->limits.scheduler[0] || !strcmp(dev->limits.scheduler, "none"));
-	detect_driver(dev);
+	if (!dev->driver[0])
+		detect_driver(dev, disk);
 	read_stacking(dev);
 	ret = read_partitions(dev);
 	if (ret) {
@@ -797,6 +864,16 @@ static int spec_to_dir(const char *root, const char *spec, char *dir, char *err,
 	return lookup(root, "class/block", name, dir);
 }
 
+/* block/genhd.c: GENHD_FL_HIDDEN disks (NVMe paths) show "hidden" as 1. */
+static bool hidden_disk(const char *dir)
+{
+	char buf[16];
+
+	if (!read_attr(dir, "hidden", buf, sizeof(buf)))
+		return !strcmp(buf, "1");
+	return false;
+}
+
 int device__resolve(const char *spec, struct device *dev, char *err, size_t errlen)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
@@ -815,7 +892,9 @@ int device__resolve(const char *spec, struct device *dev, char *err, size_t errl
 		return ret;
 	}
 	ret = spec_to_dir(root, spec, dir, err, errlen);
-	if (ret == -ENOENT || (!ret && !path_exists(dir, "dev", false))) {
+	/* Hidden disks (NVMe paths) have no dev; everything else without one is no disk. */
+	if (ret == -ENOENT ||
+	    (!ret && !path_exists(dir, "dev", false) && !hidden_disk(dir))) {
 		set_err(err, errlen, "no such block device: %s", spec);
 		ret = -ENOENT;
 		goto cleanup;

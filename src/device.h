@@ -51,10 +51,15 @@ struct xen_blkfront {
 	char param_name[48];	       /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
 };
 
-/* virtio_blk module parameters (-1 absent) and the host's segment limit (seg_max). */
+/*
+ * virtio_blk module parameters (-1 absent), the depth the disk really has and the host's
+ * segment limit (seg_max). The queue_depth parameter 0 means "the virtqueue's size"; what
+ * the disk got is the tag count of its hardware queues.
+ */
 struct virtio_blk_info {
 	bool present;
-	int64_t queue_depth;
+	int64_t queue_depth;		/* in effect: nr_tags of a hardware queue, -1 unknown */
+	int64_t queue_depth_param;	/* the module parameter (0: the virtqueue size) */
 	int64_t num_request_queues;
 	int64_t poll_queues;
 	int64_t host_max_segments; /* queue/max_segments */
@@ -88,6 +93,20 @@ struct module_param {
 	char value[80];
 };
 
+/*
+ * A path of an NVMe multipath head (drivers/nvme/host/multipath.c): a hidden disk
+ * nvme<S>c<C>n<N> on controller nvme<C>, where the head's requests are issued. Hidden
+ * disks have no dev_t in sysfs and no device node; the tracer matches them by name.
+ */
+#define DEVICE_MAX_PATHS 7
+struct device_path {
+	char name[DEVICE_NAME_MAX];	  /* nvme1c1n1 */
+	char controller[DEVICE_NAME_MAX]; /* nvme1 */
+	char state[16];			  /* the controller's: live, connecting, ... ("" unknown) */
+	unsigned int nr_hw_queues;
+	unsigned int max_tags;
+};
+
 /* Which limit sets the largest request (bits, both when they agree). */
 enum device_limit {
 	DEVICE_LIMIT_NONE = 0,
@@ -110,6 +129,11 @@ struct device {
 	unsigned int max_tags;		 /* largest mq/N/nr_tags */
 	struct xen_blkfront xen;
 	char sysfs_path[512];		 /* resolved directory of the whole disk */
+	bool hidden;			 /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
+
+	/* An NVMe multipath head: its requests are issued on these disks, traced with it. */
+	unsigned int nr_paths;
+	struct device_path paths[DEVICE_MAX_PATHS];
 
 	/* No mq/ and no real scheduler: dm, md, zram never issue requests themselves. */
 	bool bio_based;

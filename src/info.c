@@ -131,6 +131,27 @@ static void print_xen(const struct xen_blkfront *x)
 		       x->param_name);
 }
 
+/* An NVMe multipath head issues nothing itself: its paths carry the requests. */
+static void print_paths(const struct device *d)
+{
+	unsigned int i;
+
+	if (d->hidden)
+		printf("%s is a hidden disk (an NVMe multipath path): no device node, traced by "
+		       "name\n", d->name);
+	if (!d->nr_paths)
+		return;
+	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, traced "
+	       "with it:\n", d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
+	for (i = 0; i < d->nr_paths; i++) {
+		const struct device_path *p = &d->paths[i];
+
+		printf("  %-22s controller %s, %s, %u hardware queue%s x %u tags\n", p->name,
+		       p->controller[0] ? p->controller : "-", p->state[0] ? p->state : "state -",
+		       p->nr_hw_queues, p->nr_hw_queues == 1 ? "" : "s", p->max_tags);
+	}
+}
+
 /* Driver sections: only what applies to this disk. */
 static void print_drivers(const struct device *d)
 {
@@ -141,7 +162,10 @@ static void print_drivers(const struct device *d)
 		print_xen(&d->xen);
 	if (v->present) {
 		printf("virtio_blk:\n");
-		print_limit("queue_depth", v->queue_depth, " (module parameter)");
+		print_limit("queue_depth", v->queue_depth, " (per hardware queue: mq/*/nr_tags)");
+		print_limit("queue_depth parameter", v->queue_depth_param,
+			    v->queue_depth_param == 0 ? " (module parameter: 0 = the virtqueue size)"
+						      : " (module parameter)");
 		print_limit("num_request_queues", v->num_request_queues, " (module parameter)");
 		print_limit("poll_queues", v->poll_queues, " (module parameter)");
 		print_limit("host segment limit", v->host_max_segments, " (seg_max)");
@@ -151,9 +175,11 @@ static void print_drivers(const struct device *d)
 		print_limit("io_queue_depth", nv->io_queue_depth, " (module parameter)");
 		print_limit("max_hw_sectors_kb", d->limits.max_hw_sectors_kb, " KiB (MDTS)");
 		printf("  %-22s %u\n", "queues", d->nr_hw_queues);
+		printf("  %-22s %u\n", "queue depth", d->max_tags);
 		print_limit("poll_queues", nv->poll_queues, " (module parameter)");
 		print_limit("write_queues", nv->write_queues, " (module parameter)");
 	}
+	print_paths(d);
 	if (d->loop.present) {
 		printf("loop:\n");
 		printf("  %-22s %s\n", "backing file",

@@ -181,8 +181,8 @@ int jobs__run(const struct options *o, struct tracer *t, struct result *res,
 	int i, v, ret = 0;
 	struct knob knob = {};
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
-	struct workload_opts wo = { .fixed_bufs = !o->no_fixed_bufs };
-	bool write = is_write(o->rw), created = false;
+	struct workload_opts wo = { .fixed_bufs = !o->no_fixed_bufs, .hugepages = o->hugepages };
+	bool write = is_write(o->rw), created = false, said_huge = false;
 	unsigned int rep, repeat = o->repeat ? o->repeat : 1;
 	struct block_stats *before = NULL;
 	char path[4096];
@@ -300,6 +300,13 @@ int jobs__run(const struct options *o, struct tracer *t, struct result *res,
 					ret = workload__run_opts(&r->params, fd, file_size, &wo,
 								 r->app, stop);
 				close(fd);
+				if (wo.hugepages && !r->app->huge_bufs && !ret && !said_huge) {
+					fprintf(stderr, "blktrace-bench: --hugepages: the kernel gave "
+						"4 KiB pages (transparent_hugepage is \"never\", or "
+						"memory is fragmented); requests may be split by "
+						"segments\n");
+					said_huge = true;
+				}
 				if (!ret || ret == -EINTR) {
 					int e = tracer__snapshot(t, r->block);
 

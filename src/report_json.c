@@ -118,8 +118,9 @@ static json_t *drivers_json(const struct device *dev, json_t *d)
 	const struct loop_info *lo = &dev->loop;
 
 	json_object_set_new(d, "virtio_blk", !v->present ? json_null() :
-			    json_pack("{s:o, s:o, s:o, s:o}",
+			    json_pack("{s:o, s:o, s:o, s:o, s:o}",
 				      "queue_depth", jlimit(v->queue_depth),
+				      "queue_depth_parameter", jlimit(v->queue_depth_param),
 				      "num_request_queues", jlimit(v->num_request_queues),
 				      "poll_queues", jlimit(v->poll_queues),
 				      "host_max_segments", jlimit(v->host_max_segments)));
@@ -134,6 +135,24 @@ static json_t *drivers_json(const struct device *dev, json_t *d)
 			    json_pack("{s:s, s:o}", "backing_file", lo->backing_file,
 				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
 	return d;
+}
+
+/* An NVMe multipath head's path disks; empty for every other disk. */
+static json_t *paths_json(const struct device *dev)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; a && i < dev->nr_paths; i++) {
+		const struct device_path *p = &dev->paths[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:i, s:i}", "name", p->name,
+						   "controller", jstr_or_null(p->controller),
+						   "state", jstr_or_null(p->state),
+						   "nr_hw_queues", (int)p->nr_hw_queues,
+						   "max_tags", (int)p->max_tags));
+	}
+	return a;
 }
 
 json_t *report_json_device(const struct device *dev)
@@ -166,6 +185,8 @@ json_t *report_json_device(const struct device *dev)
 	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
 	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
+	json_object_set_new(d, "hidden", json_boolean(dev->hidden));
+	json_object_set_new(d, "paths", paths_json(dev));
 	return drivers_json(dev, d);
 }
 
@@ -264,11 +285,12 @@ static json_t *app_json(const struct app_stats *a)
 	struct dist d;
 
 	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
-	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:b, s:o}", "bytes", jint(a->bytes),
+	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:b, s:b, s:o}", "bytes", jint(a->bytes),
 			 "ios", jint(a->ios), "seconds", s, "mb_per_s",
 			 s > 0 ? a->bytes / s / 1e6 : 0.0, "mib_per_s",
 			 s > 0 ? a->bytes / s / 1048576 : 0.0, "iops", s > 0 ? a->ios / s : 0.0,
-			 "registered_buffers", a->registered_bufs, "latency_ns",
+			 "registered_buffers", a->registered_bufs, "huge_pages", a->huge_bufs,
+			 "latency_ns",
 			 dist_json(&d, HIST_KIND_LAT, a->lat, true));
 }
 
@@ -338,6 +360,8 @@ json_t *report_json(const struct result *res)
 		return NULL;
 	if (res->has_device)
 		json_object_set_new(doc, "device", report_json_device(&res->device));
+	json_object_set_new(doc, "tracer", res->tracer_flavour[0] ?
+			    json_pack("{s:s}", "flavour", res->tracer_flavour) : json_null());
 	runs = json_array();
 	for (i = 0; runs && i < res->nr_runs; i++)
 		json_array_append_new(runs, report_json_run(res, &res->runs[i]));

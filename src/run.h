@@ -30,6 +30,7 @@ struct app_stats {
 	uint64_t lat_sum_ns;
 	uint64_t lat_max_ns;
 	bool registered_bufs;	/* io_uring: the buffers were registered (pinned once) */
+	bool huge_bufs;		/* --hugepages: the buffers really are in huge pages */
 	__u64 lat[HIST_LAT_BUCKETS];
 };
 
@@ -69,6 +70,7 @@ struct result {
 	char tool_version[32];
 	char command_line[1024];
 	struct host_info host;
+	char tracer_flavour[16]; /* "tp_btf" or "raw_tp": the BPF programs that ran */
 	struct device device;
 	bool has_device;
 	struct run *runs;

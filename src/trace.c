@@ -255,7 +255,7 @@ int cmd_trace(int argc, char **argv)
 	struct result res = {};
 	struct options o;
 	struct run *run;
-	char err_msg[512];
+	char err_msg[4096]; /* room for the verifier's last lines */
 	int err, rc = EXIT_FAIL;
 	double t0;
 
@@ -306,6 +306,7 @@ int cmd_trace(int argc, char **argv)
 		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
 		goto cleanup;
 	}
+	snprintf(res.tracer_flavour, sizeof(res.tracer_flavour), "%s", tracer__flavour(t));
 	catch_signals();
 	err = tracer__start(t);
 	if (err) {

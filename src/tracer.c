@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -30,15 +33,12 @@ struct tracer {
 
 static int libbpf_verbose;
 
-/*
- * libbpf speaks only with -v (warnings and info; -vv adds debug, the verifier's
- * log among it): without it, the caller reports a failure in one line.
- */
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+/* BLKTRACE_BENCH_RAW_TP=1 forces the raw_tp twins, as --raw-tp does. */
+static bool raw_tp_forced_by_env(void)
 {
-	if (!libbpf_verbose || (level == LIBBPF_DEBUG && libbpf_verbose < 2))
-		return 0;
-	return vfprintf(stderr, fmt, args);
+	const char *force = getenv("BLKTRACE_BENCH_RAW_TP");
+
+	return force && *force && strcmp(force, "0");
 }
 
 static void set_err(const struct tracer_opts *opts, const char *fmt, ...)
@@ -52,8 +52,11 @@ static void set_err(const struct tracer_opts *opts, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Number of parameters of tracepoint NAME's BTF prototype, or -ENOENT. */
-static int tp_nr_args(const struct btf *btf, const char *name)
+/*
+ * The BTF prototype of tracepoint NAME (btf_trace_NAME: a pointer to a function whose
+ * first parameter is the probe's void *__data), or NULL when the kernel has none.
+ */
+static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
 {
 	char tname[128];
 	const struct btf_type *t;
@@ -62,19 +65,34 @@ static int tp_nr_args(const struct btf *btf, const char *name)
 	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
 	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
 	if (id < 0)
-		return -ENOENT;
+		return NULL;
 	t = btf__type_by_id(btf, id);
 	t = btf__type_by_id(btf, t->type); /* pointer */
 	if (!t || !btf_is_ptr(t))
-		return -EINVAL;
+		return NULL;
 	t = btf__type_by_id(btf, t->type); /* func proto */
-	if (!t || !btf_is_func_proto(t))
-		return -EINVAL;
-	return btf_vlen(t);
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
+/* Does the tracepoint still take the request_queue first (before v5.11)? */
+static bool tp_takes_queue(const struct btf *btf, const struct btf_type *proto)
+{
+	const struct btf_param *p = btf_params(proto);
+	const struct btf_type *t;
+
+	if (btf_vlen(proto) < 2)
+		return false;
+	t = btf__type_by_id(btf, p[1].type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off),
+						"request_queue");
 }
 
 struct prog_pair {
 	const char *tp;
+	int form;		/* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
 	bool snoop_only;
 };
@@ -83,21 +101,25 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
-		{"block_rq_issue", s->progs.tp_btf_rq_issue, s->progs.raw_tp_rq_issue, false},
-		{"block_rq_complete", s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete, false},
-		{"block_rq_requeue", s->progs.tp_btf_rq_requeue, s->progs.raw_tp_rq_requeue, false},
-		{"block_rq_merge", s->progs.tp_btf_rq_merge, s->progs.raw_tp_rq_merge, false},
-		{"block_bio_backmerge", s->progs.tp_btf_bio_backmerge,
+		{"block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
+		 s->progs.raw_tp_rq_issue, false},
+		{"block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
+		 false},
+		{"block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
+		 s->progs.raw_tp_rq_requeue, false},
+		{"block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		 s->progs.raw_tp_rq_merge, false},
+		{"block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
 		 s->progs.raw_tp_bio_backmerge, false},
-		{"block_bio_frontmerge", s->progs.tp_btf_bio_frontmerge,
+		{"block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
 		 s->progs.raw_tp_bio_frontmerge, false},
-		{"block_split", s->progs.tp_btf_split, s->progs.raw_tp_split, false},
+		{"block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split, false},
 		/* Snoop mode only (below): who submitted a request. */
-		{"block_rq_insert", s->progs.tp_btf_rq_insert, s->progs.raw_tp_rq_insert, true},
+		{"block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
+		 s->progs.raw_tp_rq_insert, true},
 	};
 	struct btf *vmlinux = btf__load_vmlinux_btf();
-	const char *force = getenv("BLKTRACE_BENCH_RAW_TP");
-	int n, err = 0;
+	int err = 0;
 	size_t i;
 
 	if (!vmlinux) {
@@ -105,49 +127,98 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 			      "needs CONFIG_DEBUG_INFO_BTF=y");
 		return -EOPNOTSUPP;
 	}
-	n = tp_nr_args(vmlinux, "block_rq_issue");
-	if (n < 0) {
+	if (!tp_proto(vmlinux, "block_rq_issue")) {
 		set_err(opts, "tracepoint block_rq_issue not found in kernel BTF");
 		err = -EOPNOTSUPP;
 		goto cleanup;
 	}
-	/* Prototypes carry a leading void *__data: (data, q, rq) is the old form. */
-	t->skel->rodata->old_args = n >= 3;
-	t->btf_flavour = !opts->force_raw_tp && !(force && *force && strcmp(force, "0"));
-
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		bool exists = tp_nr_args(vmlinux, pairs[i].tp) >= 0 &&
-			      (!pairs[i].snoop_only || opts->snoop_ring_bytes);
+		const struct btf_type *proto = tp_proto(vmlinux, pairs[i].tp);
+		bool load = proto && (!pairs[i].snoop_only || opts->snoop_ring_bytes);
 
-		bpf_program__set_autoload(pairs[i].btf_prog, exists && t->btf_flavour);
-		bpf_program__set_autoload(pairs[i].raw_prog, exists && !t->btf_flavour);
+		/* Each tracepoint's own form: stable kernels took the change piecemeal. */
+		if (proto && pairs[i].form >= 0)
+			s->rodata->old_args[pairs[i].form] = tp_takes_queue(vmlinux, proto);
+		bpf_program__set_autoload(pairs[i].btf_prog, load && t->btf_flavour);
+		bpf_program__set_autoload(pairs[i].raw_prog, load && !t->btf_flavour);
 	}
 cleanup:
 	btf__free(vmlinux);
 	return err;
 }
 
-static int configure(struct tracer *t, const struct device *dev, size_t snoop_bytes)
+/* The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them. */
+static void pack_name(const char *name, volatile __u64 out[2])
 {
+	char buf[BLKIO_DISK_NAME_BYTES] = {};
+	__u64 w[2];
+
+	memcpy(buf, name, strnlen(name, sizeof(buf) - 1));
+	memcpy(w, buf, sizeof(w));
+	out[0] = w[0];
+	out[1] = w[1];
+}
+
+/*
+ * The members the BPF filter matches: the disk, or an NVMe multipath head (for its
+ * bio splits; it issues no requests) followed by its path disks, matched by name since
+ * the kernel gives them no dev_t. Hardware queues and tags: the largest of any member.
+ */
+static int set_members(struct blkio_bpf *s, const struct device *dev, const struct tracer_opts *opts)
+{
+	unsigned int i, n = 0;
+
+	_Static_assert(DEVICE_MAX_PATHS + 1 <= BLKIO_MAX_DISKS, "a head and its paths fit");
+	if (dev->hidden && strlen(dev->name) >= BLKIO_DISK_NAME_BYTES) {
+		set_err(opts, "%s: the name of a disk without dev_t must be shorter than %d "
+			      "characters to be traced", dev->name, BLKIO_DISK_NAME_BYTES);
+		return -ENAMETOOLONG;
+	}
+	s->rodata->disk_devs[n] = dev->hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
+	if (dev->hidden)
+		pack_name(dev->name, s->rodata->disk_names[n]);
+	n++;
+	for (i = 0; i < dev->nr_paths; i++, n++) {
+		if (strlen(dev->paths[i].name) >= BLKIO_DISK_NAME_BYTES) {
+			set_err(opts, "%s: path disk name %s is too long to be traced", dev->name,
+				dev->paths[i].name);
+			return -ENAMETOOLONG;
+		}
+		s->rodata->disk_devs[n] = 0;
+		pack_name(dev->paths[i].name, s->rodata->disk_names[n]);
+	}
+	s->rodata->nr_disks = n;
+	s->rodata->by_name = dev->hidden || dev->nr_paths;
+	return n;
+}
+
+static int configure(struct tracer *t, const struct tracer_opts *opts)
+{
+	const struct device *dev = opts->dev;
+	size_t snoop_bytes = opts->snoop_ring_bytes;
 	struct blkio_bpf *s = t->skel;
 	unsigned int queues = dev->nr_hw_queues ? dev->nr_hw_queues : 1;
 	unsigned int tags = dev->max_tags ? dev->max_tags : DEFAULT_TAGS;
-	unsigned long long nr = (unsigned long long)queues * tags;
-	int err;
+	unsigned long long nr;
+	int members, err;
 
+	members = set_members(s, dev, opts);
+	if (members < 0)
+		return members;
+	nr = (unsigned long long)members * queues * tags;
 	if (nr > MAX_SLOTS)
 		nr = MAX_SLOTS;
-	s->rodata->target_dev = BLKIO_DEV(dev->major, dev->minor);
 	if (dev->part_name[0]) {
 		s->rodata->part_start = dev->part_start;
 		s->rodata->part_end = dev->part_start + dev->part_sectors;
 	}
 	s->rodata->tags_per_hwq = tags;
-	s->rodata->one_hwq = queues == 1;
+	s->rodata->hwq_per_disk = queues;
+	s->rodata->one_hwq = queues == 1 && members == 1;
 	s->rodata->nr_slots = nr;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (err || !snoop_bytes)
-		return err;
+		goto out;
 	s->rodata->snoop = true;
 	t->snoop = true;
 	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
@@ -155,6 +226,173 @@ static int configure(struct tracer *t, const struct device *dev, size_t snoop_by
 		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
 	if (!err) /* requests waiting in a scheduler: nr_requests per hw queue at most */
 		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
+out:
+	if (err)
+		set_err(opts, "cannot size the BPF maps: %s", strerror(-err));
+	return err;
+}
+
+/*
+ * Does this process hold what loading needs? CAP_BPF and CAP_PERFMON (v5.8), or
+ * CAP_SYS_ADMIN, which covers both on every kernel. Only then is an EPERM a
+ * matter of privileges rather than of the verifier.
+ */
+static bool has_bpf_caps(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+#define HAS_CAP(c) (data[(c) / 32].effective & (1u << ((c) % 32)))
+	return HAS_CAP(CAP_SYS_ADMIN) || (HAS_CAP(CAP_BPF) && HAS_CAP(CAP_PERFMON));
+#undef HAS_CAP
+}
+
+/* libbpf names the program it could not load: "prog 'NAME': BPF program load failed". */
+static char failed_prog[64];
+
+/*
+ * libbpf speaks only with -v (warnings and info; -vv adds debug, the verifier's
+ * log among it): without it, the caller reports a failure in one line. Either way
+ * we note which program failed to load.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_WARN && strstr(fmt, "BPF program load failed")) {
+		va_list copy;
+		char line[256];
+
+		va_copy(copy, args);
+		vsnprintf(line, sizeof(line), fmt, copy);
+		va_end(copy);
+		if (sscanf(line, "prog '%63[^']'", failed_prog) != 1)
+			failed_prog[0] = '\0';
+	}
+	if (!libbpf_verbose || (level == LIBBPF_DEBUG && libbpf_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* The last lines of the verifier's log, indented, for the error message. */
+static void log_tail(const char *log, char *out, size_t len, int lines)
+{
+	const char *end = log + strlen(log), *p = end;
+	size_t used = 0;
+
+	while (p > log && (p[-1] == '\n' || p[-1] == ' '))
+		p--;
+	end = p;
+	while (p > log && lines > 0) {
+		p--;
+		if (*p == '\n')
+			lines--;
+	}
+	if (*p == '\n')
+		p++;
+	out[0] = '\0';
+	while (p < end && used + 8 < len) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		used += snprintf(out + used, len - used, "\n    %.*s", (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+/*
+ * Open, configure and load one flavour. The verifier's log goes to a buffer of ours
+ * (libbpf asks for it only after a failure), so a rejection can be reported precisely.
+ */
+static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool btf,
+			struct tracer_load_failure *why)
+{
+	/* libbpf's own default (BPF_LOG_BUF_SIZE); untouched pages cost nothing. */
+	size_t log_size = UINT32_MAX >> 8;
+	char *log = calloc(1, log_size);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log, .kernel_log_size = log_size);
+	int err;
+
+	if (!log)
+		return -ENOMEM;
+	t->skel = blkio_bpf__open_opts(&oo);
+	if (!t->skel) {
+		err = -errno;
+		set_err(opts, "cannot open the BPF object: %s", strerror(-err));
+		goto cleanup;
+	}
+	t->btf_flavour = btf;
+	err = choose_programs(t, opts);
+	if (!err)
+		err = configure(t, opts);
+	if (err)
+		goto cleanup;
+	failed_prog[0] = '\0';
+	err = blkio_bpf__load(t->skel);
+	if (err) {
+		why->err = err;
+		snprintf(why->prog, sizeof(why->prog), "%s", failed_prog);
+		log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
+		/* libbpf prints the log only into a buffer of its own: print ours. */
+		if (opts->verbose && log[0])
+			fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
+				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
+		blkio_bpf__destroy(t->skel);
+		t->skel = NULL;
+	}
+cleanup:
+	free(log);
+	return err;
+}
+
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
+			bool has_caps, const char *release)
+{
+	static const char *const names[] = {"tp_btf", "raw_tp"};
+	size_t used = 0;
+	int i, first = f[0].err ? 0 : 1;
+
+	if ((f[first].err == -EPERM || f[first].err == -EACCES) && !has_caps) {
+		snprintf(buf, len, "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
+				   "CAP_SYS_ADMIN): %s", strerror(-f[first].err));
+		return;
+	}
+	used += snprintf(buf, len, "the kernel (%s) refused the BPF programs; this is a bug, "
+			 "please report it with the output of -vv", release);
+	for (i = 0; i < 2; i++) {
+		if (!f[i].err || used >= len)
+			continue;
+		used += snprintf(buf + used, len - used, "\n  %s flavour: %s%s%s%s", names[i],
+				 f[i].prog[0] ? "program " : "", f[i].prog,
+				 f[i].prog[0] ? ": " : "", strerror(-f[i].err));
+		if (used < len && f[i].log_tail[0])
+			used += snprintf(buf + used, len - used, "; the verifier said:%s",
+					 f[i].log_tail);
+	}
+}
+
+/*
+ * Probe, configure, load: tp_btf first where the kernel has it, then the raw_tp twins
+ * when that fails for any reason (an older verifier may refuse one and take the other).
+ */
+static int load_any(struct tracer *t, const struct tracer_opts *opts)
+{
+	struct tracer_load_failure fail[2] = {};
+	bool want_btf = !opts->force_raw_tp && !raw_tp_forced_by_env();
+	struct utsname u = {};
+	int err = -EINVAL, i;
+
+	for (i = want_btf ? 0 : 1; i < 2; i++) {
+		err = load_flavour(t, opts, i == 0, &fail[i]);
+		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
+			return err;
+		if (i == 0 && opts->verbose)
+			fprintf(stderr, "blktrace-bench: the tp_btf flavour failed to load (%s); "
+					"trying raw_tp\n", strerror(-err));
+	}
+	uname(&u);
+	if (opts->errbuf && opts->errlen)
+		tracer__load_error(opts->errbuf, opts->errlen, fail, has_bpf_caps(), u.release);
 	return err;
 }
 
@@ -184,32 +422,9 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		err = -ENOMEM;
 		goto cleanup;
 	}
-
-	t->skel = blkio_bpf__open();
-	if (!t->skel) {
-		err = -errno;
-		set_err(opts, "cannot open the BPF object: %s", strerror(-err));
-		goto cleanup;
-	}
-	err = choose_programs(t, opts);
+	err = load_any(t, opts);
 	if (err)
 		goto cleanup;
-	err = configure(t, opts->dev, opts->snoop_ring_bytes);
-	if (err) {
-		set_err(opts, "cannot size the BPF maps: %s", strerror(-err));
-		goto cleanup;
-	}
-	err = blkio_bpf__load(t->skel);
-	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			set_err(opts, "loading BPF programs needs root (CAP_BPF, CAP_PERFMON and "
-				      "CAP_SYS_RESOURCE): %s", strerror(-err));
-		else
-			set_err(opts, "cannot load the BPF programs (%s flavour): %s; "
-				      "rerun with -v for the verifier log",
-				t->btf_flavour ? "tp_btf" : "raw_tp", strerror(-err));
-		goto cleanup;
-	}
 	*out = t;
 	return 0;
 cleanup:

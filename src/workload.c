@@ -14,7 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include "workload.h"
 
 #define WL_ALIGN 4096
+#define WL_HUGE (2UL << 20) /* an x86-64 PMD page; transparent huge pages come in these */
 #define WL_DEFAULT_SEED 0x626c6b7472616365ULL /* "blktrace" */
 #define WL_PATTERN_SEED 0x5061747465726e21ULL /* "Pattern!" */
 #define WL_FILL_CHUNK (4U << 20)
@@ -172,26 +175,83 @@ static void wl_account(struct app_stats *out, const struct io_unit *u, uint64_t 
 struct wl_units {
 	struct io_unit *units;
 	void *bufs;
+	size_t huge_len;	/* bufs is an mmap of this many bytes; 0: malloc'd */
 	struct io_unit **idle, **batch, **done, **retry;
 };
+
+/*
+ * The kernel's word on whether [addr, addr + len) is backed by huge pages:
+ * AnonHugePages of its mapping in /proc/self/smaps.
+ */
+static bool wl_is_huge(const void *addr, size_t len)
+{
+	unsigned long lo, hi, kb;
+	bool in = false, huge = false;
+	char line[256];
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo <= (unsigned long)addr && (unsigned long)addr < hi;
+		else if (in && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			huge = kb * 1024 >= len;
+	}
+	fclose(f);
+	return huge;
+}
+
+/*
+ * Buffers in transparent huge pages: an anonymous mapping aligned to, and a multiple
+ * of, the huge page size, advised MADV_HUGEPAGE. Physically contiguous memory makes a
+ * 1 MiB buffer one segment instead of 256, so the disk's own limits shape the
+ * requests. There is no library for this; mmap and madvise are the interface.
+ */
+static void *wl_huge_alloc(size_t len, size_t *mapped)
+{
+	size_t want = (len + WL_HUGE - 1) & ~(WL_HUGE - 1);
+	char *p = mmap(NULL, want + WL_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	char *aligned;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	aligned = (char *)(((uintptr_t)p + WL_HUGE - 1) & ~(uintptr_t)(WL_HUGE - 1));
+	/* Keep only the aligned part: the mapping is then exactly the buffer. */
+	if (aligned > p)
+		munmap(p, aligned - p);
+	if (aligned + want < p + want + WL_HUGE)
+		munmap(aligned + want, p + want + WL_HUGE - (aligned + want));
+	madvise(aligned, want, MADV_HUGEPAGE);
+	*mapped = want;
+	return aligned;
+}
 
 static void wl_units_free(struct wl_units *w)
 {
 	free(w->units);
-	free(w->bufs);
+	if (w->huge_len)
+		munmap(w->bufs, w->huge_len);
+	else
+		free(w->bufs);
 	free(w->idle);
 	free(w->batch);
 	free(w->done);
 	free(w->retry);
 }
 
-static int wl_units_alloc(struct wl_units *w, const struct wl_job *j)
+static int wl_units_alloc(struct wl_units *w, const struct wl_job *j, bool huge)
 {
 	size_t buflen = ((size_t)j->bs + WL_ALIGN - 1) & ~(size_t)(WL_ALIGN - 1);
 	unsigned int i;
 
 	memset(w, 0, sizeof(*w));
-	if (posix_memalign(&w->bufs, WL_ALIGN, buflen * j->depth)) {
+	if (huge) {
+		w->bufs = wl_huge_alloc(buflen * j->depth, &w->huge_len);
+		if (!w->bufs)
+			return -ENOMEM;
+	} else if (posix_memalign(&w->bufs, WL_ALIGN, buflen * j->depth)) {
 		w->bufs = NULL;
 		return -ENOMEM;
 	}
@@ -262,9 +322,11 @@ int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
 	err = wl_job_init(&j, p, file_size, ops, opts ? opts->seed : 0);
 	if (err)
 		return err;
-	err = wl_units_alloc(&w, &j);
+	err = wl_units_alloc(&w, &j, opts && opts->hugepages);
 	if (err)
 		goto cleanup;
+	/* After the first touch (in wl_units_alloc): only then are pages, huge or not, there. */
+	out->huge_bufs = w.huge_len && wl_is_huge(w.bufs, w.huge_len);
 	for (nr_idle = 0; nr_idle < j.depth; nr_idle++)
 		w.idle[nr_idle] = &w.units[j.depth - 1 - nr_idle];
 

@@ -36,6 +36,8 @@ struct workload_opts {
 	bool fixed_bufs;		 /* io_uring: register the buffers when allowed; the
 					  * outcome is app_stats.registered_bufs */
 	uint64_t seed;			 /* random offsets; 0: the built-in seed */
+	bool hugepages;			 /* buffers in transparent huge pages, as far as the
+					  * kernel grants them: app_stats.huge_bufs says */
 };
 
 /*

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages blktrace-bench needs to build, test and benchmark,
+# Installs the Debian packages blktrace-bench needs to build, test and benchmark
+# (tools/deps.sh [build|vm|all]),
 # and says what it installs. Quiet when everything is already there.
 set -euo pipefail
 
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
        pkg-config make gcc)
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils)
+# make vmtest: qemu, the guest's user space and the kernel packages' tools.
+vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool
+    apt dpkg)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
+vm) want=("${build[@]}" "${vm[@]}") ;;
 *) want=("${build[@]}" "${test[@]}") ;;
 esac
 

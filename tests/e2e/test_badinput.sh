@@ -60,6 +60,17 @@ if command -v setpriv > /dev/null; then
 	else
 		not_ok "unprivileged: exit $rc, stderr: $(head -3 "$TMP/err")"
 	fi
+	# uid 0 without the capabilities is the same case; with them (every other test
+	# here), a failed load would be the verifier's, never "needs root".
+	setpriv --inh-caps=-all --bounding-set=-all \
+		"$BB" --trace "$a" -- true > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "needs root (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)" \
+		"$TMP/err"; then
+		ok "root without capabilities: told what is missing"
+	else
+		not_ok "root without capabilities: exit $rc, stderr: $(head -3 "$TMP/err")"
+	fi
 else
 	skip "setpriv missing: unprivileged path not tested"
 fi

@@ -410,8 +410,10 @@ static void test_virtio_blk(void **state)
 	assert_int_equal(dev->nr_module_params, 3);
 	check_param(dev, 0, "num_request_queues", "2");
 	check_param(dev, 1, "poll_queues", "0");
-	check_param(dev, 2, "queue_depth", "128");
+	check_param(dev, 2, "queue_depth", "0");
 	assert_true(dev->virtio_blk.present);
+	/* The parameter 0 means "the virtqueue's size": the depth is the tag count. */
+	assert_int_equal(dev->virtio_blk.queue_depth_param, 0);
 	assert_int_equal(dev->virtio_blk.queue_depth, 128);
 	assert_int_equal(dev->virtio_blk.num_request_queues, 2);
 	assert_int_equal(dev->virtio_blk.poll_queues, 0);
@@ -487,6 +489,55 @@ static void test_nvme(void **state)
 	assert_false(dev->xen.present);
 	assert_int_equal(device__max_request_bytes(dev, &limits), 1280 * 1024);
 	assert_int_equal(limits, DEVICE_LIMIT_MAX_SECTORS);
+	test_free(dev);
+}
+
+/* An NVMe multipath head and its hidden paths, with and without multipath/. */
+static void test_nvme_multipath(void **state)
+{
+	static const char *const heads[] = {"nvme1n1", "nvme2n1"};
+	struct device *dev;
+	unsigned int i, h;
+	char name[32];
+
+	(void)state;
+	for (h = 0; h < 2; h++) {
+		dev = resolve_ok("nvme-multipath", heads[h]);
+		assert_string_equal(dev->name, heads[h]);
+		assert_int_equal(dev->major, 259);
+		assert_int_equal(dev->minor, (h + 1) * 10);
+		assert_false(dev->hidden);
+		/* Requests are issued on the paths: not bio-based, their queues and driver. */
+		assert_false(dev->bio_based);
+		assert_string_equal(dev->driver, "nvme");
+		assert_string_equal(dev->module, "nvme");
+		assert_int_equal(dev->nr_hw_queues, 2);
+		assert_int_equal(dev->max_tags, 1023);
+		assert_int_equal(dev->limits.max_sectors_kb, 512);
+		assert_int_equal(dev->nr_paths, 2);
+		for (i = 0; i < 2; i++) {
+			unsigned int c = 2 * h + 1 + i;
+
+			snprintf(name, sizeof(name), "nvme%uc%un1", h + 1, c);
+			assert_string_equal(dev->paths[i].name, name);
+			snprintf(name, sizeof(name), "nvme%u", c);
+			assert_string_equal(dev->paths[i].controller, name);
+			assert_string_equal(dev->paths[i].state, "live");
+			assert_int_equal(dev->paths[i].nr_hw_queues, 2);
+			assert_int_equal(dev->paths[i].max_tags, 1023);
+		}
+		test_free(dev);
+	}
+
+	/* A path disk by name: no dev_t, traced by name, a disk of its own. */
+	dev = resolve_ok("nvme-multipath", "nvme1c2n1");
+	assert_true(dev->hidden);
+	assert_int_equal(dev->major, 0);
+	assert_int_equal(dev->minor, 0);
+	assert_int_equal(dev->nr_paths, 0);
+	assert_string_equal(dev->driver, "nvme");
+	assert_int_equal(dev->nr_hw_queues, 2);
+	assert_int_equal(dev->size_sectors, 524288);
 	test_free(dev);
 }
 
@@ -1073,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_xen_dev_forms),
 		cmocka_unit_test(test_virtio_blk),
 		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_nvme_multipath),
 		cmocka_unit_test(test_sd),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_zram),

@@ -277,6 +277,8 @@ static void test_virtio_blk(void **state)
 	(void)state;
 	str_is(d, "driver", "virtio_blk");
 	int_is(d, "virtio_blk.queue_depth", 128);
+	int_is(d, "virtio_blk.queue_depth_parameter", 0);
+	size_is(d, "paths", 0);
 	int_is(d, "virtio_blk.num_request_queues", 2);
 	int_is(d, "virtio_blk.poll_queues", 0);
 	int_is(d, "virtio_blk.host_max_segments", 254);
@@ -290,6 +292,22 @@ static void test_virtio_blk(void **state)
 	int_is(d, "partitions.1.start_sector", 264192);
 	int_is(d, "partitions.1.sectors", 536604672);
 	size_is(d, "module_parameters", 3);
+	json_decref(d);
+}
+
+static void test_nvme_multipath(void **state)
+{
+	json_t *d = device_json("nvme-multipath", "nvme1n1");
+
+	(void)state;
+	str_is(d, "driver", "nvme");
+	int_is(d, "nr_hw_queues", 2);
+	int_is(d, "max_tags", 1023);
+	size_is(d, "paths", 2);
+	str_is(d, "paths.0.name", "nvme1c1n1");
+	str_is(d, "paths.1.controller", "nvme2");
+	str_is(d, "paths.1.state", "live");
+	int_is(d, "paths.1.max_tags", 1023);
 	json_decref(d);
 }
 
@@ -459,7 +477,8 @@ static void test_info_text(void **state)
 
 	assert_int_equal(run_info("virtio-blk", "vda2", false, &out, &err), 0);
 	has(out, "partition vda2 (254:2): start sector 264192, 536604672 sectors");
-	has(out, "virtio_blk:\n  queue_depth            128 (module parameter)\n");
+	has(out, "virtio_blk:\n  queue_depth            128 (per hardware queue: mq/*/nr_tags)\n"
+		 "  queue_depth parameter  0 (module parameter: 0 = the virtqueue size)\n");
 	has(out, "  host segment limit     254 (seg_max)\n");
 	has(out, "largest request: 4 MiB, set by max_sectors_kb; max_hw_sectors_kb would allow");
 	free(out);
@@ -467,7 +486,25 @@ static void test_info_text(void **state)
 
 	assert_int_equal(run_info("nvme", "nvme0n1", false, &out, &err), 0);
 	has(out, "nvme:\n  io_queue_depth         1024 (module parameter)\n"
-		 "  max_hw_sectors_kb      2048 KiB (MDTS)\n  queues                 2\n");
+		 "  max_hw_sectors_kb      2048 KiB (MDTS)\n  queues                 2\n"
+		 "  queue depth            1023\n");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_info("nvme-multipath", "nvme2n1", false, &out, &err), 0);
+	has(out, "nvme2n1 (259:20), 256 MiB, driver nvme, module nvme\n");
+	has(out, "nvme multipath: nvme2n1 is the head; its requests are issued on 2 paths, traced "
+		 "with it:\n  nvme2c3n1              controller nvme3, live, 2 hardware queues x "
+		 "1023 tags\n  nvme2c4n1              controller nvme4, live, 2 hardware queues x "
+		 "1023 tags\n");
+	assert_null(strstr(out, "bio-based"));
+	free(out);
+	free(err);
+
+	assert_int_equal(run_info("nvme-multipath", "nvme2c3n1", false, &out, &err), 0);
+	has(out, "nvme2c3n1 (0:0), 256 MiB, driver nvme, module nvme\n");
+	has(out, "nvme2c3n1 is a hidden disk (an NVMe multipath path): no device node, traced by "
+		 "name\n");
 	free(out);
 	free(err);
 
@@ -509,7 +546,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xen_seg32),   cmocka_unit_test(test_xen_seg11_and_limited),
 		cmocka_unit_test(test_xen_old_max), cmocka_unit_test(test_virtio_blk),
-		cmocka_unit_test(test_nvme),	    cmocka_unit_test(test_sd_loop_zram),
+		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_nvme_multipath),	    cmocka_unit_test(test_sd_loop_zram),
 		cmocka_unit_test(test_dm_md),	    cmocka_unit_test(test_info_text),
 		cmocka_unit_test(test_info_json),
 	};

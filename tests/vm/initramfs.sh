@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the guest's initramfs for the VM tests.
+#
+#   tests/vm/initramfs.sh OUT.cpio.gz KDIR RELEASE
+#
+# Guest user space: busybox-static for the basics, bash, jq and util-linux's sfdisk
+# for the test script, and the tool itself, each with the shared libraries `ldd`
+# names; the test scripts from tests/vm/; and the modules the tests load (with their
+# dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=$1 kdir=$2 rel=$3
+MODULES=(virtio_pci virtio_blk virtio_scsi sd_mod nvme loop)
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/bb-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,proc,sys,dev,tmp,run,etc,root,vm}
+
+# A binary and every library it loads, at the same paths as on the host.
+add_bin() {
+	local bin=$1 dest=${2:-$1} lib
+	mkdir -p "$stage$(dirname "$dest")"
+	cp -L "$bin" "$stage$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+add_bin /bin/busybox /bin/busybox
+add_bin "$(command -v bash)" /bin/bash
+add_bin "$(command -v jq)" /usr/bin/jq
+add_bin "$(command -v sfdisk)" /usr/sbin/sfdisk
+add_bin "$(command -v losetup)" /usr/sbin/losetup
+add_bin "$(command -v blockdev)" /usr/sbin/blockdev
+add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
+add_bin "$(command -v bpftool)" /usr/sbin/bpftool
+cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"
+cp "$ROOT/tests/vm/init" "$stage/init"
+chmod +x "$stage/init"
+
+# Modules: modprobe resolves the dependencies from the kernel's own modules.dep.
+depmod -b "$kdir" "$rel"
+n=0
+for m in "${MODULES[@]}"; do
+	modprobe -d "$kdir" -S "$rel" --show-depends "$m" 2>/dev/null |
+		sed -n 's/^insmod \([^ ]*\).*/\1/p'
+done | awk '!seen[$0]++' | while read -r ko; do
+	n=$((n + 1))
+	name=$(printf '%02d-%s' "$n" "$(basename "$ko" | sed 's/\.ko.*$//').ko")
+	case $ko in
+	*.xz) xz -dc "$ko" > "$stage/lib/modules/$name" ;;
+	*.zst) zstd -qdc "$ko" > "$stage/lib/modules/$name" ;;
+	*) cp "$ko" "$stage/lib/modules/$name" ;;
+	esac
+done
+echo "$rel" > "$stage/etc/kernel-release"
+
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Fetches Debian's cloud kernels for the VM tests, cached between runs.
+#
+#   tests/vm/kernels.sh NAME...    NAME: 5.10 6.1 6.12 newest
+#
+# Prints "NAME RELEASE DIR" per kernel; DIR holds vmlinuz and lib/modules/RELEASE.
+# Packages come from deb.debian.org through a private sources list and state
+# directory under the cache: the machine's own apt configuration is never read
+# or changed. VMTEST_CACHE (default /var/cache/blktrace-bench-vmtest) holds the
+# lists (refreshed once a day) and the extracted kernels.
+set -euo pipefail
+
+CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
+APT=$CACHE/apt
+mkdir -p "$APT/lists/partial" "$APT/archives/partial" "$CACHE/kernels"
+
+cat > "$APT/sources.list" <<'LIST'
+deb http://deb.debian.org/debian bullseye main
+deb http://deb.debian.org/debian bookworm main
+deb http://deb.debian.org/debian-security bookworm-security main
+deb http://deb.debian.org/debian bookworm-backports main
+deb http://deb.debian.org/debian trixie main
+deb http://deb.debian.org/debian trixie-backports main
+deb http://deb.debian.org/debian sid main
+LIST
+APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
+      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+
+stamp=$APT/lists/.updated
+if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+	echo "kernels: refreshing the package lists" >&2
+	if apt-get "${APTO[@]}" -qq update >&2; then
+		touch "$stamp"
+	elif [ -e "$stamp" ]; then
+		echo "kernels: the archive is unreachable; using the lists of $(date -r "$stamp")" >&2
+	else
+		echo "kernels: cannot read Debian's package lists" >&2
+		exit 1
+	fi
+fi
+
+# VERSION SUITE lines of the cloud kernel meta-package, newest first.
+versions() {
+	apt-cache "${APTO[@]}" madison linux-image-cloud-amd64 |
+		awk -F' *[|] *' '{ split($3, s, " "); print $2, s[2] }' | sort -rV -k1,1
+}
+
+# The newest meta-package version in one of the suites given (a regex).
+pick() {
+	versions | awk -v re="$1" '$2 ~ re { print $1; exit }'
+}
+
+# The kernel release a meta-package version depends on (6.1.0-57-cloud-amd64).
+release_of() {
+	apt-cache "${APTO[@]}" show "linux-image-cloud-amd64=$1" |
+		sed -n 's/^Depends:.*linux-image-\([^ ,]*-cloud-amd64\) .*/\1/p' | head -1
+}
+
+has_pkg() { apt-cache "${APTO[@]}" show "$1" > /dev/null 2>&1; }
+
+fetch() { # RELEASE: download and extract once
+	local rel=$1 dir=$CACHE/kernels/$1 tmp pkgs d
+	[ -f "$dir/vmlinuz" ] && [ -d "$dir/lib/modules/$rel" ] && return 0
+	tmp=$(mktemp -d "$CACHE/kernels/.fetch.XXXXXX")
+	# Up to 6.12 one -unsigned package has it all; later kernels split the image
+	# (linux-binary-unsigned) from the modules (linux-modules) and the config and
+	# modules.builtin (linux-base).
+	if has_pkg "linux-image-$rel-unsigned"; then
+		pkgs=("linux-image-$rel-unsigned")
+	else
+		pkgs=("linux-binary-unsigned-$rel" "linux-modules-$rel" "linux-base-$rel")
+	fi
+	echo "kernels: downloading ${pkgs[*]}" >&2
+	(cd "$tmp" && apt-get "${APTO[@]}" -qq download "${pkgs[@]}" >&2)
+	mkdir -p "$tmp/root"
+	for d in "$tmp"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
+	rm -rf "$dir" && mkdir -p "$dir/lib/modules"
+	if [ -d "$tmp/root/usr/lib/modules/$rel" ]; then
+		mv "$tmp/root/usr/lib/modules/$rel" "$dir/lib/modules/"
+	else
+		mv "$tmp/root/lib/modules/$rel" "$dir/lib/modules/"
+	fi
+	for d in "$tmp/root/boot/vmlinuz-$rel" "$dir/lib/modules/$rel/vmlinuz.unsigned"; do
+		[ -f "$d" ] && mv "$d" "$dir/vmlinuz"
+	done
+	for d in "$tmp/root/boot/config-$rel" "$dir/lib/modules/$rel/config"; do
+		[ -f "$d" ] && mv "$d" "$dir/config"
+	done
+	rm -rf "$tmp"
+	[ -f "$dir/vmlinuz" ] || { echo "kernels: no vmlinuz in ${pkgs[*]}" >&2; return 1; }
+}
+
+for name in "$@"; do
+	case $name in
+	5.10) ver=$(pick "^bullseye/") ;;
+	6.1) ver=$(pick '^bookworm(-security)?/') ;;
+	6.12) ver=$(pick "^bookworm-backports/") ;;
+	newest) ver=$(versions | head -1 | cut -d' ' -f1) ;;
+	*) echo "kernels: unknown kernel '$name' (5.10, 6.1, 6.12, newest)" >&2; exit 2 ;;
+	esac
+	[ -n "$ver" ] || { echo "kernels: no cloud kernel for $name in the archive" >&2; exit 1; }
+	rel=$(release_of "$ver")
+	[ -n "$rel" ] || { echo "kernels: cannot read the release of linux-image-cloud-amd64=$ver" >&2; exit 1; }
+	fetch "$rel"
+	echo "$name $rel $CACHE/kernels/$rel"
+done

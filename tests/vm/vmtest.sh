@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# make vmtest: the tool on the kernels and disks users have.
+#
+#   tests/vm/vmtest.sh [KERNEL...]      KERNEL: 5.10 6.1 6.12 newest (default: all)
+#
+# Boots each of Debian's cloud kernels (tests/vm/kernels.sh) under
+# qemu-system-x86_64 with TCG (KVM stalls on the machines we develop on) and
+# real disks: virtio-blk (vda, vdb), virtio-scsi (sda), a single-path NVMe
+# controller and a two-controller NVMe subsystem (a multipath head with two
+# hidden path disks). The guest (tests/vm/init) runs tests/vm/guest.sh and writes
+# its report to a second serial port; this script collects the reports, prints
+# them, and on a failure shows the guest's kernel log. Guests boot in parallel
+# (VMTEST_JOBS at a time, default 2). Exit 0 when every guest passed.
+# VMTEST_GUEST=NAME runs tests/vm/NAME in the guests instead of guest.sh.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
+
+KERNELS=("$@")
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(5.10 6.1 6.12 newest)
+JOBS=${VMTEST_JOBS:-2}
+TIMEOUT=${VMTEST_TIMEOUT:-600}
+OUT=${VMTEST_OUT:-build/vm}
+mkdir -p "$OUT"
+
+[ -x ./blktrace-bench ] || { echo "vmtest: build the tool first (make)" >&2; exit 2; }
+list=$(tests/vm/kernels.sh "${KERNELS[@]}") || { echo "vmtest: cannot fetch the kernels" >&2; exit 1; }
+
+SCRATCH=$(mktemp -d /dev/shm/bb-vm.XXXXXX)
+trap 'rm -rf "$SCRATCH"; kill $(jobs -p) 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+
+boot() { # NAME RELEASE KDIR
+	local name=$1 rel=$2 kdir=$3 d=$OUT/$1 img=$SCRATCH/$1 rc
+	rm -rf "$d" && mkdir -p "$d" "$img"
+	tests/vm/initramfs.sh "$d/initramfs.cpio.gz" "$kdir" "$rel" || return 1
+	for disk in vda vdb sda nvme mpath; do truncate -s 256M "$img/$disk.img"; done
+	local drv=(if=none,format=raw,cache=none,aio=threads)
+	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu "${VMTEST_CPU:-qemu64,-cx16}" -smp 2 -m 1024 \
+		-nographic -no-reboot -monitor none -net none \
+		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet bbguest=${VMTEST_GUEST:-guest.sh}" \
+		-serial "file:$d/console.log" -serial "file:$d/report.txt" \
+		-drive "file=$img/vda.img,id=vda,${drv[0]}" -device virtio-blk-pci,drive=vda \
+		-drive "file=$img/vdb.img,id=vdb,${drv[0]}" -device virtio-blk-pci,drive=vdb \
+		-device virtio-scsi-pci,id=scsi0 \
+		-drive "file=$img/sda.img,id=sda,${drv[0]}" -device scsi-hd,drive=sda,bus=scsi0.0 \
+		-drive "file=$img/nvme.img,id=nvme,${drv[0]}" -device nvme,serial=bbsingle,drive=nvme \
+		-device nvme-subsys,id=subsys0,nqn=bb-mpath \
+		-device nvme,serial=bbmpath,subsys=subsys0 -device nvme,serial=bbmpath,subsys=subsys0 \
+		-drive "file=$img/mpath.img,id=mpath,${drv[0]}" -device nvme-ns,drive=mpath,shared=on \
+		> "$d/qemu.log" 2>&1
+	rc=$?
+	rm -rf "$img"
+	return $rc
+}
+
+start=$(date +%s)
+while read -r name rel kdir; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+	echo "vmtest: booting $name ($rel)"
+	boot "$name" "$rel" "$kdir" &
+done <<< "$list"
+wait
+
+# A guest passed when its report ends in a RESULT line with failed=0; a guest that
+# crashed, hung or never got that far failed, and its kernel log says why.
+fail=0 passed=0 failed=0 skipped=0
+while read -r name rel kdir; do
+	d=$OUT/$name
+	echo "=== $name ($rel)"
+	cat "$d/report.txt" 2>/dev/null
+	line=$(grep '^RESULT' "$d/report.txt" 2>/dev/null | tail -1)
+	p=$(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")
+	f=$(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")
+	s=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' <<<"$line")
+	passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0})) skipped=$((skipped + ${s:-0}))
+	if [ -z "$line" ] || [ "${f:-1}" -ne 0 ]; then
+		fail=1
+		[ -z "$line" ] && failed=$((failed + 1)) &&
+			echo "  FAIL $name: the guest did not finish (qemu: $(tail -c 300 "$d/qemu.log"))"
+		echo "--- $name: guest kernel log (last 40 lines of $d/console.log)"
+		tail -40 "$d/console.log" 2>/dev/null
+	fi
+done <<< "$list"
+echo "vmtest: $passed passed, $failed failed, $skipped skipped in $(( $(date +%s) - start )) s"
+exit $fail
