@@ -41,18 +41,28 @@ for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
 done
 expect_eq "smoke: blktrace-bench lost no events" \
 	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench") | .lost_events' 2> /dev/null)" 0
-# Our tracer counted every I/O the disk completed while it was attached.
+# Our tracer saw every I/O the disk did while it was attached: each was issued. Their
+# completions too, but for those the kernel never reported: this kernel (6.18, io_uring
+# on loop) skips block_rq_complete for a few requests now and then, bpftrace's
+# tracepoint sees the same gaps; the next issue on the request's tag notices each one
+# (stale_slots), all but the last iodepth (32) of a run.
 for phase in iops cost; do
 	sel=".runs[] | select(.config == \"blktrace-bench\" and .phase == \"$phase\")"
-	expect_cmp "smoke: blktrace-bench traced the disk's I/Os ($phase round)" \
-		"$(jqv "$J" "$sel | .traced_completed // -1" 2> /dev/null)" ">=" \
-		"$(jqv "$J" "$sel | .disk_ios" 2> /dev/null)"
+	disk=$(jqv "$J" "$sel | .disk_ios" 2> /dev/null)
+	expect_cmp "smoke: blktrace-bench saw the disk's I/Os issued ($phase round)" \
+		"$(jqv "$J" "$sel | .traced_issued // -1" 2> /dev/null)" ">=" "$disk"
+	expect_cmp "smoke: completions seen or noticed lost ($phase round)" \
+		"$(jqv "$J" "$sel | .traced_completed + .stale_slots + 32" 2> /dev/null)" ">=" \
+		"$disk"
 done
 
 expect_eq "smoke: bpf_stats_enabled restored" "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats0"
 expect_eq "smoke: tracefs mounts as before" \
 	"$(grep -c ' /sys/kernel/tracing tracefs ' /proc/mounts)" "$tracefs0"
-expect_eq "smoke: no loop disk left" "$(losetup -a | grep -c blktrace-bench-bench)" 0
-expect_eq "smoke: no work dir left" "$(find /dev/shm -maxdepth 1 -name 'blktrace-bench-bench.*' | wc -l)" 0
+# Its own disk and work dir: another bench may be running beside this one.
+work=$(sed -n 's/.*work dir \([^,]*\), disk.*/\1/p' "$TMP/out" | head -1)
+expect_true "smoke: the bench named its work dir" test -n "$work"
+expect_eq "smoke: no loop disk left" "$(losetup -a | grep -c "${work:-none}/")" 0
+expect_true "smoke: no work dir left" test ! -e "${work:-/nonexistent}"
 
 finish

@@ -146,6 +146,7 @@ fallocate -l "$DISK" "$img" # real pages: reads must not come from holes
 dev=$(losetup -f --show "$img")
 udevadm settle 2> /dev/null || true
 name=$(basename "$dev")
+say "work dir $work, disk $dev"
 IFS=: read -r major minor < "/sys/block/$name/dev"
 devt=$(((major << 20) | minor)) # the kernel's dev_t, as the tracepoints report it
 "$BB" info "$name" --json > "$OUT/device.json" 2> /dev/null || echo null > "$OUT/device.json"
@@ -262,7 +263,7 @@ describe() {
 run_round() {
 	local cfg=$1 r=$2 phase=$3 log=$OUT/logs/$3-$1-$2 rc=0
 	local t0=0 n0=0 t1=0 n1=0 p1=0 c0=0 c1=0 d0 d1 o0 o1 rss=null lost=null traced=null
-	local untracked=null
+	local untracked=null issued=null stale=null
 	local tracer=null iops ios usr sys
 	if [ "$cfg" != untraced ]; then
 		start_tracer "$cfg" "$log" || return 1
@@ -293,6 +294,9 @@ run_round() {
 		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
 		untracked=$(jq '.runs[0].block.untracked' "$log.json" 2> /dev/null || echo null)
+		issued=$(jq '[.runs[0].block | .read, .write, .flush, .discard, .other |
+			.requests] | add' "$log.json" 2> /dev/null || echo null)
+		stale=$(jq '.runs[0].block.stale_slots' "$log.json" 2> /dev/null || echo null)
 	fi
 	IFS=$'\t' read -r iops ios usr sys < <(jq -r \
 		'.jobs[0] | [.read.iops, .read.total_ios, .usr_cpu, .sys_cpu] | @tsv' "$log.fio.json")
@@ -300,7 +304,7 @@ run_round() {
 		--argjson fio_ios "${ios:-0}" --argjson usr "${usr:-0}" --argjson sys "${sys:-0}" \
 		--argjson disk "$((d1 - d0))" --argjson other "$((o1 - o0))" \
 		--argjson tracer "$tracer" --argjson lost "$lost" --argjson traced "$traced" \
-		--argjson untracked "$untracked" \
+		--argjson untracked "$untracked" --argjson issued "$issued" --argjson stale "$stale" \
 		--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg phase "$phase" \
 		'{config: $cfg, phase: $phase, round: $r, iops: $iops, fio_ios: $fio_ios,
 		  fio_cpu_pct: {usr: $usr, sys: $sys}, disk_ios: $disk, other_disk_ios: $other,
@@ -308,7 +312,8 @@ run_round() {
 		  bpf_ns_per_io: (if $phase == "cost" and $tracer and $disk > 0
 		                  then $tracer.bpf_run_time_ns / $disk else null end)}
 		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced,
-		                                           untracked: $untracked}
+		                                           untracked: $untracked, traced_issued: $issued,
+		                                           stale_slots: $stale}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
 	printf 'bench:   %s round %d %-20s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || [ "$phase" != cost ] ||
