@@ -44,6 +44,7 @@ struct options {
 	const char *file;	/* --file PATH */
 	bool raw, destructive, overwrite, any_fs;
 	bool no_fixed_bufs;	/* io_uring: leave the buffers unregistered, as fio does */
+	bool wrap;		/* --size may exceed the disk or file: go round it again */
 
 	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
 	char set_knob[32];

@@ -246,98 +246,107 @@ static int report(const struct options *o, const struct result *res)
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_trace(int argc, char **argv)
+/* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
+static int start_tracing(const struct options *o, struct result *res, struct tracer **t,
+			 struct snoop **sn)
 {
 	struct tracer_opts topts = {};
+	char err_msg[512] = "";
+	int err;
+
+	topts.dev = &res->device;
+	topts.force_raw_tp = o->raw_tp;
+	topts.verbose = o->verbose;
+	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
+	topts.errbuf = err_msg;
+	topts.errlen = sizeof(err_msg);
+	err = tracer__open(&topts, t);
+	if (err) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		return EXIT_FAIL;
+	}
+	err = tracer__start(*t);
+	if (err) {
+		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
+		return EXIT_FAIL;
+	}
+	if (o->snoop) {
+		err = snoop__start(tracer__events_fd(*t), o->snoop, sn);
+		if (err) {
+			die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
+/* The exit status of an interrupted workload, as a shell reports a death by that signal. */
+static int interrupted_rc(void)
+{
+	return 128 + (stop_signal ? stop_signal : SIGINT);
+}
+
+/*
+ * Workload mode: everything that can be refused is refused before the BPF programs
+ * attach (jobs__prepare); the swept value is back and the target closed before the
+ * report is written.
+ */
+static int run_workload(const struct options *o, const struct job_env *env, struct result *res)
+{
+	struct snoop *sn = NULL;
+	struct tracer *t = NULL;
+	struct job job;
+	char err_msg[512] = "";
+	int err, rc = EXIT_FAIL;
+
+	err = jobs__prepare(&job, o, &res->device, env, &stop_signal, err_msg, sizeof(err_msg));
+	if (err == -EINTR) {
+		die_msg("interrupted before the first run");
+		return interrupted_rc();
+	}
+	if (err) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		return err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (start_tracing(o, res, &t, &sn))
+		goto cleanup;
+	say_tracing(o, res, t);
+	err = jobs__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
+	jobs__close(&job);
+	if (err && err != -EINTR) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		goto cleanup;
+	}
+	if (err == -EINTR)
+		die_msg("interrupted: reporting the runs so far");
+	if (stop_tracing(&t, &sn, o, res))
+		goto cleanup;
+	rc = report(o, res);
+	if (rc == EXIT_OK && err == -EINTR)
+		rc = interrupted_rc();
+cleanup:
+	jobs__close(&job);
+	tracer__detach(t);
+	snoop__stop(sn, NULL);
+	tracer__close(t);
+	return rc;
+}
+
+/* Passive and command mode. */
+static int run_trace(const struct options *o, struct result *res)
+{
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct result res = {};
-	struct options o;
 	struct run *run;
-	char err_msg[512];
 	int err, rc = EXIT_FAIL;
 	double t0;
 
-	err = cli_parse("trace", argc, argv, &o);
-	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.snoop_text) {
-		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
-		if (err)
-			die_msg("%s", err_msg);
-		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
-			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
-	}
-	if (!o.trace) {
-		die_msg("--trace DEV is required (try --help)");
-		return EXIT_USAGE;
-	}
-	if ((o.command || o.rw) && (o.duration || o.interval)) {
-		die_msg("--duration and --interval are for passive mode, not with a workload");
-		return EXIT_USAGE;
-	}
-	if (o.command && o.rw) {
-		die_msg("--rw runs the built-in workload: give it or a command, not both");
-		return EXIT_USAGE;
-	}
-	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
-	if (err) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
-	res.has_device = true;
-	res.recommend = o.recommend;
-	res.brief = o.brief;
-	driver_probes__notice(&res.device, stderr);
-	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), argc, argv);
-	host_info__read(&res.host);
-
-	topts.dev = &res.device;
-	topts.force_raw_tp = o.raw_tp;
-	topts.verbose = o.verbose;
-	topts.snoop_ring_bytes = o.snoop ? SNOOP_RING_BYTES : 0;
-	topts.errbuf = err_msg;
-	topts.errlen = sizeof(err_msg);
-	err_msg[0] = '\0';
-	err = tracer__open(&topts, &t);
-	if (err) {
-		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+	if (start_tracing(o, res, &t, &sn))
 		goto cleanup;
-	}
-	catch_signals();
-	err = tracer__start(t);
-	if (err) {
-		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
-		goto cleanup;
-	}
-	if (o.snoop) {
-		err = snoop__start(tracer__events_fd(t), o.snoop, &sn);
-		if (err) {
-			die_msg("cannot write %s: %s", o.snoop, strerror(-err));
-			goto cleanup;
-		}
-	}
-	if (o.rw) {
-		say_tracing(&o, &res, t);
-		err = jobs__run(&o, t, &res, &stop_signal, err_msg, sizeof(err_msg));
-		if (err && err != -EINTR) {
-			die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
-			rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-			goto cleanup;
-		}
-		if (err == -EINTR)
-			die_msg("interrupted: reporting the runs so far");
-		if (stop_tracing(&t, &sn, &o, &res))
-			goto cleanup;
-		rc = report(&o, &res);
-		if (rc == EXIT_OK && err == -EINTR)
-			rc = 128 + (stop_signal ? stop_signal : SIGINT);
-		goto cleanup;
-	}
 	start = malloc(sizeof(*start));
-	run = result__add_run(&res, true, false);
+	run = result__add_run(res, true, false);
 	if (!start || !run) {
 		die_msg("out of memory");
 		goto cleanup;
@@ -350,24 +359,24 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
-	say_tracing(&o, &res, t);
+	say_tracing(o, res, t);
 	t0 = now_s();
-	if (o.command) {
-		int status = run_command(o.command);
+	if (o->command) {
+		int status = run_command(o->command);
 
 		if (status < 0) {
-			die_msg("cannot run '%s': %s", o.command[0], strerror(-status));
+			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
 			rc = EXIT_NOEXEC;
 			goto cleanup;
 		}
 		run->exit_status = status;
-		join_command(run->label, sizeof(run->label), o.nr_command, o.command);
+		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
 		err = tracer__snapshot(t, run->block);
 		if (!err)
 			block_stats__delta(run->block, run->block, start);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, &o, &res, run->block, start);
+		err = run_passive(t, o, res, run->block, start);
 	}
 	run->seconds = now_s() - t0;
 	if (err) {
@@ -375,17 +384,76 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	if (stop_tracing(&t, &sn, &o, &res))
+	if (stop_tracing(&t, &sn, o, res))
 		goto cleanup;
-
-	rc = report(&o, &res);
-	if (rc == EXIT_OK && o.command)
+	rc = report(o, res);
+	if (rc == EXIT_OK && o->command)
 		rc = run->exit_status;
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
+	return rc;
+}
+
+static int check_modes(const struct options *o)
+{
+	if (!o->trace) {
+		die_msg("--trace DEV is required (try --help)");
+		return EXIT_USAGE;
+	}
+	if ((o->command || o->rw) && (o->duration || o->interval)) {
+		die_msg("--duration and --interval are for passive mode, not with a workload");
+		return EXIT_USAGE;
+	}
+	if (o->command && o->rw) {
+		die_msg("--rw runs the built-in workload: give it or a command, not both");
+		return EXIT_USAGE;
+	}
+	if (!o->rw && o->nr_set_values) {
+		die_msg("--set sweeps the built-in workload: it needs --rw");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct job_env env = {};
+	struct result res = {};
+	struct options o;
+	char err_msg[512];
+	int err, rc;
+
+	err = cli_parse("trace", argc, argv, &o);
+	if (err)
+		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
+	if (o.snoop_text) {
+		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
+		if (err)
+			die_msg("%s", err_msg);
+		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
+			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
+	}
+	rc = check_modes(&o);
+	if (rc)
+		return rc;
+	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
+	if (err) {
+		die_msg("%s", err_msg);
+		return EXIT_USAGE;
+	}
+	res.has_device = true;
+	res.recommend = o.recommend;
+	res.brief = o.brief;
+	driver_probes__notice(&res.device, stderr);
+	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
+	join_command(res.command_line, sizeof(res.command_line), argc, argv);
+	host_info__read(&res.host);
+	/* Before anything can change a setting. */
+	catch_signals();
+	rc = o.rw ? run_workload(&o, &env, &res) : run_trace(&o, &res);
 	result__free(&res);
 	return rc;
 }
