@@ -125,6 +125,7 @@ enum {
 	OPT_SNOOP,
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
+	OPT_STATE_DIR,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -182,7 +183,9 @@ static const struct argp_option options[] = {
 	 "wbt_lat_usec, nomerges, rq_affinity); restored afterwards", 1},
 	{"recommend", OPT_RECOMMEND, NULL, 0,
 	 "After a --set sweep, name the best value and the smallest one as good", 1},
-
+	{"state-dir", OPT_STATE_DIR, "DIR", 0,
+	 "Where --set sweeps keep their per-disk lock and the original values (default "
+	 "/run/blktrace-bench); also for restore", 1},
 	{"brief", OPT_BRIEF, NULL, 0, "Workload mode: print only the linked table (no per-run "
 	 "sections)", 1},
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
@@ -404,7 +407,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_WRAP:
 		o->wrap = true;
 		break;
-
+	case OPT_STATE_DIR:
+		if (!trace && strcmp(ps->cmd, "restore"))
+			return usage_error(state, "--state-dir is an option of trace and restore");
+		if (!*arg)
+			return usage_error(state, "--state-dir: empty directory name");
+		o->state_dir = arg;
+		break;
 	case OPT_BRIEF:
 		o->brief = true;
 		break;
@@ -455,7 +464,7 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json (see COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 {

@@ -3,7 +3,8 @@
  * Workload mode of the trace command. Before anything is traced (jobs__prepare):
  * --rw and friends are checked, the target is chosen, checked and opened
  * (target.c: nothing is written that the user did not ask for, nothing is left
- * behind), and a --set sweep checks its values. Then every (value, block size,
+ * behind), and a --set sweep takes the disk's lock and records the original value
+ * (sweep_state.c) before its first change. Then every (value, block size,
  * repetition) becomes one traced run (jobs__run); jobs__close puts everything back.
  */
 #include <errno.h>
@@ -124,13 +125,34 @@ static int open_target(struct job *j, const struct job_env *env, char *err, size
 	return 0;
 }
 
-/* The original value, and a trial write of every value. */
-static int prepare_sweep(struct job *j, char *err, size_t errlen)
+/*
+ * The disk's lock, whatever a dead sweep left put back, the original value recorded,
+ * and only then the trial writes of every value.
+ */
+static int prepare_sweep(struct job *j, const struct job_env *env, char *err, size_t errlen)
 {
 	const struct options *o = j->o;
+	int ret;
 
-	return knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, err,
-			     errlen);
+	ret = sweep_state__lock(&env->state, j->d, &j->state, err, errlen);
+	if (ret)
+		return ret == -EBUSY ? -EINVAL : ret;
+	ret = sweep_state__recover(j->state, stderr, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		device__read_limits(j->d);
+	ret = knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, err,
+			    errlen);
+	if (ret)
+		return ret;
+	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
+	if (ret) {
+		snprintf(err, errlen, "cannot record the original %s=%s of %s: %s", j->knob.name,
+			 j->knob.original, j->d->name, strerror(-ret));
+		return ret;
+	}
+	return knob__try(&j->knob, o->set_values, o->nr_set_values, err, errlen);
 }
 
 int jobs__prepare(struct job *j, const struct options *o, struct device *d,
@@ -154,7 +176,7 @@ int jobs__prepare(struct job *j, const struct options *o, struct device *d,
 	if (!ret)
 		ret = open_target(j, env, err, errlen);
 	if (!ret && o->nr_set_values)
-		ret = prepare_sweep(j, err, errlen);
+		ret = prepare_sweep(j, env, err, errlen);
 	/* A read job's new file needs real blocks; writes extend it. */
 	if (!ret && j->target.kind == TARGET_NEW_FILE && !j->write) {
 		ret = target__fill(&j->target, j->max_size, stop);
@@ -178,7 +200,18 @@ static void restore_knob(struct job *j)
 
 void jobs__close(struct job *j)
 {
+	int ret;
+
 	restore_knob(j);
+	/* What could not be restored stays in the state file, for `restore DEV`. */
+	if (j->state && !j->knob.changed) {
+		ret = sweep_state__clear(j->state);
+		if (ret)
+			fprintf(stderr, "blktrace-bench: cannot remove the state file of %s: %s\n",
+				j->d->name, strerror(-ret));
+	}
+	sweep_state__unlock(j->state);
+	j->state = NULL;
 	target__close(&j->target);
 }
 

@@ -27,14 +27,31 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* No SA_RESTART: a signal must interrupt our sleeps and waits. */
+/*
+ * Every catchable signal whose default is to end the process ends us the orderly way
+ * instead: the runs so far reported, a swept setting restored, the target closed. A
+ * dropped SSH session (HUP), a stray kill -USR1 or an alarm must not leave a knob
+ * changed. INT and QUIT are caught even when the shell started us ignoring them (a
+ * background job), as INT always was. No SA_RESTART: a signal must interrupt our
+ * sleeps and waits.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+};
+
 static void catch_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	size_t i;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		/* Under nohup a hangup must not end us: it cannot kill us either. */
+		if (stop_signals[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i], &sa, NULL);
+	}
 }
 
 static double now_s(void)
@@ -82,8 +99,7 @@ static int run_command(char **argv)
 		return -errno;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* exec resets our handlers to the defaults (a HUP nohup ignores stays so). */
 		close(pipefd[0]);
 		execvp(argv[0], argv);
 		child_err = errno;
@@ -99,9 +115,13 @@ static int run_command(char **argv)
 	close(pipefd[0]);
 
 	for (;;) {
-		/* Forward Ctrl-C/SIGTERM sent to us alone; the command decides what to do. */
+		/*
+		 * Forward a signal sent to us alone; the command decides what to do. Not
+		 * SIGPIPE: that one is about our own output, not the command's.
+		 */
 		if (stop_signal) {
-			kill(pid, stop_signal);
+			if (stop_signal != SIGPIPE)
+				kill(pid, stop_signal);
 			stop_signal = 0;
 		}
 		if (waitpid(pid, &status, 0) == pid)
@@ -451,8 +471,19 @@ int cmd_trace(int argc, char **argv)
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);
 	host_info__read(&res.host);
-	/* Before anything can change a setting. */
+	env.state.dir = o.state_dir;
+	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
+	/* A sweep that died left settings changed: put them back (a sweep does so under
+	 * its lock, in jobs__prepare). */
+	if (!o.nr_set_values) {
+		err = sweep_state__recover_idle(&env.state, &res.device, stderr, err_msg,
+						sizeof(err_msg));
+		if (err < 0)
+			die_msg("%s", err_msg);
+		else if (err > 0)
+			device__read_limits(&res.device);
+	}
 	rc = o.rw ? run_workload(&o, &env, &res) : run_trace(&o, &res);
 	result__free(&res);
 	return rc;
