@@ -192,8 +192,16 @@ int jobs__prepare(struct job *j, const struct options *o, struct device *d,
 
 static void restore_knob(struct job *j)
 {
-	if (!j->knob.changed || knob__restore(&j->knob))
+	if (!j->knob.changed || j->restore_failed)
 		return;
+	if (knob__restore(&j->knob)) {
+		/* knob__restore said what to write where; the state file remembers it too. */
+		j->restore_failed = true;
+		if (j->state)
+			fprintf(stderr, "blktrace-bench: `blktrace-bench restore %s` tries again\n",
+				j->d->name);
+		return;
+	}
 	fprintf(stderr, "blktrace-bench: restored %s=%s on %s\n", j->knob.name, j->knob.original,
 		j->d->name);
 }

@@ -24,6 +24,7 @@ struct job {
 	struct target target;
 	struct knob knob;
 	struct sweep_state *state;	/* held during a --set sweep */
+	bool restore_failed;		/* said once; the state file keeps the original */
 	bool write;
 	const uint64_t *bs_list;
 	int nr_bs;
