@@ -431,15 +431,13 @@ static uint32_t file_dio_align(int fd, const struct device *traced)
 }
 
 /* A new file in dir, never linked: O_TMPFILE, else created and unlinked at once. */
-static int open_new(struct target *t, const struct target_env *env, const char *dir,
-		    const struct target_req *req, const struct device *traced, char *err,
-		    size_t errlen)
+static int open_new(struct target *t, const char *dir, const struct target_req *req,
+		    const struct device *traced, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32], spec[32];
 	struct stat st;
 	int fd;
 
-	(void)env;
 	if (stat(dir, &st))
 		return ERR(-EINVAL, "cannot use %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -614,7 +612,7 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 		snprintf(path, sizeof(path), "%s/%s", dev_dir, traced_name(traced));
 		ret = open_disk(t, env, path, traced, req, traced, err, errlen);
 	} else if (!req->file) {
-		ret = open_new(t, env, req->dir ? req->dir : ".", req, traced, err, errlen);
+		ret = open_new(t, req->dir ? req->dir : ".", req, traced, err, errlen);
 	} else if (!stat(req->file, &st)) {
 		ret = open_existing(t, env, req->file, &st, req, traced, err, errlen);
 	} else if (errno != ENOENT) {
@@ -625,7 +623,7 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 		slash = strrchr(path, '/');
 		if (slash)
 			slash[slash == path] = '\0';
-		ret = open_new(t, env, slash ? path : ".", req, traced, err, errlen);
+		ret = open_new(t, slash ? path : ".", req, traced, err, errlen);
 	}
 	if (ret)
 		target__close(t);
