@@ -125,6 +125,8 @@ enum {
 	OPT_BRIEF,
 	OPT_SNOOP,
 	OPT_SNOOP_TEXT,
+	OPT_WRAP,
+	OPT_STATE_DIR,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -153,6 +155,8 @@ static const struct argp_option options[] = {
 	{"size", OPT_SIZE, "SIZE", 0, "Bytes per run (reads: default the whole file or disk)", 1},
 	{"count", OPT_COUNT, "N", 0, "Blocks per run, instead of --size", 1},
 	{"runtime", OPT_RUNTIME, "SEC", 0, "Stop a run after SEC (with --size: wrap until then)", 1},
+	{"wrap", OPT_WRAP, NULL, 0,
+	 "Allow --size larger than the disk or the file being read: go round it again", 1},
 	{"engine", OPT_ENGINE, "NAME", 0, "psync (default, one I/O at a time, like dd) or io_uring",
 	 1},
 	{"iodepth", OPT_IODEPTH, "N", 0, "I/Os in flight for io_uring (default 1)", 1},
@@ -176,12 +180,16 @@ static const struct argp_option options[] = {
 	 "Run even when the file's filesystem is not on the traced disk", 1},
 	{"raw", OPT_RAW, NULL, 0, "Use the traced disk itself (reads; writes need --destructive)", 1},
 	{"destructive", OPT_DESTRUCTIVE, NULL, 0,
-	 "Allow --raw writes (refused anyway on mounted or partitioned disks)", 1},
+	 "Allow writes to a disk (--raw, or a --file that is one); refused anyway while it is "
+	 "mounted, swap, held, backing a loop device, or partitioned", 1},
 	{"set", OPT_SET, "KNOB=V1,V2,...", 0,
 	 "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
 	 "wbt_lat_usec, nomerges, rq_affinity); restored afterwards", 1},
 	{"recommend", OPT_RECOMMEND, NULL, 0,
 	 "After a --set sweep, name the best value and the smallest one as good", 1},
+	{"state-dir", OPT_STATE_DIR, "DIR", 0,
+	 "Where --set sweeps keep their per-disk lock and the original values (default "
+	 "/run/blktrace-bench); also for restore", 1},
 	{"brief", OPT_BRIEF, NULL, 0, "Workload mode: print only the linked table (no per-run "
 	 "sections)", 1},
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
@@ -403,6 +411,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RECOMMEND:
 		o->recommend = true;
 		break;
+	case OPT_WRAP:
+		o->wrap = true;
+		break;
+	case OPT_STATE_DIR:
+		if (!trace && strcmp(ps->cmd, "restore"))
+			return usage_error(state, "--state-dir is an option of trace and restore");
+		if (!*arg)
+			return usage_error(state, "--state-dir: empty directory name");
+		o->state_dir = arg;
+		break;
 	case OPT_BRIEF:
 		o->brief = true;
 		break;
@@ -453,7 +471,7 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json (see COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 {

@@ -45,6 +45,8 @@ struct options {
 	bool raw, destructive, overwrite, any_fs;
 	bool no_fixed_bufs;	/* io_uring: leave the buffers unregistered, as fio does */
 	bool hugepages;		/* buffers in transparent huge pages */
+	bool wrap;		/* --size may exceed the disk or file: go round it again */
+	const char *state_dir;	/* --state-dir DIR: sweep locks and state (default /run/...) */
 
 	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
 	char set_knob[32];

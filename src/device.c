@@ -925,6 +925,13 @@ static int queue_attr_path(const struct device *dev, const char *attr, char *pat
 	return 0;
 }
 
+int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len)
+{
+	if (!dev->sysfs_path[0] || !attr || !*attr || strchr(attr, '/'))
+		return -EINVAL;
+	return read_attr(dev->sysfs_path, attr, buf, len);
+}
+
 int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];

@@ -165,6 +165,9 @@ int device__resolve(const char *spec, struct device *dev, char *err, size_t errl
 /* Re-read the queue limits (they may have been changed since resolve). */
 int device__read_limits(struct device *dev);
 
+/* Read one attribute of the whole disk's directory (e.g. "diskseq"), without trailing newline. */
+int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len);
+
 /* Read/write one queue/ attribute of the whole disk; values without trailing newline. */
 int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len);
 int device__queue_set(const struct device *dev, const char *attr, const char *value);

@@ -5,16 +5,56 @@
 #include <signal.h>
 #include <stddef.h>
 #include "cli.h"
+#include "knob.h"
 #include "run.h"
+#include "sweep_state.h"
+#include "target.h"
 #include "tracer.h"
 
+/* The system paths the workload's checks read; main may override them (tests). */
+struct job_env {
+	struct target_env target;
+	struct sweep_env state;
+};
+
+/* One workload invocation: its target, and the sweep's knob, lock and state. */
+struct job {
+	const struct options *o;
+	struct device *d;
+	struct target target;
+	struct knob knob;
+	struct sweep_state *state;	/* held during a --set sweep */
+	bool restore_failed;		/* said once; the state file keeps the original */
+	bool said_huge;			/* --hugepages not granted: said once */
+	bool write;
+	const uint64_t *bs_list;
+	int nr_bs;
+	uint64_t default_bs;
+	uint64_t max_size;		/* the largest bytes per run; 0: whole file or disk */
+};
+
 /*
- * Run the built-in workload the options describe, one traced run per (block size,
- * repetition), appended to res. Returns 0; -EINTR when *stop was set (the runs so
- * far are kept); -EINVAL with a one-line reason in err for bad input or a refused
- * target; another negative errno with the reason in err.
+ * Everything that can be decided or refused before tracing starts: the options, the
+ * target (opened, checked, a read job's new file filled), and for a --set sweep the
+ * disk's lock, the recovery of what a dead sweep left, the original value recorded
+ * and a trial write of every value. d's limits are re-read when a recovery changed
+ * them. Returns 0; -EINVAL with a one-line reason in err for bad input or a refusal
+ * (a busy lock included); -EINTR when *stop was set; another negative errno with the
+ * reason in err. On error everything is already undone.
  */
-int jobs__run(const struct options *o, struct tracer *t, struct result *res,
-	      volatile sig_atomic_t *stop, char *err, size_t errlen);
+int jobs__prepare(struct job *j, const struct options *o, struct device *d,
+		  const struct job_env *env, volatile sig_atomic_t *stop, char *err,
+		  size_t errlen);
+
+/*
+ * One traced run per (value, block size, repetition), appended to res, then the swept
+ * value restored (said on stderr). Returns 0; -EINTR when *stop was set (the runs so
+ * far are kept); another negative errno with the reason in err.
+ */
+int jobs__run(struct job *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
+	      char *err, size_t errlen);
+
+/* Restore what is still changed, forget the state, release the lock, close the target. */
+void jobs__close(struct job *j);
 
 #endif /* BLKTRACE_BENCH_JOBS_H */

@@ -21,6 +21,16 @@ static const struct {
 	{"rq_affinity", 0, 2},
 };
 
+bool knob__is_sweepable(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (!strcmp(knobs[i].name, name))
+			return true;
+	return false;
+}
+
 /* The active scheduler is the bracketed one: "[mq-deadline] none". */
 static void active_scheduler(char *buf)
 {
@@ -86,6 +96,13 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			return ERR("--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s", val,
 				   (long long)dev->limits.max_hw_sectors_kb, dev->name);
 	}
+	return 0;
+}
+
+int knob__try(struct knob *k, char *const *values, int nr, char *err, size_t errlen)
+{
+	int v, ret;
+
 	/* What only the kernel knows (e.g. nr_requests above the tag depth): try each. */
 	for (v = 0; v < nr; v++) {
 		ret = knob__apply(k, values[v], err, errlen);
@@ -94,7 +111,7 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			return ret;
 		}
 	}
-	return knob__restore(k) ? ERR("--set %s: cannot restore %s", name, k->original) : 0;
+	return knob__restore(k) ? ERR("--set %s: cannot restore %s", k->name, k->original) : 0;
 }
 
 int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
@@ -108,20 +125,28 @@ int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
 	return 0;
 }
 
+int knob__put(const struct device *dev, const char *name, const char *value)
+{
+	char now[256];
+	int ret;
+
+	ret = device__queue_set(dev, name, value);
+	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
+		if (!strcmp(name, "scheduler"))
+			active_scheduler(now);
+		if (strcmp(now, value))
+			ret = -EIO;
+	}
+	return ret;
+}
+
 int knob__restore(struct knob *k)
 {
-	char now[64];
 	int ret;
 
 	if (!k->changed)
 		return 0;
-	ret = device__queue_set(k->dev, k->name, k->original);
-	if (!ret && !device__queue_get(k->dev, k->name, now, sizeof(now))) {
-		if (!strcmp(k->name, "scheduler"))
-			active_scheduler(now);
-		if (strcmp(now, k->original))
-			ret = -EIO;
-	}
+	ret = knob__put(k->dev, k->name, k->original);
 	if (ret) {
 		fprintf(stderr, "blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
 				"yourself: echo %s > %s/queue/%s\n", k->name, k->dev->name,

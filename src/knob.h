@@ -2,6 +2,7 @@
 /*
  * Runtime queue settings swept with --set: validated before anything runs, the
  * original value saved, and restored after the sweep, on error and on a signal.
+ * What survives a crash (the state file, the per-disk lock) is sweep_state.h's.
  */
 #ifndef BLKTRACE_BENCH_KNOB_H
 #define BLKTRACE_BENCH_KNOB_H
@@ -17,11 +18,19 @@ struct knob {
 	bool changed;
 };
 
-/* Check every value (bounds, the scheduler list, a trial write). 0 or -EINVAL + err. */
+/* Is NAME one of the queue settings --set sweeps? */
+bool knob__is_sweepable(const char *name);
+/* Read the original value and check every value (bounds, the scheduler list); writes
+ * nothing. 0 or -EINVAL + err. */
 int knob__prepare(struct knob *k, const struct device *dev, const char *name, char *const *values,
 		  int nr, char *err, size_t errlen);
+/* Write each value once and the original back (what only the kernel knows). 0 or -EINVAL + err. */
+int knob__try(struct knob *k, char *const *values, int nr, char *err, size_t errlen);
 int knob__apply(struct knob *k, const char *value, char *err, size_t errlen);
 /* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
 int knob__restore(struct knob *k);
+/* Write value to dev's queue/name and read it back (the scheduler by its active name): 0,
+ * -EIO when the kernel shows another value, or the write's -errno. */
+int knob__put(const struct device *dev, const char *name, const char *value);
 
 #endif /* BLKTRACE_BENCH_KNOB_H */

@@ -16,6 +16,7 @@ static const struct cmd commands[] = {
 	{"trace", cmd_trace},
 	{"info", cmd_info},
 	{"compare", cmd_compare},
+	{"restore", cmd_restore},
 };
 
 int main(int argc, char **argv)

@@ -27,14 +27,31 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* No SA_RESTART: a signal must interrupt our sleeps and waits. */
+/*
+ * Every catchable signal whose default is to end the process ends us the orderly way
+ * instead: the runs so far reported, a swept setting restored, the target closed. A
+ * dropped SSH session (HUP), a stray kill -USR1 or an alarm must not leave a knob
+ * changed. INT and QUIT are caught even when the shell started us ignoring them (a
+ * background job), as INT always was. No SA_RESTART: a signal must interrupt our
+ * sleeps and waits.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+};
+
 static void catch_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	size_t i;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		/* Under nohup a hangup must not end us: it cannot kill us either. */
+		if (stop_signals[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i], &sa, NULL);
+	}
 }
 
 static double now_s(void)
@@ -82,8 +99,7 @@ static int run_command(char **argv)
 		return -errno;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* exec resets our handlers to the defaults (a HUP nohup ignores stays so). */
 		close(pipefd[0]);
 		execvp(argv[0], argv);
 		child_err = errno;
@@ -99,9 +115,13 @@ static int run_command(char **argv)
 	close(pipefd[0]);
 
 	for (;;) {
-		/* Forward Ctrl-C/SIGTERM sent to us alone; the command decides what to do. */
+		/*
+		 * Forward a signal sent to us alone; the command decides what to do. Not
+		 * SIGPIPE: that one is about our own output, not the command's.
+		 */
 		if (stop_signal) {
-			kill(pid, stop_signal);
+			if (stop_signal != SIGPIPE)
+				kill(pid, stop_signal);
 			stop_signal = 0;
 		}
 		if (waitpid(pid, &status, 0) == pid)
@@ -246,99 +266,108 @@ static int report(const struct options *o, const struct result *res)
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_trace(int argc, char **argv)
+/* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
+static int start_tracing(const struct options *o, struct result *res, struct tracer **t,
+			 struct snoop **sn)
 {
 	struct tracer_opts topts = {};
+	char err_msg[4096] = ""; /* room for the verifier's last lines */
+	int err;
+
+	topts.dev = &res->device;
+	topts.force_raw_tp = o->raw_tp;
+	topts.verbose = o->verbose;
+	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
+	topts.errbuf = err_msg;
+	topts.errlen = sizeof(err_msg);
+	err = tracer__open(&topts, t);
+	if (err) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		return EXIT_FAIL;
+	}
+	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "%s", tracer__flavour(*t));
+	err = tracer__start(*t);
+	if (err) {
+		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
+		return EXIT_FAIL;
+	}
+	if (o->snoop) {
+		err = snoop__start(tracer__events_fd(*t), o->snoop, sn);
+		if (err) {
+			die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
+/* The exit status of an interrupted workload, as a shell reports a death by that signal. */
+static int interrupted_rc(void)
+{
+	return 128 + (stop_signal ? stop_signal : SIGINT);
+}
+
+/*
+ * Workload mode: everything that can be refused is refused before the BPF programs
+ * attach (jobs__prepare); the swept value is back and the target closed before the
+ * report is written.
+ */
+static int run_workload(const struct options *o, const struct job_env *env, struct result *res)
+{
+	struct snoop *sn = NULL;
+	struct tracer *t = NULL;
+	struct job job;
+	char err_msg[512] = "";
+	int err, rc = EXIT_FAIL;
+
+	err = jobs__prepare(&job, o, &res->device, env, &stop_signal, err_msg, sizeof(err_msg));
+	if (err == -EINTR) {
+		die_msg("interrupted before the first run");
+		return interrupted_rc();
+	}
+	if (err) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		return err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (start_tracing(o, res, &t, &sn))
+		goto cleanup;
+	say_tracing(o, res, t);
+	err = jobs__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
+	jobs__close(&job);
+	if (err && err != -EINTR) {
+		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+		rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		goto cleanup;
+	}
+	if (err == -EINTR)
+		die_msg("interrupted: reporting the runs so far");
+	if (stop_tracing(&t, &sn, o, res))
+		goto cleanup;
+	rc = report(o, res);
+	if (rc == EXIT_OK && err == -EINTR)
+		rc = interrupted_rc();
+cleanup:
+	jobs__close(&job);
+	tracer__detach(t);
+	snoop__stop(sn, NULL);
+	tracer__close(t);
+	return rc;
+}
+
+/* Passive and command mode. */
+static int run_trace(const struct options *o, struct result *res)
+{
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct result res = {};
-	struct options o;
 	struct run *run;
-	char err_msg[4096]; /* room for the verifier's last lines */
 	int err, rc = EXIT_FAIL;
 	double t0;
 
-	err = cli_parse("trace", argc, argv, &o);
-	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.snoop_text) {
-		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
-		if (err)
-			die_msg("%s", err_msg);
-		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
-			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
-	}
-	if (!o.trace) {
-		die_msg("--trace DEV is required (try --help)");
-		return EXIT_USAGE;
-	}
-	if ((o.command || o.rw) && (o.duration || o.interval)) {
-		die_msg("--duration and --interval are for passive mode, not with a workload");
-		return EXIT_USAGE;
-	}
-	if (o.command && o.rw) {
-		die_msg("--rw runs the built-in workload: give it or a command, not both");
-		return EXIT_USAGE;
-	}
-	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
-	if (err) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
-	res.has_device = true;
-	res.recommend = o.recommend;
-	res.brief = o.brief;
-	driver_probes__notice(&res.device, stderr);
-	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), argc, argv);
-	host_info__read(&res.host);
-
-	topts.dev = &res.device;
-	topts.force_raw_tp = o.raw_tp;
-	topts.verbose = o.verbose;
-	topts.snoop_ring_bytes = o.snoop ? SNOOP_RING_BYTES : 0;
-	topts.errbuf = err_msg;
-	topts.errlen = sizeof(err_msg);
-	err_msg[0] = '\0';
-	err = tracer__open(&topts, &t);
-	if (err) {
-		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
+	if (start_tracing(o, res, &t, &sn))
 		goto cleanup;
-	}
-	snprintf(res.tracer_flavour, sizeof(res.tracer_flavour), "%s", tracer__flavour(t));
-	catch_signals();
-	err = tracer__start(t);
-	if (err) {
-		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
-		goto cleanup;
-	}
-	if (o.snoop) {
-		err = snoop__start(tracer__events_fd(t), o.snoop, &sn);
-		if (err) {
-			die_msg("cannot write %s: %s", o.snoop, strerror(-err));
-			goto cleanup;
-		}
-	}
-	if (o.rw) {
-		say_tracing(&o, &res, t);
-		err = jobs__run(&o, t, &res, &stop_signal, err_msg, sizeof(err_msg));
-		if (err && err != -EINTR) {
-			die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
-			rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-			goto cleanup;
-		}
-		if (err == -EINTR)
-			die_msg("interrupted: reporting the runs so far");
-		if (stop_tracing(&t, &sn, &o, &res))
-			goto cleanup;
-		rc = report(&o, &res);
-		if (rc == EXIT_OK && err == -EINTR)
-			rc = 128 + (stop_signal ? stop_signal : SIGINT);
-		goto cleanup;
-	}
 	start = malloc(sizeof(*start));
-	run = result__add_run(&res, true, false);
+	run = result__add_run(res, true, false);
 	if (!start || !run) {
 		die_msg("out of memory");
 		goto cleanup;
@@ -351,24 +380,24 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
-	say_tracing(&o, &res, t);
+	say_tracing(o, res, t);
 	t0 = now_s();
-	if (o.command) {
-		int status = run_command(o.command);
+	if (o->command) {
+		int status = run_command(o->command);
 
 		if (status < 0) {
-			die_msg("cannot run '%s': %s", o.command[0], strerror(-status));
+			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
 			rc = EXIT_NOEXEC;
 			goto cleanup;
 		}
 		run->exit_status = status;
-		join_command(run->label, sizeof(run->label), o.nr_command, o.command);
+		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
 		err = tracer__snapshot(t, run->block);
 		if (!err)
 			block_stats__delta(run->block, run->block, start);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, &o, &res, run->block, start);
+		err = run_passive(t, o, res, run->block, start);
 	}
 	run->seconds = now_s() - t0;
 	if (err) {
@@ -376,17 +405,87 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	if (stop_tracing(&t, &sn, &o, &res))
+	if (stop_tracing(&t, &sn, o, res))
 		goto cleanup;
-
-	rc = report(&o, &res);
-	if (rc == EXIT_OK && o.command)
+	rc = report(o, res);
+	if (rc == EXIT_OK && o->command)
 		rc = run->exit_status;
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
+	return rc;
+}
+
+static int check_modes(const struct options *o)
+{
+	if (!o->trace) {
+		die_msg("--trace DEV is required (try --help)");
+		return EXIT_USAGE;
+	}
+	if ((o->command || o->rw) && (o->duration || o->interval)) {
+		die_msg("--duration and --interval are for passive mode, not with a workload");
+		return EXIT_USAGE;
+	}
+	if (o->command && o->rw) {
+		die_msg("--rw runs the built-in workload: give it or a command, not both");
+		return EXIT_USAGE;
+	}
+	if (!o->rw && o->nr_set_values) {
+		die_msg("--set sweeps the built-in workload: it needs --rw");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct job_env env = {};
+	struct result res = {};
+	struct options o;
+	char err_msg[512];
+	int err, rc;
+
+	err = cli_parse("trace", argc, argv, &o);
+	if (err)
+		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
+	if (o.snoop_text) {
+		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
+		if (err)
+			die_msg("%s", err_msg);
+		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
+			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
+	}
+	rc = check_modes(&o);
+	if (rc)
+		return rc;
+	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
+	if (err) {
+		die_msg("%s", err_msg);
+		return EXIT_USAGE;
+	}
+	res.has_device = true;
+	res.recommend = o.recommend;
+	res.brief = o.brief;
+	driver_probes__notice(&res.device, stderr);
+	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
+	join_command(res.command_line, sizeof(res.command_line), argc, argv);
+	host_info__read(&res.host);
+	env.state.dir = o.state_dir;
+	/* Before anything can change a setting, or be refused: see catch_signals. */
+	catch_signals();
+	/* A sweep that died left settings changed: put them back (a sweep does so under
+	 * its lock, in jobs__prepare). */
+	if (!o.nr_set_values) {
+		err = sweep_state__recover_idle(&env.state, &res.device, stderr, err_msg,
+						sizeof(err_msg));
+		if (err < 0)
+			die_msg("%s", err_msg);
+		else if (err > 0)
+			device__read_limits(&res.device);
+	}
+	rc = o.rw ? run_workload(&o, &env, &res) : run_trace(&o, &res);
 	result__free(&res);
 	return rc;
 }

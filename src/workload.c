@@ -430,27 +430,16 @@ int workload__run(const struct job_params *p, int fd, uint64_t file_size, struct
 	return workload__run_opts(p, fd, file_size, NULL, out, stop);
 }
 
-int workload__prepare_file(const char *path, uint64_t size, bool fill,
-			   volatile sig_atomic_t *stop)
+int workload__fill_fd(int fd, uint64_t size, volatile sig_atomic_t *stop)
 {
 	void *buf = NULL;
 	uint64_t off = 0;
 	ssize_t ret;
 	size_t n;
-	int fd, err;
+	int err;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (!fill) {
-		err = 0;
-		goto cleanup;
-	}
-	if (posix_memalign(&buf, WL_ALIGN, WL_FILL_CHUNK)) {
-		buf = NULL;
-		err = -ENOMEM;
-		goto cleanup;
-	}
+	if (posix_memalign(&buf, WL_ALIGN, WL_FILL_CHUNK))
+		return -ENOMEM;
 	workload__fill_pattern(buf, WL_FILL_CHUNK);
 	while (off < size) {
 		if (stop && *stop) {
@@ -476,10 +465,6 @@ int workload__prepare_file(const char *path, uint64_t size, bool fill,
 	err = 0;
 cleanup:
 	free(buf);
-	if (close(fd) && !err)
-		err = -errno;
-	if (err)
-		unlink(path);
 	return err;
 }
 

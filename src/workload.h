@@ -59,13 +59,11 @@ int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
 		       volatile sig_atomic_t *stop);
 
 /*
- * Create path (never an existing file: -EEXIST) of size bytes. With fill, write it
- * with large sequential writes of the workload pattern and fsync it, so that a
- * read job finds real blocks, then drop its pages from the cache; without, leave it
- * empty. On any failure, including -EINTR from *stop, the file is removed again.
+ * Write size bytes of the workload pattern at the start of fd with large sequential
+ * writes and fsync them, so that a read job finds real blocks, then drop their pages
+ * from the cache. 0, -EINTR when *stop was set (stop may be NULL), or -errno.
  */
-int workload__prepare_file(const char *path, uint64_t size, bool fill,
-			   volatile sig_atomic_t *stop);
+int workload__fill_fd(int fd, uint64_t size, volatile sig_atomic_t *stop);
 
 /* Bytes of a regular file or block device. */
 int workload__file_size(int fd, uint64_t *size);

@@ -8,15 +8,18 @@ BB="$ROOT/blktrace-bench"
 T_NAME=$(basename "$0" .sh)
 TMP=$(mktemp -d /dev/shm/bb-e2e.XXXXXX)
 PASS=0 FAIL=0 SKIP=0
-_LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=()
+_LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=() _SWAPS=() _PIDS=()
 
 cleanup() {
 	local i
+	for p in "${_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
 	for ((i = ${#_RESTORE[@]} - 1; i >= 0; i--)); do
 		echo "${_RESTORE[i]#*=}" > "${_RESTORE[i]%%=*}" 2>/dev/null
 	done
+	for s in "${_SWAPS[@]}"; do swapoff "$s" 2>/dev/null; done
 	for m in "${_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
-	for l in "${_LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	# Newest first: a loop device may sit on an older one.
+	for ((i = ${#_LOOPS[@]} - 1; i >= 0; i--)); do losetup -d "${_LOOPS[i]}" 2>/dev/null; done
 	for f in "${_IMAGES[@]}"; do rm -f "$f"; done
 	rm -rf "$TMP"
 }
@@ -44,6 +47,26 @@ set_sysfs() {
 }
 
 mounted() { _MOUNTS+=("$1"); }
+swapped() { _SWAPS+=("$1"); }  # swapoff at exit, before the unmounts
+remove_at_exit() { _IMAGES+=("$1"); }
+# background PID: killed at exit if the test did not reap it (a failed check must not leave
+# a sweep running)
+background() { _PIDS+=("$1"); }
+
+# wait_until SECS WHAT CMD...: poll CMD until it succeeds; after SECS, a failed check
+# naming WHAT and status 1. For events (a line in a log, a value in sysfs), not sleeps.
+wait_until() {
+	local secs=$1 what=$2 end
+	shift 2
+	end=$(($(date +%s%N) + secs * 1000000000))
+	until "$@" > /dev/null 2>&1; do
+		if [ "$(date +%s%N)" -gt "$end" ]; then
+			not_ok "timed out after ${secs}s waiting for $what"
+			return 1
+		fi
+		sleep 0.02
+	done
+}
 
 # diskstat DEV FIELD: FIELD counted as in Documentation/admin-guide/iostats.rst
 # (1 = reads completed, 5 = writes completed, 7 = sectors written, 16 = flushes).

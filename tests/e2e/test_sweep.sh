@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # --set sweeps: each value shapes its runs, and the original value comes back after
-# success, after an error and after SIGINT in the middle.
+# success, after an error, after any catchable signal in the middle, and after SIGKILL
+# (the next run, or `restore DEV`); a second sweep of the same disk is refused.
 . "$(dirname "$0")/lib.sh"
+
+# value_is FILE VALUE: for wait_until.
+value_is() { [ "$(cat "$1")" = "$2" ]; }
 
 make_loop A 256M || { not_ok "losetup"; finish; exit 1; }
 a=$(basename "$A")
 msk=/sys/block/$a/queue/max_sectors_kb
 orig=$(cat "$msk")
 _RESTORE+=("$msk=$orig") # a safety net; the tool itself must restore
+ra_file=/sys/block/$a/queue/read_ahead_kb
+_RESTORE+=("$ra_file=$(cat "$ra_file")")
+state=/run/blktrace-bench/$a.state
+remove_at_exit "$state"
+remove_at_exit "/run/blktrace-bench/$a.lock"
 
 # 1. max_sectors_kb=16,64,256 with 1 MiB direct reads: the largest request of each run.
 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=16,64,256 \
@@ -65,10 +74,12 @@ expect_cmp "error (disk full): non-zero exit" "$rc" "!=" 0
 expect_eq "error (disk full): restored" "$(cat "$msk")" "$orig"
 
 # 4. SIGINT in the middle of a sweep: restored, the file removed.
-(cd "$TMP/mnt" && exec "$BB" --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
 	--set max_sectors_kb=8,16 > /dev/null 2> "$TMP/int.err") &
 pid=$!
-sleep 1.5
+background $pid
+wait_until 30 "the sweep to trace" grep -q "tracing $a" "$TMP/int.err"
+wait_until 10 "max_sectors_kb=8 in force" value_is "$msk" 8
 expect_eq "SIGINT: the value is in force while it runs" "$(cat "$msk")" 8
 kill -INT $pid
 wait $pid
@@ -78,13 +89,94 @@ expect_eq "SIGINT: file removed" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
 
 # 5. SIGTERM likewise.
 ra=$(cat "/sys/block/$a/queue/read_ahead_kb")
-(cd "$TMP/mnt" && exec "$BB" --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
-	--set read_ahead_kb=0,512 > /dev/null 2>&1) &
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
+	--set read_ahead_kb=0,512 > /dev/null 2> "$TMP/term.err") &
 pid=$!
-sleep 1.5
+background $pid
+wait_until 30 "the sweep to trace" grep -q "tracing $a" "$TMP/term.err"
 kill -TERM $pid
 wait $pid
 expect_eq "SIGTERM: exit 143" "$?" 143
 expect_eq "SIGTERM: read_ahead_kb restored" "$(cat "/sys/block/$a/queue/read_ahead_kb")" "$ra"
+
+# start_sweep LOG ARGS...: a long --set sweep of raw reads in the background; $pid is it.
+# Returns once it traces and its first value (max_sectors_kb=64 unless ARGS say) is in force.
+start_sweep() {
+	local log=$1
+	shift
+	"$BB" -v --trace "$a" --raw --rw read --bs 1M --size 16M --direct --runtime 60 "$@" \
+		> /dev/null 2> "$log" &
+	pid=$!
+	background $pid
+	wait_until 30 "the sweep to trace" grep -q "tracing $a" "$log"
+}
+
+# 6. Every other catchable termination signal restores too (a dropped SSH session is HUP).
+for sig in HUP QUIT USR1 USR2 ALRM PIPE; do
+	start_sweep "$TMP/sig.err" --set max_sectors_kb=64 &&
+		wait_until 10 "max_sectors_kb=64 in force" value_is "$msk" 64 || continue
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	expect_eq "SIG$sig: exit 128+$(kill -l "$sig")" "$rc" "$((128 + $(kill -l "$sig")))"
+	expect_eq "SIG$sig: restored" "$(cat "$msk")" "$orig"
+	expect_true "SIG$sig: says so" grep -q "restored max_sectors_kb=$orig on $a" "$TMP/sig.err"
+done
+
+# 7. Two sweeps of the same disk (and knob): the second is refused, naming the first's
+# PID, and changes nothing; so is `restore` while a sweep runs.
+if start_sweep "$TMP/first.err" --set max_sectors_kb=64,128 &&
+	wait_until 10 "max_sectors_kb=64 in force" value_is "$msk" 64; then
+	"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct \
+		--set max_sectors_kb=256,512 > "$TMP/out" 2> "$TMP/second.err"
+	expect_eq "second sweep: exit 2" "$?" 2
+	expect_true "second sweep: names the first's PID" \
+		grep -q "$a is being swept by PID $pid" "$TMP/second.err"
+	expect_eq "second sweep: one line" "$(wc -l < "$TMP/second.err")" 1
+	expect_eq "second sweep: the first's value untouched" "$(cat "$msk")" 64
+	"$BB" restore "$a" > /dev/null 2> "$TMP/err"
+	expect_eq "restore during a sweep: exit 2" "$?" 2
+	expect_true "restore during a sweep: names the PID" \
+		grep -q "$a is being swept by PID $pid" "$TMP/err"
+	kill -INT $pid
+	wait $pid
+	expect_eq "first sweep: exit 130" "$?" 130
+fi
+expect_eq "two sweeps: the original survives" "$(cat "$msk")" "$orig"
+
+# 8. SIGKILL during a sweep: the value stays changed, but the next run (a sweep of its
+# own) puts the original back first, says so, and takes the real original as its own.
+if start_sweep "$TMP/killed.err" --set max_sectors_kb=64 &&
+	wait_until 10 "max_sectors_kb=64 in force" value_is "$msk" 64; then
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	expect_eq "SIGKILL: exit 137" "$?" 137
+	expect_eq "SIGKILL: left changed" "$(cat "$msk")" 64
+	expect_true "SIGKILL: the original is on record" grep -q "set max_sectors_kb $orig" "$state"
+	"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=128 \
+		> /dev/null 2> "$TMP/next.err"
+	expect_eq "next run: exit 0" "$?" 0
+	expect_true "next run: restored what PID $pid left, and says so" \
+		grep -q "restored max_sectors_kb=$orig on $a, left changed by PID $pid" "$TMP/next.err"
+	expect_eq "next run: the original after its own sweep" "$(cat "$msk")" "$orig"
+	expect_true "next run: no state left" test ! -e "$state"
+fi
+
+# 9. `restore DEV` after SIGKILL, with the state in a directory of the caller's choosing.
+ra=$(cat "$ra_file")
+if start_sweep "$TMP/killed.err" --set read_ahead_kb=$((ra + 4)) --state-dir "$TMP/state" &&
+	wait_until 10 "read_ahead_kb=$((ra + 4)) in force" value_is "$ra_file" $((ra + 4)); then
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	expect_true "--state-dir: the state is there" test -s "$TMP/state/$a.state"
+	"$BB" restore "$a" --state-dir "$TMP/state" > /dev/null 2> "$TMP/restore.err"
+	expect_eq "restore: exit 0" "$?" 0
+	expect_eq "restore: read_ahead_kb back" "$(cat "$ra_file")" "$ra"
+	expect_true "restore: says what and whose" \
+		grep -q "restored read_ahead_kb=$ra on $a, left changed by PID $pid" "$TMP/restore.err"
+	"$BB" restore "/dev/$a" --state-dir "$TMP/state" > /dev/null 2> "$TMP/restore.err"
+	expect_eq "restore again: exit 0" "$?" 0
+	expect_true "restore again: nothing to do" grep -q "nothing to restore on $a" "$TMP/restore.err"
+fi
 
 finish

@@ -162,6 +162,28 @@ static void test_cli_passive(void **state)
 	assert_null(o.command);
 }
 
+static void test_cli_wrap_and_state_dir(void **state)
+{
+	char *trace[] = {"blktrace-bench", "--trace", "loop0", "--rw", "read", "--wrap",
+			 "--state-dir", "/tmp/st", NULL};
+	char *restore[] = {"restore", "loop0", "--state-dir=/tmp/st", NULL};
+	char *info[] = {"info", "loop0", "--state-dir", "/tmp/st", NULL};
+	char *empty[] = {"restore", "loop0", "--state-dir=", NULL};
+	struct options o;
+
+	(void)state;
+	assert_int_equal(cli_parse("trace", 8, trace, &o), 0);
+	assert_true(o.wrap);
+	assert_string_equal(o.state_dir, "/tmp/st");
+	assert_int_equal(cli_parse("restore", 3, restore, &o), 0);
+	assert_string_equal(o.positional[0], "loop0");
+	assert_string_equal(o.state_dir, "/tmp/st");
+	assert_false(o.wrap);
+	/* An option the command would ignore is refused. */
+	assert_int_equal(cli_parse("info", 4, info, &o), -EINVAL);
+	assert_int_equal(cli_parse("restore", 3, empty, &o), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_cli_command_without_dashes),
 		cmocka_unit_test(test_cli_info_json_flag),
 		cmocka_unit_test(test_cli_passive),
+		cmocka_unit_test(test_cli_wrap_and_state_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,8 +285,7 @@ static void test_psync_write_exact(void **state)
 
 	(void)state;
 	tmp_path(path, sizeof(path), "write");
-	assert_int_equal(workload__prepare_file(path, 0, false, NULL), 0);
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	p.fsync = true;
 	assert_int_equal(workload__run(&p, fd, 0, &s, NULL), 0);
@@ -423,8 +422,7 @@ static void test_uring_write_depth8(void **state)
 
 	(void)state;
 	tmp_path(path, sizeof(path), "uring_write");
-	assert_int_equal(workload__prepare_file(path, 0, false, NULL), 0);
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	check_reset(&engine_uring_ops, 1 * MIB, p.bs);
 	p.fdatasync = true;
@@ -685,17 +683,21 @@ static void test_read_past_eof(void **state)
 	assert_int_equal(s.ios, 10);
 }
 
-static void test_prepare_file(void **state)
+static void test_fill_fd(void **state)
 {
 	volatile sig_atomic_t stop = 1;
 	uint64_t size = 0;
 	char path[128], *data, *pattern;
-	struct stat st;
 	int fd;
 
 	(void)state;
-	tmp_path(path, sizeof(path), "prepared");
-	assert_int_equal(workload__prepare_file(path, 5 * MIB + 512, true, NULL), 0);
+	tmp_path(path, sizeof(path), "filled");
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(workload__fill_fd(fd, 5 * MIB + 512, NULL), 0);
+	assert_int_equal(workload__file_size(fd, &size), 0);
+	assert_int_equal(size, 5 * MIB + 512);
+	close(fd);
 	data = read_whole_file(path, &size);
 	assert_int_equal(size, 5 * MIB + 512);
 	/* Written in 4 MiB chunks of the pattern. */
@@ -707,26 +709,14 @@ static void test_prepare_file(void **state)
 	free(pattern);
 	free(data);
 
-	fd = open(path, O_RDONLY);
+	/* Stopped before the first write: nothing written, -EINTR. */
+	fd = open(path, O_RDWR | O_TRUNC);
 	assert_true(fd >= 0);
+	assert_int_equal(workload__fill_fd(fd, 1 * MIB, &stop), -EINTR);
 	assert_int_equal(workload__file_size(fd, &size), 0);
-	assert_int_equal(size, 5 * MIB + 512);
+	assert_int_equal(size, 0);
 	close(fd);
-
-	/* Never an existing file, and a refusal leaves it alone. */
-	assert_int_equal(workload__prepare_file(path, 1 * MIB, true, NULL), -EEXIST);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, 5 * MIB + 512);
 	unlink(path);
-
-	assert_int_equal(workload__prepare_file(path, 1 * MIB, false, NULL), 0);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, 0);
-	unlink(path);
-
-	assert_int_equal(workload__prepare_file(path, 1 * MIB, true, &stop), -EINTR);
-	assert_int_equal(stat(path, &st), -1);
-	assert_int_equal(errno, ENOENT);
 
 	fd = open(tmpdir, O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
@@ -766,7 +756,7 @@ int main(void)
 		cmocka_unit_test(test_short_io_psync),
 		cmocka_unit_test(test_short_io_uring),
 		cmocka_unit_test(test_read_past_eof),
-		cmocka_unit_test(test_prepare_file),
+		cmocka_unit_test(test_fill_fd),
 		cmocka_unit_test(test_fill_pattern_not_zero),
 	};
 

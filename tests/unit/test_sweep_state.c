@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Sweep locks and state files (src/sweep_state.c) in a scratch directory, against a
+ * scratch sysfs disk whose queue files are plain files: the lock names its holder,
+ * the state written before a change is what the next run puts back, and state about
+ * another disk, a re-attached one or an earlier boot is discarded, not applied.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sweep_state.h"
+#include "testutil.h"
+
+static char scratch[PATH_MAX];
+static char sys[PATH_MAX + 8], run[PATH_MAX + 8], boot[PATH_MAX + 8];
+static char state_path[PATH_MAX * 2], lock_path[PATH_MAX * 2];
+static struct sweep_env env;
+
+static void put(const char *base, const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", base, rel);
+	for (slash = strchr(path + strlen(base) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void get(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static void msk(char *buf, size_t len)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/devices/virtual/block/tst/queue/max_sectors_kb", sys);
+	get(path, buf, len);
+}
+
+static int setup(void **state)
+{
+	char path[PATH_MAX * 2];
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/blktrace-bench-state.XXXXXX");
+	if (!mkdtemp(scratch))
+		return -1;
+	snprintf(sys, sizeof(sys), "%s/sys", scratch);
+	snprintf(run, sizeof(run), "%s/run", scratch);
+	snprintf(boot, sizeof(boot), "%s/boot_id", scratch);
+	snprintf(state_path, sizeof(state_path), "%s/tst.state", run);
+	snprintf(lock_path, sizeof(lock_path), "%s/tst.lock", run);
+	if (mkdir(sys, 0755))
+		return -1;
+	put(sys, "devices/virtual/block/tst/dev", "7:9\n");
+	put(sys, "devices/virtual/block/tst/size", "8\n");
+	put(sys, "devices/virtual/block/tst/diskseq", "17\n");
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "1280\n");
+	put(sys, "devices/virtual/block/tst/queue/scheduler", "none [mq-deadline]\n");
+	put(sys, "class/block/.keep", "");
+	snprintf(path, sizeof(path), "%s/class/block/tst", sys);
+	if (symlink("../../devices/virtual/block/tst", path))
+		return -1;
+	put(scratch, "boot_id", "boot-one\n");
+	env = (struct sweep_env){ .dir = run, .boot_id = boot };
+	return setenv("BLKTRACE_BENCH_SYSFS", sys, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unsetenv("BLKTRACE_BENCH_SYSFS");
+	test_remove_tree(scratch);
+	return 0;
+}
+
+static struct device *resolve(void)
+{
+	struct device *d = test_calloc(1, sizeof(*d));
+	char err[256];
+
+	assert_non_null(d);
+	if (device__resolve("tst", d, err, sizeof(err)))
+		fail_msg("tst: %s", err);
+	return d;
+}
+
+/* recover into a memory stream: the count, and what it said in said. */
+static int recover(struct sweep_state *s, char *said, size_t len, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int ret;
+
+	assert_non_null(f);
+	ret = sweep_state__recover(s, f, err, errlen);
+	fclose(f);
+	snprintf(said, len, "%s", buf ? buf : "");
+	free(buf);
+	return ret;
+}
+
+/* A run that saved max_sectors_kb=1280, changed it to 64, and died (no clear). */
+static void die_mid_sweep(struct device *d)
+{
+	struct sweep_state *s;
+	char err[256];
+
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "64\n");
+	/* The kernel drops a dead holder's flock; its files stay. */
+	sweep_state__unlock(s);
+	assert_int_equal(access(state_path, F_OK), 0);
+}
+
+static void test_lock_names_holder(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *a, *b;
+	char err[256], text[64], want[64];
+
+	(void)state;
+	assert_int_equal(sweep_state__lock(&env, d, &a, err, sizeof(err)), 0);
+	get(lock_path, text, sizeof(text));
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	assert_string_equal(text, want);
+	/* flock() is per open file: a second lock conflicts even in this process. */
+	assert_int_equal(sweep_state__lock(&env, d, &b, err, sizeof(err)), -EBUSY);
+	assert_null(b);
+	snprintf(want, sizeof(want), "tst is being swept by PID %d", (int)getpid());
+	if (!strstr(err, want))
+		fail_msg("got '%s'", err);
+	sweep_state__unlock(a);
+	assert_int_equal(access(lock_path, F_OK), -1);
+	assert_int_equal(sweep_state__lock(&env, d, &b, err, sizeof(err)), 0);
+	sweep_state__unlock(b);
+	sweep_state__unlock(NULL);
+	test_free(d);
+}
+
+static void test_state_written_before_change(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char err[256], text[4096];
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
+	/* A later "original" of the same knob is not the original. */
+	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "64"), 0);
+	f = fopen(state_path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "blktrace-bench sweep state 1\n"));
+	assert_non_null(strstr(text, "disk tst 7:9\n"));
+	assert_non_null(strstr(text, "diskseq 17\n"));
+	assert_non_null(strstr(text, "boot boot-one\n"));
+	assert_non_null(strstr(text, "set max_sectors_kb 1280\n"));
+	assert_null(strstr(text, "set max_sectors_kb 64"));
+	/* All restored: the state goes, so does the lock file. */
+	assert_int_equal(sweep_state__clear(s), 0);
+	assert_int_equal(access(state_path, F_OK), -1);
+	sweep_state__unlock(s);
+	test_free(d);
+}
+
+static void test_next_run_restores(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char err[256], said[512], v[32];
+
+	(void)state;
+	die_mid_sweep(d);
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 1);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "1280");
+	if (!strstr(said, "restored max_sectors_kb=1280 on tst, left changed by PID"))
+		fail_msg("said '%s'", said);
+	assert_int_equal(access(state_path, F_OK), -1);
+	/* Nothing left: nothing said. */
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_string_equal(said, "");
+	sweep_state__unlock(s);
+
+	/* A run that changes nothing itself recovers too, unless a live sweep holds it. */
+	die_mid_sweep(d);
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, err, sizeof(err)), 0);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "64");
+	sweep_state__unlock(s);
+	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, err, sizeof(err)), 1);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "1280");
+	assert_int_equal(access(state_path, F_OK), -1);
+	test_free(d);
+}
+
+static void test_stale_state_discarded(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char err[256], said[512], v[32];
+
+	(void)state;
+	/* The loop device was detached and attached again: diskseq moved on. */
+	die_mid_sweep(d);
+	put(sys, "devices/virtual/block/tst/diskseq", "18\n");
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_non_null(strstr(said, "re-attached or replaced since (diskseq 17, now 18)"));
+	msk(v, sizeof(v));
+	assert_string_equal(v, "64");
+	assert_int_equal(access(state_path, F_OK), -1);
+	sweep_state__unlock(s);
+	put(sys, "devices/virtual/block/tst/diskseq", "17\n");
+
+	/* Another boot. */
+	die_mid_sweep(d);
+	put(scratch, "boot_id", "boot-two\n");
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_non_null(strstr(said, "before the last reboot"));
+	sweep_state__unlock(s);
+	put(scratch, "boot_id", "boot-one\n");
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "1280\n");
+	test_free(d);
+}
+
+static void test_bad_state_not_applied(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char err[256], said[512];
+
+	(void)state;
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	/* Only the settings a sweep changes: the file must not steer other writes. */
+	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
+			      "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a setting this tool changes"));
+	put(run, "tst.state", "something else\n");
+	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not a state file of this tool"));
+	assert_int_equal(access(state_path, F_OK), 0);
+	/* A state file this run did not write is not its to clear. */
+	assert_int_equal(sweep_state__clear(s), 0);
+	assert_int_equal(access(state_path, F_OK), 0);
+	unlink(state_path);
+	sweep_state__unlock(s);
+	test_free(d);
+}
+
+static void test_untrusted_dir(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(mkdir(run, 0755) && errno != EEXIST, 0);
+	assert_int_equal(chmod(run, 0777), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "writable by others"));
+	assert_int_equal(chmod(run, 0755), 0);
+	test_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lock_names_holder),
+		cmocka_unit_test(test_state_written_before_change),
+		cmocka_unit_test(test_next_run_restores),
+		cmocka_unit_test(test_stale_state_discarded),
+		cmocka_unit_test(test_bad_state_not_applied),
+		cmocka_unit_test(test_untrusted_dir),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
