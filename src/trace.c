@@ -153,7 +153,8 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 {
 	struct block_stats *prev = NULL, *cur = NULL, *delta = NULL;
 	struct blkio_maxes all_max = {};
-	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0;
+	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0, last = t0;
+	unsigned int nr = 0;
 	int err = 0;
 
 	prev = malloc(sizeof(*prev));
@@ -182,17 +183,23 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		block_stats__delta(delta, cur, prev);
 		merge_max(&all_max, &cur->max);
 		tracer__reset_max(t);
+		now = now_s();
+		nr++;
+		/* What it really covered: from the last snapshot to this one, late or not. */
 		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = {.seconds = now_s() - next + o->interval,
-					.has_block = true, .block = delta};
+			struct run r = {.seconds = now - last, .has_block = true, .block = delta};
 
-			snprintf(r.label, sizeof(r.label), "interval %.0f s", next - t0);
+			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, last - t0,
+				 now - t0);
 			report_text_run(stdout, res, &r);
 			fputc('\n', stdout);
 			fflush(stdout);
 		}
 		*prev = *cur;
-		next += o->interval;
+		last = now;
+		/* A wakeup later than a whole interval folds the missed ones into this one. */
+		while (next <= now)
+			next += o->interval;
 	}
 	err = tracer__snapshot(t, cur);
 	if (err)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole suite: cmocka unit tests (plain and with ASan/UBSan), then the
 # end-to-end tests as root on loop devices they create. Ends with
-# "N passed, N failed" and exits non-zero on any failure.
+# "N passed, N failed, N skipped" over both kinds and exits non-zero on any failure,
+# and when a suite ran no test at all (a suite that cannot fail is a defect).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -10,22 +11,30 @@ failures=()
 e2e_only=0
 [ "${1:-}" = "--e2e-only" ] && e2e_only=1
 
-# cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:".
+# cmocka prints "[  PASSED  ] N test(s).", "[  FAILED  ] N test(s), listed below:" and
+# "[  SKIPPED ] N test(s), listed below:".
 run_unit() {
-	local bin=$1 out rc p f
+	local bin=$1 out rc p f s
 	out=$("$bin" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | sed "s|^|  ${bin#build/}: |" | grep -E 'FAILED|ERROR|SKIPPED|runtime error|Sanitizer' || true
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
 	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+	s=$(printf '%s\n' "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -1)
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0}))
+	skipped=$((skipped + ${s:-0}))
+	if [ "${p:-0}" -eq 0 ] && [ "${f:-0}" -eq 0 ]; then
+		failed=$((failed + 1))
+		echo "unit ${bin#build/}: ran no test"
+		rc=1
+	fi
 	if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
 		failed=$((failed + 1)) # crashed or a sanitizer report before the summary
 		printf '%s\n' "$out" | tail -20
 	fi
 	[ $rc -ne 0 ] && failures+=("$bin")
-	echo "unit ${bin#build/}: ${p:-0} passed, ${f:-0} failed"
+	echo "unit ${bin#build/}: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped"
 }
 
 if [ $e2e_only -eq 0 ]; then
@@ -34,11 +43,27 @@ if [ $e2e_only -eq 0 ]; then
 	done
 fi
 
+# Loop devices whose queue settings differ from a new loop device's: no test may leave
+# one so, attached or not (a detached loop device keeps its settings for whoever gets it
+# next; tests/e2e/lib.sh make_loop puts the defaults back on the ones it takes).
+loop_not_default() {
+	local d q
+	for d in /sys/block/loop*; do
+		q=$d/queue
+		[ "$(cat "$q/max_sectors_kb")" = "$(cat "$q/max_hw_sectors_kb")" ] &&
+			[ "$(cat "$q/read_ahead_kb")" = 128 ] && [ "$(cat "$q/nomerges")" = 0 ] &&
+			[ "$(cat "$q/rq_affinity")" = 1 ] &&
+			{ [ ! -e "$q/scheduler" ] || grep -q '\[none\]' "$q/scheduler"; } ||
+			echo "${d##*/}"
+	done
+}
+
 # Each e2e script prints "RESULT passed=N failed=N skipped=N" as its last line.
 if [ "$(id -u)" -ne 0 ]; then
 	echo "e2e: skipped: the end-to-end tests need root (loop devices, BPF)"
 	skipped=$((skipped + 1))
 else
+	odd0=$(loop_not_default)
 	for t in tests/e2e/test_*.sh; do
 		out=$(bash "$t" 2>&1)
 		rc=$?
@@ -53,8 +78,24 @@ else
 		if [ -z "$line" ] || { [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; }; then
 			failed=$((failed + 1))
 			echo "e2e $t: exited $rc without a result line"
+		elif [ "${p:-0}" -eq 0 ] && [ "${f:-0}" -eq 0 ]; then
+			failed=$((failed + 1))
+			rc=1
+			echo "e2e $t: ran no test (${s:-0} skipped)"
 		fi
 		[ $rc -ne 0 ] && failures+=("$t")
+	done
+	# Loop devices the tests made are named bb-e2e-img.* (tests/e2e/lib.sh).
+	left=$(losetup -a | grep -c 'bb-e2e-img' || true)
+	if [ "$left" -ne 0 ]; then
+		failed=$((failed + 1))
+		failures+=("loop devices left attached: $left")
+	fi
+	for d in $(loop_not_default); do
+		if ! grep -qx "$d" <<<"$odd0"; then
+			failed=$((failed + 1))
+			failures+=("$d: queue settings left changed")
+		fi
 	done
 fi
 

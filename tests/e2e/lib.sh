@@ -37,7 +37,21 @@ make_loop() {
 	dev=$(losetup -f --show "$@" "$img") || return 1
 	_LOOPS+=("$dev")
 	udevadm settle 2>/dev/null || true
+	loop_defaults "$dev"
 	printf -v "$var" '%s' "$dev"
+}
+
+# loop_defaults DEV: a detached loop device keeps its queue settings, and losetup -f
+# hands it to the next test as it was: put back what a new loop device has.
+loop_defaults() {
+	local q=/sys/block/$(basename "$1")/queue
+	cat "$q/max_hw_sectors_kb" > "$q/max_sectors_kb"
+	echo 128 > "$q/read_ahead_kb"
+	echo 0 > "$q/nomerges"
+	echo 1 > "$q/rq_affinity"
+	echo none > "$q/scheduler" 2>/dev/null
+	echo -1 > "$q/wbt_lat_usec" 2>/dev/null # -1: the kernel's default
+	return 0
 }
 
 # set_sysfs FILE VALUE: remembers the old value, restored at exit.
