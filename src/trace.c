@@ -16,8 +16,10 @@
 #include "commands.h"
 #include "driver_probes.h"
 #include "jobs.h"
+#include "outfile.h"
 #include "report.h"
 #include "snoop.h"
+#include "text.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -52,14 +54,20 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
 }
 
+/* argv joined by spaces into buf, cut on a UTF-8 character boundary. */
 static void join_command(char *buf, size_t len, int argc, char **argv)
 {
-	size_t used = 0;
+	char *all = NULL;
+	size_t all_len = 0;
+	FILE *f = open_memstream(&all, &all_len);
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < argc && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+	for (i = 0; f && i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	if (f && !fclose(f))
+		text__copy(buf, len, all);
+	free(all);
 }
 
 /*
@@ -203,9 +211,10 @@ static void say_tracing(const struct options *o, const struct result *res, struc
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res)
+			const struct result *res, struct outfile *snoop_out)
 {
 	unsigned long long records = 0, lost = 0;
+	char msg[512];
 	size_t i;
 	int err;
 
@@ -220,7 +229,13 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 		if (res->runs[i].has_block)
 			lost += res->runs[i].block->c.lost_events;
 	if (err) {
-		die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+		outfile__abort(snoop_out);
+		die_msg("cannot write --snoop %s: %s", o->snoop, strerror(-err));
+		return err;
+	}
+	err = outfile__commit(snoop_out, msg, sizeof(msg));
+	if (err) {
+		die_msg("%s", msg);
 		return err;
 	}
 	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records, o->snoop,
@@ -229,26 +244,62 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 }
 
 /* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res)
+static int report(const struct options *o, const struct result *res, struct outfile *json)
 {
+	char msg[512];
+	json_t *doc;
 	int err;
 
 	if (!o->json || strcmp(o->json, "-"))
 		report_text(stdout, res);
 	if (o->json) {
-		err = report_json_write(res, o->json);
+		doc = report_json(res);
+		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+			  : -ENOMEM;
+		json_decref(doc);
 		if (err) {
-			die_msg("cannot write %s: %s", strcmp(o->json, "-") ? o->json : "stdout",
-				strerror(-err));
+			outfile__abort(json);
+			die_msg("cannot write --json %s: %s", strcmp(o->json, "-") ? o->json :
+				"to stdout", strerror(-err));
+			return EXIT_FAIL;
+		}
+		if (outfile__commit(json, msg, sizeof(msg))) {
+			die_msg("%s", msg);
 			return EXIT_FAIL;
 		}
 	}
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * The output files, checked and created before anything is traced: not a device,
+ * not the workload's file, not each other.
+ */
+static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop)
+{
+	struct outfile_input in[2] = {{o->rw ? o->file : NULL, "the workload's --file"},
+				      {o->json, "the --json output as well"}};
+	char msg[512];
+	int err = 0;
+
+	if (o->snoop && !strcmp(o->snoop, "-")) {
+		die_msg("--snoop -: the records are binary; give a file (read it with --snoop-text)");
+		return EXIT_USAGE;
+	}
+	if (o->json)
+		err = outfile__open(json, "--json", o->json, in, 1, msg, sizeof(msg));
+	if (!err && o->snoop)
+		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, msg, sizeof(msg));
+	if (!err)
+		return EXIT_OK;
+	die_msg("%s", msg);
+	return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct tracer_opts topts = {};
+	struct outfile json_out = {}, snoop_out = {};
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -293,6 +344,10 @@ int cmd_trace(int argc, char **argv)
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);
 	host_info__read(&res.host);
+	rc = open_outputs(&o, &json_out, &snoop_out);
+	if (rc != EXIT_OK)
+		goto cleanup;
+	rc = EXIT_FAIL;
 
 	topts.dev = &res.device;
 	topts.force_raw_tp = o.raw_tp;
@@ -313,9 +368,9 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.snoop) {
-		err = snoop__start(tracer__events_fd(t), o.snoop, &sn);
+		err = snoop__start(tracer__events_fd(t), snoop_out.f, &sn);
 		if (err) {
-			die_msg("cannot write %s: %s", o.snoop, strerror(-err));
+			die_msg("cannot write --snoop %s: %s", o.snoop, strerror(-err));
 			goto cleanup;
 		}
 	}
@@ -329,9 +384,9 @@ int cmd_trace(int argc, char **argv)
 		}
 		if (err == -EINTR)
 			die_msg("interrupted: reporting the runs so far");
-		if (stop_tracing(&t, &sn, &o, &res))
+		if (stop_tracing(&t, &sn, &o, &res, &snoop_out))
 			goto cleanup;
-		rc = report(&o, &res);
+		rc = report(&o, &res, &json_out);
 		if (rc == EXIT_OK && err == -EINTR)
 			rc = 128 + (stop_signal ? stop_signal : SIGINT);
 		goto cleanup;
@@ -375,16 +430,19 @@ int cmd_trace(int argc, char **argv)
 		goto cleanup;
 	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	if (stop_tracing(&t, &sn, &o, &res))
+	if (stop_tracing(&t, &sn, &o, &res, &snoop_out))
 		goto cleanup;
 
-	rc = report(&o, &res);
+	rc = report(&o, &res, &json_out);
 	if (rc == EXIT_OK && o.command)
 		rc = run->exit_status;
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
+	/* Whatever went wrong, no half file: the temporary files go. */
+	outfile__abort(&json_out);
+	outfile__abort(&snoop_out);
 	free(start);
 	result__free(&res);
 	return rc;
