@@ -529,7 +529,7 @@ static int check_schema(struct loader *l, json_t *schema)
 	s = json_string_value(schema);
 	if (strncmp(s, SCHEMA_PREFIX, plen) || parse_uint(s + plen, INT32_MAX, &version))
 		return fail(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
-	parse_uint(RESULT_SCHEMA + plen, INT32_MAX, &ours);
+	parse_uint(&RESULT_SCHEMA[plen], INT32_MAX, &ours);
 	if (version > ours)
 		return fail(l, -EPROTONOSUPPORT, "schema %s is newer than this blktrace-bench reads "
 			    "(%s): compare with a newer blktrace-bench", s, RESULT_SCHEMA);

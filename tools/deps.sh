@@ -5,7 +5,8 @@ set -euo pipefail
 
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
        pkg-config make gcc)
-test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils)
+# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz)
+test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils libclang-rt-dev)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 *) want=("${build[@]}" "${test[@]}") ;;
