@@ -344,6 +344,8 @@ int cmd_trace(int argc, char **argv)
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);
 	host_info__read(&res.host);
+	/* From here on a Ctrl-C ends through cleanup, which removes the temporary files. */
+	catch_signals();
 	rc = open_outputs(&o, &json_out, &snoop_out);
 	if (rc != EXIT_OK)
 		goto cleanup;
@@ -361,10 +363,13 @@ int cmd_trace(int argc, char **argv)
 		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
 		goto cleanup;
 	}
-	catch_signals();
 	err = tracer__start(t);
 	if (err) {
 		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
+		goto cleanup;
+	}
+	if (stop_signal) { /* Ctrl-C while loading: nothing ran, nothing to report */
+		rc = 128 + stop_signal;
 		goto cleanup;
 	}
 	if (o.snoop) {
