@@ -138,10 +138,11 @@ fuzz: fuzz-build
 			-close_fd_mask=3 -print_final_stats=1 \
 			-artifact_prefix=$(OUT)/fuzz/crash-$$n- \
 			$(OUT)/fuzz/corpus/$$n tests/fuzz/corpus/$$n 2> $(OUT)/fuzz/$$n.log || \
-			{ tail -40 $(OUT)/fuzz/$$n.log; echo "fuzz $$n: FAILED (log: $(OUT)/fuzz/$$n.log)"; \
+			{ tail -40 $(OUT)/fuzz/$$n.log; \
+			  echo "fuzz $$n: FAILED (log: $(OUT)/fuzz/$$n.log)"; \
 			  exit 1; }; \
-		grep -E '^stat::number_of_executed_units' $(OUT)/fuzz/$$n.log | \
-			sed "s/^stat::number_of_executed_units: */  fuzz $$n: 0 crashes, executions /"; \
+		sed -n "s/^stat::number_of_executed_units: */  fuzz $$n: 0 crashes, runs /p" \
+			$(OUT)/fuzz/$$n.log; \
 	done
 
 check:

@@ -160,7 +160,9 @@ static int extent(struct loader *l, size_t *end)
 				stack[depth / 8] &= ~(1 << depth % 8);
 			depth++;
 		} else if (c == '}' || c == ']') {
-			if (!depth || (c == '}') != !!(stack[(depth - 1) / 8] & 1 << (depth - 1) % 8))
+			size_t top = depth - 1;
+
+			if (!depth || (c == '}') != !!(stack[top / 8] & 1 << top % 8))
 				return syntax(l, i, "unexpected token");
 			if (!--depth) {
 				*end = i + 1;
@@ -531,8 +533,8 @@ static int check_schema(struct loader *l, json_t *schema)
 		return fail(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
 	parse_uint(&RESULT_SCHEMA[plen], INT32_MAX, &ours);
 	if (version > ours)
-		return fail(l, -EPROTONOSUPPORT, "schema %s is newer than this blktrace-bench reads "
-			    "(%s): compare with a newer blktrace-bench", s, RESULT_SCHEMA);
+		return fail(l, -EPROTONOSUPPORT, "schema %s is newer than this blktrace-bench "
+			    "reads (%s): compare with a newer blktrace-bench", s, RESULT_SCHEMA);
 	return 0;
 }
 
@@ -699,10 +701,10 @@ static int check_doc(struct loader *l, json_t *doc)
 	if (!json_object_get(doc, "schema"))
 		return fail(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
 	if (!json_is_array(runs))
-		return fail(l, -EINVAL, "%s%s", runs ? "\"runs\" is not an array" : "no \"runs\" array",
+		return fail(l, -EINVAL, "%s%s",
+			    runs ? "\"runs\" is not an array" : "no \"runs\" array",
 			    !runs && json_object_get(doc, "device") ?
-				    ": a device description (info --json), not the result of a run" :
-				    "");
+			    ": a device description (info --json), not the result of a run" : "");
 	if (!json_array_size(runs))
 		return fail(l, -EINVAL, "\"runs\" is empty: nothing to compare");
 	json_array_foreach(runs, i, run)

@@ -104,8 +104,8 @@ static int create_tmp(struct outfile *of)
 			suffix[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
 		suffix[sizeof(rnd)] = '\0';
 		snprintf(of->tmp, len, ".%.*s.%s.tmp", TMP_NAME_KEEP, of->name, suffix);
-		fd = openat(of->dirfd, of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-			    0644);
+		fd = openat(of->dirfd, of->tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			of->f = fdopen(fd, "w");
 			if (of->f)

@@ -252,8 +252,9 @@ static json_t *params_json(const struct job_params *p)
 {
 	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
 			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
-			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth", (int)p->iodepth, "direct", p->direct,
-			      "sync", p->sync, "fsync", p->fsync, "fdatasync", p->fdatasync);
+			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth",
+			      (int)p->iodepth, "direct", p->direct, "sync", p->sync, "fsync",
+			      p->fsync, "fdatasync", p->fdatasync);
 
 	if (o && p->set_knob[0])
 		text__json_set(o, p->set_knob, text__json(p->set_value));
@@ -282,8 +283,9 @@ static json_t *findings_json(const struct device *dev, const struct block_stats 
 
 	n = dev ? findings__compute(dev, b, f, FINDINGS_MAX) : 0;
 	for (i = 0; a && i < n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:f, s:o}", "kind", text__json(f[i].kind),
-						   "share", f[i].share, "text", text__json(f[i].text)));
+		json_array_append_new(a, json_pack("{s:o, s:f, s:o}", "kind",
+						   text__json(f[i].kind), "share", f[i].share,
+						   "text", text__json(f[i].text)));
 	return a;
 }
 

@@ -283,7 +283,7 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-")) {
-		die_msg("--snoop -: the records are binary; give a file (read it with --snoop-text)");
+		die_msg("--snoop -: the records are binary; give a file (--snoop-text reads it)");
 		return EXIT_USAGE;
 	}
 	if (o->json)

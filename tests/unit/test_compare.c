@@ -621,7 +621,8 @@ static void test_wrong_fields_refused(void **state)
 		{ DOC("{\"label\": \"r\", \"block\": {\"limit_bound\": {\"max_sectors\": 2}}}"),
 		  "limit_bound.max_sectors = 2 is out of range (0 to 1)" },
 		{ DOC("{\"label\": 5, \"app\": {\"mb_per_s\": 1}}"), "runs[0].label is a number" },
-		{ DOC("{\"params\": [], \"app\": {\"mb_per_s\": 1}}"), "runs[0].params is an array" },
+		{ DOC("{\"params\": [], \"app\": {\"mb_per_s\": 1}}"),
+		  "runs[0].params is an array" },
 		{ DOC(BK("{\"lo\": 528384, \"hi\": 524288, \"count\": 1}")),
 		  "buckets[0]: lo 528384 is not below hi 524288" },
 		{ DOC(BK("{\"lo\": 4096, \"hi\": 8192, \"count\": 1}, {\"lo\": 0, \"hi\": 512, "
@@ -633,11 +634,12 @@ static void test_wrong_fields_refused(void **state)
 		{ DOC(BK("3")), "buckets[0] is a number, not an object" },
 		{ DOC(RUN(", \"block\": {\"segments\": {\"buckets\": 3}}")),
 		  "runs[0].block.segments.buckets is a number, not an array" },
-		{ DOC(RUN(", \"block\": {\"segments\": 3}")), "runs[0].block.segments is a number" },
+		{ DOC(RUN(", \"block\": {\"segments\": 3}")),
+		  "runs[0].block.segments is a number" },
 		{ "{\"schema\": \"blktrace-bench/1\", \"device\": 7, \"runs\": [" RUN("") "]}",
 		  "\"device\" is a number, not an object" },
-		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": [" RUN("")
-		  "]}", "\"host.kernel\" is a number, not a string" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": ["
+		  RUN("") "]}", "\"host.kernel\" is a number, not a string" },
 		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {\"limits\": 1}, \"runs\": ["
 		  RUN("") "]}", "\"device.limits\" is a number, not an object" },
 	};

@@ -125,7 +125,8 @@ static void test_inputs_refused(void **state)
 	snprintf(dot, sizeof(dot), "%s/./../%s/a.json", dir, strrchr(dir, '/') + 1);
 	expect_refused(dot, "it is input A", in, 2);
 	/* not there yet (the workload's file, the other output): by directory and name */
-	in[0] = (struct outfile_input){in_dir(newp, sizeof(newp), "new.bin"), "the workload's --file"};
+	in_dir(newp, sizeof(newp), "new.bin");
+	in[0] = (struct outfile_input){newp, "the workload's --file"};
 	snprintf(dot, sizeof(dot), "%s/./new.bin", dir);
 	expect_refused(dot, "the workload's --file", in, 1);
 	assert_false(outfile__same(a, b));
