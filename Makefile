@@ -48,16 +48,27 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%)
 SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/san/unit/%)
 SKEL := $(OUT)/blkio.skel.h
 
+# make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c) over the parsers of untrusted input,
+# each run for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME; a crash, a leak or a
+# sanitizer report fails. What they find goes to build/fuzz/ (crash-NAME-*).
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_NAMES:%=$(OUT)/fuzz/fuzz_%)
+FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
+
 .DELETE_ON_ERROR:
-.SECONDARY: $(SAN_OBJS)
-.PHONY: all deps check unit e2e vmtest demo bench bench-smoke clean format
+.SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS)
+.PHONY: all deps check unit e2e vmtest demo bench bench-smoke clean format fuzz fuzz-build
 
 all: blktrace-bench $(OUT)/bench-floor
 
 deps:
 	$(Q)tools/deps.sh
 
-$(OUT) $(OUT)/san $(OUT)/unit $(OUT)/san/unit:
+$(OUT) $(OUT)/san $(OUT)/unit $(OUT)/san/unit $(OUT)/fuzz:
 	$(Q)mkdir -p $@
 
 $(OUT)/blkio.bpf.o: bpf/blkio.bpf.c | $(OUT)
@@ -106,6 +117,34 @@ $(OUT)/san/unit/%: tests/unit/%.c $(SAN_OBJS) | $(OUT)/san/unit
 
 unit: $(UNIT_BINS) $(SAN_BINS)
 
+$(OUT)/fuzz/%.o: src/%.c | $(SKEL) $(OUT)/fuzz
+	$(call msg,CC-FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -c $< -o $@
+
+$(OUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) | $(OUT)/fuzz
+	$(call msg,LD-FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer $< $(FUZZ_OBJS) $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_BINS)
+
+# One target after the other (2 cores); new inputs go to build/fuzz/corpus/NAME, the
+# committed seeds stay as they are. -close_fd_mask=3: the parsers' own messages are
+# noise here (libFuzzer keeps its reports).
+fuzz: fuzz-build
+	$(Q)set -e; for n in $(FUZZ_NAMES); do \
+		mkdir -p $(OUT)/fuzz/corpus/$$n; \
+		echo "  FUZZ     $$n for $(FUZZ_SECONDS) s"; \
+		$(OUT)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=$(OUT)/fuzz/crash-$$n- \
+			$(OUT)/fuzz/corpus/$$n tests/fuzz/corpus/$$n 2> $(OUT)/fuzz/$$n.log || \
+			{ tail -40 $(OUT)/fuzz/$$n.log; \
+			  echo "fuzz $$n: FAILED (log: $(OUT)/fuzz/$$n.log)"; \
+			  exit 1; }; \
+		sed -n "s/^stat::number_of_executed_units: */  fuzz $$n: 0 crashes, runs /p" \
+			$(OUT)/fuzz/$$n.log; \
+	done
+
 check:
 	$(Q)tools/deps.sh
 	$(Q)$(MAKE) --no-print-directory all unit
@@ -144,4 +183,4 @@ clean:
 format:
 	$(Q)clang-format -i bpf/*.h bpf/*.c src/*.c src/*.h tests/unit/*.c
 
--include $(wildcard $(OUT)/*.d $(OUT)/san/*.d $(OUT)/unit/*.d $(OUT)/san/unit/*.d)
+-include $(wildcard $(OUT)/*.d $(OUT)/san/*.d $(OUT)/unit/*.d $(OUT)/san/unit/*.d $(OUT)/fuzz/*.d)

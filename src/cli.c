@@ -392,9 +392,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->hugepages = true;
 		break;
 	case OPT_SET: {
-		char *copy = strdup(arg), *eq = copy ? strchr(copy, '=') : NULL, *tok, *save;
+		char *copy = o->set_arg, *eq, *tok, *save;
 
-		/* The copy outlives parsing: set_values point into it (argv stays intact). */
+		/*
+		 * The copy outlives parsing: set_values point into it (argv stays intact).
+		 * It lives in the options, so no exit path of any command can leak it.
+		 */
+		if (strlen(arg) >= sizeof(o->set_arg))
+			return usage_error(state, "--set: longer than %zu bytes",
+					   sizeof(o->set_arg) - 1);
+		strcpy(copy, arg);
+		eq = strchr(copy, '=');
 		if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->set_knob) || !eq[1])
 			return usage_error(state, "--set: expected KNOB=V1,V2,... not '%s'", arg);
 		snprintf(o->set_knob, sizeof(o->set_knob), "%.*s", (int)(eq - copy), copy);

@@ -50,6 +50,7 @@ struct options {
 
 	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
 	char set_knob[32];
+	char set_arg[1024];	/* a copy of the values, which set_values point into */
 	char *set_values[MAX_BS_LIST];
 	int nr_set_values;
 	bool recommend;

@@ -16,10 +16,10 @@
 #include "commands.h"
 #include "compare.h"
 #include "report.h"
+#include "outfile.h"
 #include "series.h"
+#include "text.h"
 
-#define SCHEMA_PREFIX "blktrace-bench/"
-#define HIST_ROWS_MAX 4096 /* buckets read per histogram: a bound for hand-made files */
 #define HIST_ROWS_SHOWN 12
 
 static const char *const verdict_names[] = {
@@ -61,168 +61,6 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 		out->verdict = up == (direction > 0) ? VERDICT_BETTER : VERDICT_WORSE;
 }
 
-/* Loading and checking */
-
-static const char *type_name(json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:
-		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
-/* One line whatever the file held: jansson quotes the text near a parse error. */
-static void one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = ' ';
-}
-
-static int check_runs(const char *name, json_t *runs, char *err, size_t len)
-{
-	bool any_metric = false;
-	json_t *run;
-	size_t i, k;
-	double v;
-
-	if (!json_array_size(runs)) {
-		snprintf(err, len, "%s: \"runs\" is empty: nothing to compare", name);
-		return -EINVAL;
-	}
-	json_array_foreach(runs, i, run) {
-		if (!json_is_object(run)) {
-			snprintf(err, len, "%s: runs[%zu] is %s, not an object", name, i,
-				 type_name(run));
-			return -EINVAL;
-		}
-		if (!json_is_object(json_object_get(run, "params")) &&
-		    !json_is_string(json_object_get(run, "label"))) {
-			snprintf(err, len, "%s: runs[%zu] has neither \"params\" nor \"label\": "
-					   "it cannot be matched", name, i);
-			return -EINVAL;
-		}
-		for (k = 0; !any_metric && k < nr_metric_defs; k++)
-			any_metric = !json_path_number(run, metric_defs[k].path, &v);
-	}
-	if (!any_metric) {
-		snprintf(err, len, "%s: no run holds a metric compare knows (such as app.mb_per_s "
-				   "or block.requests)", name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int check_doc(const char *name, json_t *doc, char *err, size_t len)
-{
-	const size_t plen = strlen(SCHEMA_PREFIX);
-	uint64_t version, ours = 0;
-	json_t *schema, *runs;
-	const char *s;
-
-	if (!json_is_object(doc)) {
-		snprintf(err, len, "%s: not a blktrace-bench result: the top level is %s, "
-				   "not an object", name, type_name(doc));
-		return -EINVAL;
-	}
-	schema = json_object_get(doc, "schema");
-	if (!json_is_string(schema)) {
-		snprintf(err, len, "%s: not a blktrace-bench result: no \"schema\" string", name);
-		return -EINVAL;
-	}
-	s = json_string_value(schema);
-	if (strncmp(s, SCHEMA_PREFIX, plen) || parse_uint(s + plen, INT32_MAX, &version)) {
-		snprintf(err, len, "%s: not a blktrace-bench result: schema \"%.64s\"", name, s);
-		return -EINVAL;
-	}
-	parse_uint(RESULT_SCHEMA + plen, INT32_MAX, &ours);
-	if (version > ours) {
-		snprintf(err, len, "%s: schema %s is newer than this blktrace-bench reads (%s): "
-				   "compare with a newer blktrace-bench", name, s, RESULT_SCHEMA);
-		return -EPROTONOSUPPORT;
-	}
-	runs = json_object_get(doc, "runs");
-	if (!json_is_array(runs)) {
-		snprintf(err, len, "%s: %s%s", name,
-			 runs ? "\"runs\" is not an array" : "no \"runs\" array",
-			 !runs && json_object_get(doc, "device") ?
-				 ": a device description (info --json), not the result of a run" :
-				 "");
-		return -EINVAL;
-	}
-	return check_runs(name, runs, err, len);
-}
-
-static int load_finish(const char *name, json_t **doc, const json_error_t *je, char *err,
-		       size_t len)
-{
-	int ret;
-
-	if (!*doc) {
-		if (je->line > 0)
-			snprintf(err, len, "%s: not valid JSON (truncated or edited?): %s at line "
-					   "%d, column %d", name, je->text, je->line, je->column);
-		else
-			snprintf(err, len, "%s: not valid JSON: %s", name, je->text);
-		one_line(err);
-		return -EINVAL;
-	}
-	ret = check_doc(name, *doc, err, len);
-	if (ret) {
-		one_line(err);
-		json_decref(*doc);
-		*doc = NULL;
-	}
-	return ret;
-}
-
-int compare__load_string(const char *name, const char *text, json_t **doc, char *err,
-			 size_t len)
-{
-	json_error_t je;
-
-	*doc = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-	return load_finish(name, doc, &je, err, len);
-}
-
-int compare__load(const char *path, json_t **doc, char *err, size_t len)
-{
-	json_error_t je;
-	struct stat st;
-	FILE *f;
-	int ret;
-
-	*doc = NULL;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, len, "%s: %s", path, strerror(-ret));
-		one_line(err);
-		return ret;
-	}
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		snprintf(err, len, "%s: %s", path, strerror(EISDIR));
-		one_line(err);
-		return -EISDIR;
-	}
-	*doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
-	return load_finish(path, doc, &je, err, len);
-}
-
 /* Grouping and matching */
 
 struct set {
@@ -250,65 +88,102 @@ static void side_free(struct side *s)
 	free(s->idx);
 }
 
-/* Sets in first-run order, as series_json() groups them. */
+struct keyed {
+	const char *key;
+	size_t i;
+};
+
+static int by_key_then_index(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static int set_by_first_run(const void *x, const void *y)
+{
+	const struct set *a = x, *b = y;
+
+	return (a->idx[0] > b->idx[0]) - (a->idx[0] < b->idx[0]);
+}
+
+/*
+ * Sets in first-run order, as series_json() groups them. Sorting the keys keeps it
+ * O(n log n) in the runs: thousands of runs of distinct parameters are a sweep.
+ */
 static int side_group(json_t *doc, struct side *s)
 {
+	struct keyed *k = NULL;
 	size_t nr, i, j, used = 0;
-	char **keys;
 	int ret = -ENOMEM;
 
 	memset(s, 0, sizeof(*s));
 	s->runs = json_object_get(doc, "runs");
 	nr = json_array_size(s->runs);
-	keys = calloc(nr ?: 1, sizeof(*keys));
+	k = calloc(nr ?: 1, sizeof(*k));
 	s->sets = calloc(nr ?: 1, sizeof(*s->sets));
 	s->idx = calloc(nr ?: 1, sizeof(*s->idx));
-	if (!keys || !s->sets || !s->idx)
+	if (!k || !s->sets || !s->idx)
 		goto cleanup;
-	for (i = 0; i < nr; i++)
-		if (!(keys[i] = run_group_key(json_array_get(s->runs, i))))
-			goto cleanup;
 	for (i = 0; i < nr; i++) {
-		struct set *set;
+		k[i].i = i;
+		if (!(k[i].key = run_group_key(json_array_get(s->runs, i))))
+			goto cleanup;
+	}
+	qsort(k, nr, sizeof(*k), by_key_then_index);
+	for (i = 0; i < nr; i = j) {
+		struct set *set = &s->sets[s->nr++];
 
-		if (!keys[i])
-			continue; /* already in a set */
-		set = &s->sets[s->nr++];
-		set->key = keys[i];
-		set->first = json_array_get(s->runs, i);
+		set->key = (char *)k[i].key;
+		set->first = json_array_get(s->runs, k[i].i);
 		set->idx = s->idx + used;
 		set->match = -1;
-		for (j = i; j < nr; j++) {
-			if (!keys[j] || strcmp(keys[j], set->key))
-				continue;
-			set->idx[set->n++] = j;
+		for (j = i; j < nr && !strcmp(k[j].key, set->key); j++) {
+			set->idx[set->n++] = k[j].i;
 			if (j != i)
-				free(keys[j]);
-			keys[j] = NULL;
+				free((char *)k[j].key);
+			k[j].key = NULL;
 		}
 		used += set->n;
 	}
+	qsort(s->sets, s->nr, sizeof(*s->sets), set_by_first_run);
 	ret = 0;
 cleanup:
-	for (i = 0; keys && i < nr; i++)
-		free(keys[i]);
-	free(keys);
+	for (i = 0; k && i < nr; i++)
+		free((char *)k[i].key);
+	free(k);
 	return ret;
+}
+
+static int set_ptr_by_key(const void *x, const void *y)
+{
+	const struct set *a = *(const struct set *const *)x, *b = *(const struct set *const *)y;
+
+	return strcmp(a->key, b->key);
 }
 
 static size_t match_sets(struct side *a, struct side *b)
 {
-	size_t i, j, n = 0;
+	struct set **sorted = calloc(b->nr ?: 1, sizeof(*sorted));
+	size_t i, n = 0;
 
-	for (i = 0; i < a->nr; i++)
-		for (j = 0; j < b->nr; j++) {
-			if (b->sets[j].match >= 0 || strcmp(a->sets[i].key, b->sets[j].key))
-				continue;
-			a->sets[i].match = (long)j;
-			b->sets[j].match = (long)i;
-			n++;
-			break;
-		}
+	/* Keys are unique within a side: one binary search per set of A. */
+	for (i = 0; sorted && i < b->nr; i++)
+		sorted[i] = &b->sets[i];
+	if (sorted)
+		qsort(sorted, b->nr, sizeof(*sorted), set_ptr_by_key);
+	for (i = 0; sorted && i < a->nr; i++) {
+		struct set *key = &a->sets[i], **hit;
+
+		hit = bsearch(&key, sorted, b->nr, sizeof(*sorted), set_ptr_by_key);
+		if (!hit)
+			continue;
+		a->sets[i].match = (long)(*hit - b->sets);
+		(*hit)->match = (long)i;
+		n++;
+	}
+	free(sorted);
 	/*
 	 * Two files of one set each whose parameters differ (16k vs 512k reads, the
 	 * same job before and after a kernel change with another --size) are an A/B
@@ -531,7 +406,8 @@ json_t *compare__build(json_t *a, json_t *b, const char *name_a, const char *nam
 	if (side_group(a, &sa) || side_group(b, &sb))
 		goto fail;
 	match_sets(&sa, &sb);
-	cmp = json_pack("{s:s, s:s, s:o, s:{s:o, s:o}}", "a", name_a, "b", name_b,
+	cmp = json_pack("{s:o, s:o, s:o, s:{s:o, s:o}}", "a", text__json(name_a), "b",
+			text__json(name_b),
 			"device_changes", device_changes(a, b), "unmatched", "a",
 			unmatched_json(&sa), "b", unmatched_json(&sb));
 	/* cmp takes its own references: ours are dropped at cleanup, in every case. */
@@ -703,8 +579,12 @@ static void print_metrics(FILE *f, json_t *metrics)
 		json_t *change = json_object_get(m, "change"), *p = json_object_get(m, "p_value");
 		const char *verdict = json_string_value(json_object_get(m, "verdict")) ?: "?";
 
-		if (json_is_number(change))
+		/* Loaded values are finite and at most 2^63, but A can be tiny: no column
+		 * overflow, an exponent beyond +-99999%. */
+		if (json_is_number(change) && fabs(json_number_value(change)) < 1000)
 			snprintf(bc, sizeof(bc), "%+.1f%%", 100 * json_number_value(change));
+		else if (json_is_number(change))
+			snprintf(bc, sizeof(bc), "%+.1e%%", 100 * json_number_value(change));
 		else
 			snprintf(bc, sizeof(bc), "-");
 		if (!json_is_number(p))
@@ -774,40 +654,38 @@ struct hist_row {
 	double top; /* the larger of the two shares */
 };
 
-/* Sum the buckets of histogram path over the runs at idx into rows, for side 0 or 1. */
-static int hist_add(struct hist_row **rows, size_t *nr, json_t *runs, json_t *idx,
+/*
+ * The buckets of histogram path (flat [lo, hi, count, ...], compare_load.c) of the runs
+ * at idx, appended to rows as side 0 or 1; hist_merge then sums rows of the same lo.
+ * Appending and one sort keep it O(n log n) in the buckets.
+ */
+static int hist_add(struct hist_row **rows, size_t *nr, size_t *cap, json_t *runs, json_t *idx,
 		    const char *path, int side)
 {
-	json_t *ix, *bk, *buckets;
-	size_t i, j, r;
+	json_t *ix, *flat;
+	size_t i, j;
 
 	json_array_foreach(idx, i, ix) {
-		buckets = json_object_get(json_object_get(json_object_get(
+		flat = json_object_get(json_object_get(json_object_get(
 			json_array_get(runs, (size_t)json_integer_value(ix)), "block"), path),
 			"buckets");
-		json_array_foreach(buckets, j, bk) {
-			json_t *lo = json_object_get(bk, "lo"), *hi = json_object_get(bk, "hi");
-			json_t *count = json_object_get(bk, "count");
+		for (j = 0; j + 2 < json_array_size(flat); j += 3) {
+			struct hist_row *r;
 
-			if (!json_is_integer(lo) || !json_is_number(count))
-				continue;
-			for (r = 0; r < *nr && (*rows)[r].lo != json_integer_value(lo); r++)
-				;
-			if (r == *nr) {
-				struct hist_row *nrows;
+			if (*nr == *cap) {
+				size_t ncap = *cap ? 2 * *cap : 64;
+				struct hist_row *nrows = realloc(*rows, ncap * sizeof(**rows));
 
-				if (*nr == HIST_ROWS_MAX)
-					continue;
-				nrows = realloc(*rows, (*nr + 1) * sizeof(**rows));
 				if (!nrows)
 					return -ENOMEM;
 				*rows = nrows;
-				memset(&nrows[r], 0, sizeof(nrows[r]));
-				nrows[r].lo = json_integer_value(lo);
-				nrows[r].hi = json_is_integer(hi) ? json_integer_value(hi) : -1;
-				(*nr)++;
+				*cap = ncap;
 			}
-			(*rows)[r].n[side] += json_number_value(count);
+			r = &(*rows)[(*nr)++];
+			memset(r, 0, sizeof(*r));
+			r->lo = json_integer_value(json_array_get(flat, j));
+			r->hi = json_integer_value(json_array_get(flat, j + 1));
+			r->n[side] = (double)json_integer_value(json_array_get(flat, j + 2));
 		}
 	}
 	return 0;
@@ -818,6 +696,23 @@ static int row_by_lo(const void *x, const void *y)
 	const struct hist_row *a = x, *b = y;
 
 	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* Sort by lo and sum rows of the same bucket; returns the number of rows left. */
+static size_t hist_merge(struct hist_row *rows, size_t nr)
+{
+	size_t i, out = 0;
+
+	qsort(rows, nr, sizeof(*rows), row_by_lo);
+	for (i = 0; i < nr; i++) {
+		if (out && rows[out - 1].lo == rows[i].lo) {
+			rows[out - 1].n[0] += rows[i].n[0];
+			rows[out - 1].n[1] += rows[i].n[1];
+			continue;
+		}
+		rows[out++] = rows[i];
+	}
+	return out;
 }
 
 static int double_desc(const void *x, const void *y)
@@ -854,13 +749,16 @@ static void print_hist(FILE *f, json_t *set, json_t *a, json_t *b, const char *p
 	json_t *idx = json_object_get(set, "runs");
 	struct hist_row *rows = NULL;
 	double total[2] = { 0, 0 }, *tops = NULL, cut = 0;
-	size_t nr = 0, i, shown = 0;
+	size_t nr = 0, cap = 0, i, shown = 0;
 	char label[64], sa[16], sb[16];
 
-	if (hist_add(&rows, &nr, json_object_get(a, "runs"), json_object_get(idx, "a"), path, 0) ||
-	    hist_add(&rows, &nr, json_object_get(b, "runs"), json_object_get(idx, "b"), path, 1) ||
+	if (hist_add(&rows, &nr, &cap, json_object_get(a, "runs"), json_object_get(idx, "a"), path,
+		     0) ||
+	    hist_add(&rows, &nr, &cap, json_object_get(b, "runs"), json_object_get(idx, "b"), path,
+		     1) ||
 	    !nr)
 		goto cleanup;
+	nr = hist_merge(rows, nr);
 	for (i = 0; i < nr; i++) {
 		total[0] += rows[i].n[0];
 		total[1] += rows[i].n[1];
@@ -879,7 +777,6 @@ static void print_hist(FILE *f, json_t *set, json_t *a, json_t *b, const char *p
 		qsort(tops, nr, sizeof(*tops), double_desc);
 		cut = tops[HIST_ROWS_SHOWN - 1];
 	}
-	qsort(rows, nr, sizeof(*rows), row_by_lo);
 	fprintf(f, "    %-24s %8s %8s\n", title, "A", "B");
 	for (i = 0; i < nr; i++) {
 		if (rows[i].top < cut || shown == HIST_ROWS_SHOWN)
@@ -976,29 +873,11 @@ void compare__print_text(FILE *f, json_t *cmp, json_t *a, json_t *b)
 
 /* The command */
 
-static int write_json(json_t *cmp, const char *path)
-{
-	bool to_stdout = !strcmp(path, "-");
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (json_dumpf(cmp, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
-		err = -EIO;
-	if (!to_stdout) {
-		if (ferror(f) && !err)
-			err = -EIO;
-		if (fclose(f) && !err)
-			err = -errno;
-	}
-	return err;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	json_t *a = NULL, *b = NULL, *cmp = NULL;
 	int ret = EXIT_USAGE, err, n;
+	struct outfile out = {};
 	char err_msg[1024];
 	struct options o;
 
@@ -1009,6 +888,18 @@ int cmd_compare(int argc, char **argv)
 		die_msg("compare takes two result files: blktrace-bench compare A.json B.json "
 			"[--json] [--fail-on-regression PCT]");
 		return EXIT_USAGE;
+	}
+	if (o.json) {
+		/* Refused before anything is read: a device, a directory, an input file. */
+		struct outfile_input in[2] = {{o.positional[0], "input A"},
+					      {o.positional[1], "input B"}};
+
+		err = outfile__open(&out, "--json", o.json, in, 2, err_msg, sizeof(err_msg));
+		if (err) {
+			die_msg("%s", err_msg);
+			ret = err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+			goto cleanup;
+		}
 	}
 	if (compare__load(o.positional[0], &a, err_msg, sizeof(err_msg)) ||
 	    compare__load(o.positional[1], &b, err_msg, sizeof(err_msg))) {
@@ -1022,10 +913,13 @@ int cmd_compare(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.json) {
-		err = write_json(cmp, o.json);
+		err = outfile__write_json(&out, cmp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		if (err) {
-			die_msg("cannot write %s: %s", strcmp(o.json, "-") ? o.json : "stdout",
-				strerror(-err));
+			die_msg("cannot write --json %s: %s", o.json, strerror(-err));
+			goto cleanup;
+		}
+		if (outfile__commit(&out, err_msg, sizeof(err_msg))) {
+			die_msg("%s", err_msg);
 			goto cleanup;
 		}
 	} else {
@@ -1046,6 +940,7 @@ int cmd_compare(int argc, char **argv)
 			ret = EXIT_REGRESSION;
 	}
 cleanup:
+	outfile__abort(&out);
 	json_decref(cmp);
 	json_decref(a);
 	json_decref(b);

@@ -42,14 +42,20 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 const char *compare__verdict_name(enum verdict v);
 
 /*
- * Read and check a result file. 0, or a negative errno with one line in err naming
- * the file and what is wrong (unreadable, not JSON with line and column, not a
- * result, a schema newer than ours, runs that cannot be matched).
+ * Read and check a result file (compare_load.c). 0, or a negative errno with one line
+ * in err naming the file and what is wrong (unreadable, not JSON with line and column,
+ * not a result, a schema newer than ours, runs that cannot be matched, a field of the
+ * wrong type or out of range, named by its path: runs[3].app.mb_per_s). The document
+ * holds only what compare reads; its memory grows with the runs, not the file.
  */
 int compare__load(const char *path, json_t **doc, char *err, size_t len);
 /* The same for a document in memory; name stands for the file in messages. */
 int compare__load_string(const char *name, const char *text, json_t **doc, char *err,
 			 size_t len);
+int compare__load_buffer(const char *name, const char *buf, size_t buflen, json_t **doc,
+			 char *err, size_t len);
+/* "an object", "a number", ...: for messages. */
+const char *compare__type_name(json_t *v);
 
 /*
  * The comparison of result documents a and b (named name_a, name_b): {"a", "b",

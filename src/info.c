@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
+#include "outfile.h"
 #include "report.h"
 
 static void print_limit(const char *name, int64_t v, const char *unit)
@@ -256,6 +257,7 @@ static void info_text(const struct device *d)
 
 int cmd_info(int argc, char **argv)
 {
+	struct outfile out = {};
 	struct device dev;
 	struct options o;
 	char err_msg[512];
@@ -266,7 +268,7 @@ int cmd_info(int argc, char **argv)
 	if (err)
 		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
 	if (o.nr_positional != 1) {
-		die_msg("info takes one disk: blktrace-bench info DEV [--json]");
+		die_msg("info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
 		return EXIT_USAGE;
 	}
 	if (device__resolve(o.positional[0], &dev, err_msg, sizeof(err_msg))) {
@@ -278,12 +280,23 @@ int cmd_info(int argc, char **argv)
 		info_text(&dev);
 		return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 	}
+	/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
+	err = outfile__open(&out, "--json", o.json, NULL, 0, err_msg, sizeof(err_msg));
+	if (err) {
+		die_msg("%s", err_msg);
+		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
 	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json_device(&dev));
-	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) || putchar('\n') == EOF) {
-		json_decref(doc);
-		die_msg("cannot write the JSON document");
+	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
+	json_decref(doc);
+	if (err) {
+		outfile__abort(&out);
+		die_msg("cannot write --json %s: %s", o.json, strerror(-err));
 		return EXIT_FAIL;
 	}
-	json_decref(doc);
+	if (outfile__commit(&out, err_msg, sizeof(err_msg))) {
+		die_msg("%s", err_msg);
+		return EXIT_FAIL;
+	}
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -251,6 +253,13 @@ static int run_one(struct job *j, struct tracer *t, struct result *res, uint64_t
 		size = file_size - file_size % bs;
 	if (o->drop_caches && !j->write && !o->direct)
 		drop_caches();
+	/*
+	 * dd opens and closes the disk each time, and the last close drops its page cache.
+	 * The target stays open across runs (its O_EXCL claim must), so every buffered read
+	 * run drops the disk's cache itself, as a fresh dd would find it.
+	 */
+	if (j->target.kind == TARGET_DISK && !j->write && !o->direct)
+		ioctl(fd, BLKFLSBUF, 0);
 	r = result__add_run(res, true, true);
 	if (!r) {
 		close(fd);

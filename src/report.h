@@ -16,12 +16,13 @@
 void report_text_run(FILE *f, const struct result *res, const struct run *run);
 void report_text(FILE *f, const struct result *res);
 
-/* JSON: the document described in the README; NULL on ENOMEM. */
+/*
+ * JSON: the document described in the README; NULL on ENOMEM. Strings from outside
+ * (argv, sysfs) are repaired to valid UTF-8 (text.h); outfile.c writes it.
+ */
 json_t *report_json_device(const struct device *dev);
 json_t *report_json_run(const struct result *res, const struct run *run);
 json_t *report_json(const struct result *res);
-/* Write to path ("-" = stdout). 0 or a negative errno. */
-int report_json_write(const struct result *res, const char *path);
 
 /* "4 KiB", "1.5 MiB", "512 B". */
 const char *fmt_bytes(char *buf, size_t len, double bytes);

@@ -7,6 +7,7 @@
 #include "recommend.h"
 #include "series.h"
 #include "summary.h"
+#include "text.h"
 
 /* jansson's integers are signed 64-bit; our counters never get near 2^63. */
 static json_t *jint(uint64_t v)
@@ -22,20 +23,20 @@ static json_t *jlimit(int64_t v)
 
 static json_t *limits_json(const struct queue_limits *l)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "max_sectors_kb", jlimit(l->max_sectors_kb),
 			 "max_hw_sectors_kb", jlimit(l->max_hw_sectors_kb),
 			 "max_segments", jlimit(l->max_segments),
 			 "max_segment_size", jlimit(l->max_segment_size),
 			 "nr_requests", jlimit(l->nr_requests),
-			 "scheduler", l->scheduler,
+			 "scheduler", text__json(l->scheduler),
 			 "read_ahead_kb", jlimit(l->read_ahead_kb),
 			 "rotational", l->rotational < 0 ? json_null() : json_boolean(l->rotational),
 			 "logical_block_size", jlimit(l->logical_block_size),
 			 "physical_block_size", jlimit(l->physical_block_size),
 			 "wbt_lat_usec", jlimit(l->wbt_lat_usec),
 			 "nomerges", jlimit(l->nomerges),
-			 "write_cache", l->write_cache);
+			 "write_cache", text__json(l->write_cache));
 }
 
 static json_t *xen_json(const struct xen_blkfront *x)
@@ -71,7 +72,7 @@ static json_t *names_json(const char (*names)[DEVICE_NAME_MAX], unsigned int n)
 	unsigned int i;
 
 	for (i = 0; a && i < n; i++)
-		json_array_append_new(a, json_string(names[i]));
+		json_array_append_new(a, text__json(names[i]));
 	return a;
 }
 
@@ -83,8 +84,8 @@ static json_t *partitions_json(const struct device *dev)
 	for (i = 0; a && i < dev->nr_partitions; i++) {
 		const struct device_partition *p = &dev->partitions[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:i}",
-						   "name", p->name, "major", (int)p->major,
+		json_array_append_new(a, json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}",
+						   "name", text__json(p->name), "major", (int)p->major,
 						   "minor", (int)p->minor,
 						   "number", (int)p->number,
 						   "start_sector", jint(p->start),
@@ -101,14 +102,14 @@ static json_t *module_params_json(const struct device *dev)
 	unsigned int i;
 
 	for (i = 0; o && i < dev->nr_module_params; i++)
-		json_object_set_new(o, dev->module_params[i].name,
-				    json_string(dev->module_params[i].value));
+		text__json_set(o, dev->module_params[i].name,
+			       text__json(dev->module_params[i].value));
 	return o;
 }
 
 static json_t *jstr_or_null(const char *s)
 {
-	return s[0] ? json_string(s) : json_null();
+	return s[0] ? text__json(s) : json_null();
 }
 
 static json_t *drivers_json(const struct device *dev, json_t *d)
@@ -132,7 +133,7 @@ static json_t *drivers_json(const struct device *dev, json_t *d)
 				      "max_hw_sectors_kb", jlimit(dev->limits.max_hw_sectors_kb),
 				      "queues", (int)dev->nr_hw_queues));
 	json_object_set_new(d, "loop", !lo->present ? json_null() :
-			    json_pack("{s:s, s:o}", "backing_file", lo->backing_file,
+			    json_pack("{s:o, s:o}", "backing_file", text__json(lo->backing_file),
 				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
 	return d;
 }
@@ -162,14 +163,15 @@ json_t *report_json_device(const struct device *dev)
 	int64_t biggest = device__max_request_bytes(dev, &which);
 
 	if (dev->part_name[0])
-		part = json_pack("{s:s, s:i, s:i, s:o, s:o}", "name", dev->part_name,
+		part = json_pack("{s:o, s:i, s:i, s:o, s:o}", "name", text__json(dev->part_name),
 				 "major", (int)dev->part_major, "minor", (int)dev->part_minor,
 				 "start_sector", jint(dev->part_start),
 				 "sectors", jint(dev->part_sectors));
-	d = json_pack("{s:s, s:i, s:i, s:o, s:s, s:s, s:o, s:o, s:i, s:i, s:o}",
-		      "name", dev->name, "major", (int)dev->major, "minor", (int)dev->minor,
-		      "size_bytes", jint(dev->size_sectors * 512), "driver", dev->driver,
-		      "module", dev->module, "limits", limits_json(&dev->limits),
+	d = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
+		      "name", text__json(dev->name), "major", (int)dev->major, "minor",
+		      (int)dev->minor, "size_bytes", jint(dev->size_sectors * 512), "driver",
+		      text__json(dev->driver), "module", text__json(dev->module), "limits",
+		      limits_json(&dev->limits),
 		      "partition", part, "nr_hw_queues", (int)dev->nr_hw_queues,
 		      "max_tags", (int)dev->max_tags, "xen_blkfront", xen_json(&dev->xen));
 	if (!d)
@@ -269,13 +271,14 @@ static json_t *block_json(const struct device *dev, const struct block_stats *b)
 
 static json_t *params_json(const struct job_params *p)
 {
-	json_t *o = json_pack("{s:s, s:o, s:o, s:f, s:s, s:i, s:b, s:b, s:b, s:b}", "rw", p->rw,
-			      "bs", jint(p->bs), "size", jint(p->size), "runtime", p->runtime,
-			      "engine", p->engine, "iodepth", (int)p->iodepth, "direct", p->direct,
-			      "sync", p->sync, "fsync", p->fsync, "fdatasync", p->fdatasync);
+	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
+			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
+			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth",
+			      (int)p->iodepth, "direct", p->direct, "sync", p->sync, "fsync",
+			      p->fsync, "fdatasync", p->fdatasync);
 
 	if (o && p->set_knob[0])
-		json_object_set_new(o, p->set_knob, json_string(p->set_value));
+		text__json_set(o, p->set_knob, text__json(p->set_value));
 	return o;
 }
 
@@ -302,14 +305,16 @@ static json_t *findings_json(const struct device *dev, const struct block_stats 
 
 	n = dev ? findings__compute(dev, b, f, FINDINGS_MAX) : 0;
 	for (i = 0; a && i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "kind", f[i].kind,
-						   "share", f[i].share, "text", f[i].text));
+		json_array_append_new(a, json_pack("{s:o, s:f, s:o}", "kind",
+						   text__json(f[i].kind), "share", f[i].share,
+						   "text", text__json(f[i].text)));
 	return a;
 }
 
 json_t *report_json_run(const struct result *res, const struct run *run)
 {
-	json_t *o = json_pack("{s:s, s:f}", "label", run->label, "seconds", run->seconds);
+	json_t *o = json_pack("{s:o, s:f}", "label", text__json(run->label), "seconds",
+			      run->seconds);
 	struct device *scratch = malloc(sizeof(*scratch));
 	const struct device *dev = scratch ? run__device(res, run, scratch) : NULL;
 	json_t *block;
@@ -353,9 +358,10 @@ json_t *report_json(const struct result *res)
 	json_t *doc, *runs;
 	size_t i;
 
-	doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s}}", "schema", RESULT_SCHEMA, "tool_version",
-			res->tool_version, "command_line", res->command_line, "host", "kernel",
-			res->host.kernel, "hostname", res->host.hostname);
+	doc = json_pack("{s:s, s:o, s:o, s:{s:o, s:o}}", "schema", RESULT_SCHEMA, "tool_version",
+			text__json(res->tool_version), "command_line",
+			text__json(res->command_line), "host", "kernel",
+			text__json(res->host.kernel), "hostname", text__json(res->host.hostname));
 	if (!doc)
 		return NULL;
 	if (res->has_device)
@@ -373,29 +379,4 @@ json_t *report_json(const struct result *res)
 				    recommend_json(json_object_get(doc, "series"), &res->device) ?:
 					    json_null());
 	return doc;
-}
-
-int report_json_write(const struct result *res, const char *path)
-{
-	json_t *doc = report_json(res);
-	bool to_stdout = !strcmp(path, "-");
-	FILE *f;
-	int err = 0;
-
-	if (!doc)
-		return -ENOMEM;
-	f = to_stdout ? stdout : fopen(path, "w");
-	if (!f) {
-		err = -errno;
-		goto cleanup;
-	}
-	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
-		err = -EIO;
-	if (fflush(f) || ferror(f))
-		err = errno ? -errno : -EIO;
-	if (!to_stdout && fclose(f) && !err)
-		err = -errno;
-cleanup:
-	json_decref(doc);
-	return err;
 }

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "snoop.h"
 #include "summary.h"
+#include "text.h"
 
 struct snoop {
 	struct ring_buffer *rb;
@@ -56,7 +57,7 @@ static void *drain(void *arg)
 	return NULL;
 }
 
-int snoop__start(int ringbuf_fd, const char *path, struct snoop **out)
+int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out)
 {
 	struct snoop_header h = {.magic = SNOOP_MAGIC, .version = SNOOP_VERSION,
 				 .record_size = sizeof(struct blkio_event)};
@@ -67,13 +68,9 @@ int snoop__start(int ringbuf_fd, const char *path, struct snoop **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->f = fopen(path, "wb");
-	if (!s->f) {
-		err = -errno;
-		goto cleanup;
-	}
+	s->f = f;
 	if (fwrite(&h, sizeof(h), 1, s->f) != 1) {
-		err = -EIO;
+		err = -errno ?: -EIO;
 		goto cleanup;
 	}
 	s->rb = ring_buffer__new(ringbuf_fd, on_event, s, NULL);
@@ -88,8 +85,6 @@ int snoop__start(int ringbuf_fd, const char *path, struct snoop **out)
 	return 0;
 cleanup:
 	ring_buffer__free(s->rb);
-	if (s->f)
-		fclose(s->f);
 	free(s);
 	return err;
 }
@@ -106,10 +101,6 @@ int snoop__stop(struct snoop *s, unsigned long long *records)
 	if (!s->err)
 		ring_buffer__consume(s->rb);
 	err = s->err;
-	if (fflush(s->f) && !err)
-		err = -errno;
-	if (fclose(s->f) && !err)
-		err = -errno;
 	ring_buffer__free(s->rb);
 	if (records)
 		*records = s->records;
@@ -117,49 +108,65 @@ int snoop__stop(struct snoop *s, unsigned long long *records)
 	return err;
 }
 
-int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen)
+/* Process names are another process's bytes: escaped (text.h), never raw. */
+static void print_record(FILE *out, const struct blkio_event *e)
+{
+	char comm[4 * sizeof(e->comm) + 1], sector[24] = "-";
+
+	if (e->sector != SNOOP_NO_SECTOR)
+		snprintf(sector, sizeof(sector), "%llu", (unsigned long long)e->sector);
+	text__escape(comm, sizeof(comm), e->comm, sizeof(e->comm));
+	fprintf(out, "%-18.9f %-7u %-16s %3u:%-4u %-5s %12s %8u %5u %5u %10.1f %10.1f %s\n",
+		e->ts_ns / 1e9, e->pid, comm[0] ? comm : "?", e->dev >> 20, e->dev & 0xfffff,
+		e->op < BLKIO_NR_OPS ? blkio_op_names[e->op] : "?", sector, e->bytes, e->segments,
+		e->depth, e->queue_ns / 1e3, e->device_ns / 1e3, e->error ? "error" : "");
+}
+
+int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t errlen)
 {
 	struct snoop_header h;
 	struct blkio_event e;
 	unsigned long long n = 0;
-	FILE *f = fopen(path, "rb");
-	int ret = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
 	if (fread(&h, sizeof(h), 1, f) != 1 || memcmp(h.magic, SNOOP_MAGIC, sizeof(h.magic))) {
-		snprintf(err, errlen, "%s: not a blktrace-bench snoop file", path);
-		ret = -EINVAL;
-		goto cleanup;
+		snprintf(err, errlen, "%s: not a blktrace-bench snoop file", name);
+		return -EINVAL;
 	}
 	if (h.version != SNOOP_VERSION || h.record_size != sizeof(e)) {
 		snprintf(err, errlen, "%s: snoop format %u with %u-byte records; this build reads "
-			 "format %u with %zu-byte records", path, h.version, h.record_size,
+			 "format %u with %zu-byte records", name, h.version, h.record_size,
 			 SNOOP_VERSION, sizeof(e));
-		ret = -EINVAL;
-		goto cleanup;
+		return -EINVAL;
 	}
 	fprintf(out, "%-18s %-7s %-16s %-8s %-5s %12s %8s %5s %5s %10s %10s %s\n", "TIME(s)",
 		"PID", "COMM", "DEV", "OP", "SECTOR", "BYTES", "SEGS", "QD", "QUEUE(us)",
 		"DEVICE(us)", "ERR");
 	while (fread(&e, sizeof(e), 1, f) == 1) {
-		fprintf(out, "%-18.9f %-7u %-16.16s %3u:%-4u %-5s %12llu %8u %5u %5u %10.1f %10.1f %s\n",
-			e.ts_ns / 1e9, e.pid, e.comm[0] ? e.comm : "?", e.dev >> 20, e.dev & 0xfffff,
-			e.op < BLKIO_NR_OPS ? blkio_op_names[e.op] : "?",
-			(unsigned long long)e.sector, e.bytes, e.segments, e.depth, e.queue_ns / 1e3,
-			e.device_ns / 1e3, e.error ? "error" : "");
+		print_record(out, &e);
 		n++;
 	}
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-		ret = -EIO;
-	} else if (!feof(f) || ftell(f) != (long)(sizeof(h) + n * sizeof(e))) {
-		snprintf(err, errlen, "%s: truncated after %llu records", path, n);
-		ret = -EINVAL;
+		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+		return -EIO;
 	}
-cleanup:
+	if (!feof(f) || ftell(f) != (long)(sizeof(h) + n * sizeof(e))) {
+		snprintf(err, errlen, "%s: truncated after %llu records", name, n);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = snoop__print_stream(f, path, out, err, errlen);
 	fclose(f);
 	return ret;
 }

@@ -20,6 +20,8 @@
 
 #define SNOOP_MAGIC "BBSNOOP"
 #define SNOOP_VERSION 1
+/* The sector of a request that has none (a flush): printed as "-". */
+#define SNOOP_NO_SECTOR ((__u64)-1)
 
 struct snoop_header {
 	char magic[8];
@@ -29,11 +31,19 @@ struct snoop_header {
 
 struct snoop;
 
-/* Write the header to path and drain the ring buffer map into it from a thread. */
-int snoop__start(int ringbuf_fd, const char *path, struct snoop **out);
-/* Stop (after the programs are detached), drain what is left, close. NULL is safe. */
+/*
+ * Write the header to f and drain the ring buffer map into it from a thread. f stays
+ * the caller's (an outfile: checked, then renamed into place).
+ */
+int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out);
+/* Stop (after the programs are detached), drain what is left; f is not closed. NULL is safe. */
 int snoop__stop(struct snoop *s, unsigned long long *records);
-/* The --snoop-text view: one line per record. 0, or -errno with a reason in err. */
+/*
+ * The --snoop-text view: one line per record, process names escaped (text.h), "-" for
+ * the sector of a record without one. 0, or -errno with a reason in err.
+ */
 int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen);
+/* The same for an open stream; name stands for it in messages. */
+int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t errlen);
 
 #endif /* BLKTRACE_BENCH_SNOOP_H */

@@ -16,8 +16,10 @@
 #include "commands.h"
 #include "driver_probes.h"
 #include "jobs.h"
+#include "outfile.h"
 #include "report.h"
 #include "snoop.h"
+#include "text.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -71,12 +73,17 @@ static void sleep_s(double s)
 
 static void join_command(char *buf, size_t len, int argc, char **argv)
 {
-	size_t used = 0;
+	char *all = NULL;
+	size_t all_len = 0;
+	FILE *f = open_memstream(&all, &all_len);
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < argc && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+	for (i = 0; f && i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	if (f && !fclose(f))
+		text__copy(buf, len, all);
+	free(all);
 }
 
 /*
@@ -230,9 +237,10 @@ static void say_tracing(const struct options *o, const struct result *res, struc
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res)
+			const struct result *res, struct outfile *snoop_out)
 {
 	unsigned long long records = 0, lost = 0;
+	char msg[512];
 	size_t i;
 	int err;
 
@@ -247,7 +255,13 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 		if (res->runs[i].has_block)
 			lost += res->runs[i].block->c.lost_events;
 	if (err) {
-		die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+		outfile__abort(snoop_out);
+		die_msg("cannot write --snoop %s: %s", o->snoop, strerror(-err));
+		return err;
+	}
+	err = outfile__commit(snoop_out, msg, sizeof(msg));
+	if (err) {
+		die_msg("%s", msg);
 		return err;
 	}
 	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records, o->snoop,
@@ -256,26 +270,61 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 }
 
 /* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res)
+static int report(const struct options *o, const struct result *res, struct outfile *json)
 {
+	char msg[512];
+	json_t *doc;
 	int err;
 
 	if (!o->json || strcmp(o->json, "-"))
 		report_text(stdout, res);
 	if (o->json) {
-		err = report_json_write(res, o->json);
+		doc = report_json(res);
+		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+			  : -ENOMEM;
+		json_decref(doc);
 		if (err) {
-			die_msg("cannot write %s: %s", strcmp(o->json, "-") ? o->json : "stdout",
-				strerror(-err));
+			outfile__abort(json);
+			die_msg("cannot write --json %s: %s", strcmp(o->json, "-") ? o->json :
+				"to stdout", strerror(-err));
+			return EXIT_FAIL;
+		}
+		if (outfile__commit(json, msg, sizeof(msg))) {
+			die_msg("%s", msg);
 			return EXIT_FAIL;
 		}
 	}
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * The output files, checked and created before anything is traced: not a device,
+ * not the workload's file, not each other.
+ */
+static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop)
+{
+	struct outfile_input in[2] = {{o->rw ? o->file : NULL, "the workload's --file"},
+				      {o->json, "the --json output as well"}};
+	char msg[512];
+	int err = 0;
+
+	if (o->snoop && !strcmp(o->snoop, "-")) {
+		die_msg("--snoop -: the records are binary; give a file (--snoop-text reads it)");
+		return EXIT_USAGE;
+	}
+	if (o->json)
+		err = outfile__open(json, "--json", o->json, in, 1, msg, sizeof(msg));
+	if (!err && o->snoop)
+		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, msg, sizeof(msg));
+	if (!err)
+		return EXIT_OK;
+	die_msg("%s", msg);
+	return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+}
+
 /* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
 static int start_tracing(const struct options *o, struct result *res, struct tracer **t,
-			 struct snoop **sn)
+			 struct snoop **sn, struct outfile *snoop_out)
 {
 	struct tracer_opts topts = {};
 	char err_msg[4096] = ""; /* room for the verifier's last lines */
@@ -298,10 +347,12 @@ static int start_tracing(const struct options *o, struct result *res, struct tra
 		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
 		return EXIT_FAIL;
 	}
+	if (stop_signal) /* a signal while loading: nothing ran, nothing to report */
+		return 128 + stop_signal;
 	if (o->snoop) {
-		err = snoop__start(tracer__events_fd(*t), o->snoop, sn);
+		err = snoop__start(tracer__events_fd(*t), snoop_out->f, sn);
 		if (err) {
-			die_msg("cannot write %s: %s", o->snoop, strerror(-err));
+			die_msg("cannot write --snoop %s: %s", o->snoop, strerror(-err));
 			return EXIT_FAIL;
 		}
 	}
@@ -319,7 +370,8 @@ static int interrupted_rc(void)
  * attach (jobs__prepare); the swept value is back and the target closed before the
  * report is written.
  */
-static int run_workload(const struct options *o, const struct job_env *env, struct result *res)
+static int run_workload(const struct options *o, const struct job_env *env, struct result *res,
+			struct outfile *json, struct outfile *snoop_out)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -336,8 +388,10 @@ static int run_workload(const struct options *o, const struct job_env *env, stru
 		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
 		return err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (start_tracing(o, res, &t, &sn))
+	rc = start_tracing(o, res, &t, &sn, snoop_out);
+	if (rc)
 		goto cleanup;
+	rc = EXIT_FAIL;
 	say_tracing(o, res, t);
 	err = jobs__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
 	jobs__close(&job);
@@ -348,9 +402,9 @@ static int run_workload(const struct options *o, const struct job_env *env, stru
 	}
 	if (err == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	if (stop_tracing(&t, &sn, o, res))
+	if (stop_tracing(&t, &sn, o, res, snoop_out))
 		goto cleanup;
-	rc = report(o, res);
+	rc = report(o, res, json);
 	if (rc == EXIT_OK && err == -EINTR)
 		rc = interrupted_rc();
 cleanup:
@@ -362,7 +416,8 @@ cleanup:
 }
 
 /* Passive and command mode. */
-static int run_trace(const struct options *o, struct result *res)
+static int run_trace(const struct options *o, struct result *res, struct outfile *json,
+		     struct outfile *snoop_out)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
@@ -371,8 +426,10 @@ static int run_trace(const struct options *o, struct result *res)
 	int err, rc = EXIT_FAIL;
 	double t0;
 
-	if (start_tracing(o, res, &t, &sn))
+	rc = start_tracing(o, res, &t, &sn, snoop_out);
+	if (rc)
 		goto cleanup;
+	rc = EXIT_FAIL;
 	start = malloc(sizeof(*start));
 	run = result__add_run(res, true, false);
 	if (!start || !run) {
@@ -412,9 +469,9 @@ static int run_trace(const struct options *o, struct result *res)
 		goto cleanup;
 	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	if (stop_tracing(&t, &sn, o, res))
+	if (stop_tracing(&t, &sn, o, res, snoop_out))
 		goto cleanup;
-	rc = report(o, res);
+	rc = report(o, res, json);
 	if (rc == EXIT_OK && o->command)
 		rc = run->exit_status;
 cleanup:
@@ -448,6 +505,7 @@ static int check_modes(const struct options *o)
 
 int cmd_trace(int argc, char **argv)
 {
+	struct outfile json_out = {}, snoop_out = {};
 	struct job_env env = {};
 	struct result res = {};
 	struct options o;
@@ -492,7 +550,14 @@ int cmd_trace(int argc, char **argv)
 		else if (err > 0)
 			device__read_limits(&res.device);
 	}
-	rc = o.rw ? run_workload(&o, &env, &res) : run_trace(&o, &res);
+	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
+	rc = open_outputs(&o, &json_out, &snoop_out);
+	if (rc == EXIT_OK)
+		rc = o.rw ? run_workload(&o, &env, &res, &json_out, &snoop_out) :
+			    run_trace(&o, &res, &json_out, &snoop_out);
+	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
+	outfile__abort(&json_out);
+	outfile__abort(&snoop_out);
 	result__free(&res);
 	return rc;
 }

@@ -37,6 +37,10 @@ run_unit() {
 	echo "unit ${bin#build/}: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped"
 }
 
+# LeakSanitizer is on in the ASan build (build/san): a leak fails the test binary.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1
+
 if [ $e2e_only -eq 0 ]; then
 	for bin in build/unit/test_* build/san/unit/test_*; do
 		[ -x "$bin" ] && run_unit "$bin"

@@ -6,7 +6,8 @@ set -euo pipefail
 
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
        pkg-config make gcc)
-test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils)
+# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz)
+test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils libclang-rt-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool
     apt dpkg)

@@ -43,7 +43,7 @@ expect_eq "success exits 0" "$?" 0
 expect_eq "--json -: stdout holds only the JSON document" "$(jq -r .schema "$TMP/stdout.json")" \
 	"blktrace-bench/1"
 "$BB" --trace "$a" --json /nonexistent-dir/x.json -- true > /dev/null 2> "$TMP/err"
-expect_eq "unwritable --json path fails" "$?" 1
+expect_eq "unwritable --json path refused before the run (exit 2)" "$?" 2
 
 # Without root's capabilities, loading is refused with a line saying what is missing.
 if command -v setpriv > /dev/null; then

@@ -118,4 +118,13 @@ expect_eq "Ctrl-C: nothing left" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
 expect_eq "--bs 12Q: exit 2" "$?" 2
 expect_true "--bs 12Q: one line naming --bs" test "$(wc -l < "$TMP/err")" -eq 1 -a -n "$(grep -- --bs "$TMP/err")"
 
+# Buffered reads of the raw disk: every repetition reads the disk, as a new dd would
+# (the target stays open across runs, so the tool drops the disk's cache itself).
+"$BB" --trace "$a" --raw --rw read --bs 4k --size 1M --repeat 2 --json "$TMP/rep.json" \
+	> /dev/null 2>&1
+for i in 0 1; do
+	expect_cmp "raw buffered reads, repetition $((i + 1)): the disk read 1 MiB or more" \
+		"$(jqv "$TMP/rep.json" ".runs[$i].block.read.bytes")" ">=" 1048576
+done
+
 finish

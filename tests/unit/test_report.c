@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "outfile.h"
 #include "report.h"
 #include "summary.h"
 
@@ -165,20 +166,57 @@ static void test_json_round_trip(void **state)
 static void test_json_write_file(void **state)
 {
 	struct result *res = make_result();
-	char path[] = "/tmp/bb-test-report-XXXXXX";
+	char path[] = "/tmp/bb-test-report-XXXXXX", err[256];
+	struct outfile of;
 	json_error_t jerr;
-	json_t *j;
+	json_t *j, *doc;
 	int fd = mkstemp(path);
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(report_json_write(res, path), 0);
+	close(fd);
+	doc = report_json(res);
+	assert_non_null(doc);
+	assert_int_equal(outfile__open(&of, "--json", path, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__write_json(&of, doc, JSON_INDENT(2)), 0);
+	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
 	j = json_load_file(path, 0, &jerr);
 	assert_non_null(j);
 	assert_true(num(j, "runs.0.block.write.requests") == 100);
 	json_decref(j);
 	unlink(path);
-	assert_true(report_json_write(res, "/nonexistent-dir/x.json") < 0);
+	assert_true(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err,
+				  sizeof(err)) < 0);
+	outfile__abort(&of);
+	json_decref(doc);
+	result__free(res);
+	free(res);
+}
+
+/* Issue 11, case 10: bytes that are no UTF-8 anywhere: the document is still written. */
+static void test_json_invalid_utf8(void **state)
+{
+	struct result *res = make_result();
+	char *text;
+	json_t *doc;
+
+	(void)state;
+	snprintf(res->command_line, sizeof(res->command_line), "dd of=caf\xe9 \xff\xfe");
+	snprintf(res->runs[0].label, sizeof(res->runs[0].label), "label \xc3");
+	snprintf(res->device.loop.backing_file, sizeof(res->device.loop.backing_file),
+		 "/img/\xed\xa0\x80");
+	res->device.loop.present = true;
+	snprintf(res->host.hostname, sizeof(res->host.hostname), "h\x80");
+	doc = report_json(res);
+	assert_non_null(doc);
+	text = json_dumps(doc, JSON_COMPACT);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"dd of=caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd\""));
+	assert_non_null(strstr(text, "\"label \xef\xbf\xbd\""));
+	/* a surrogate (ED A0 80) is three bad bytes, as jansson judges them */
+	assert_non_null(strstr(text, "\"/img/\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""));
+	free(text);
+	json_decref(doc);
 	result__free(res);
 	free(res);
 }
@@ -207,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_write_file),
+		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_text_report),
 	};
 

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Output files: checked before the run, written to a temporary file, renamed into
+ * place. outfile.h states the policy; this file owns it, and nothing else in the tool
+ * opens a file for writing (the workload's target excepted: jobs.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include "outfile.h"
+
+#define TMP_NAME_KEEP 200 /* bytes of the name kept in the temporary name (NAME_MAX 255) */
+
+static const char *type_name(mode_t mode)
+{
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISDIR(mode))
+		return "a directory";
+	return "not a regular file";
+}
+
+/* path's directory and last component; "" as the name when path ends in '/'. */
+static int split_path(const char *path, char **dir, char **name)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		*dir = strdup(".");
+		*name = strdup(path);
+	} else {
+		*dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+		*name = strdup(slash + 1);
+	}
+	if (*dir && *name)
+		return 0;
+	free(*dir);
+	free(*name);
+	*dir = *name = NULL;
+	return -ENOMEM;
+}
+
+/* Where path would be: its directory's inode and its name. */
+static bool same_place(const char *a, const char *b)
+{
+	char *da = NULL, *na = NULL, *db = NULL, *nb = NULL;
+	struct stat sa, sb;
+	bool same = false;
+
+	if (split_path(a, &da, &na) || split_path(b, &db, &nb))
+		goto out;
+	same = !strcmp(na, nb) && !stat(da, &sa) && !stat(db, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+out:
+	free(da);
+	free(na);
+	free(db);
+	free(nb);
+	return same;
+}
+
+bool outfile__same(const char *path, const char *other)
+{
+	struct stat a, b;
+
+	/* stat, not lstat: a link to an input counts as the input. */
+	if (!stat(path, &a) && !stat(other, &b))
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return same_place(path, other);
+}
+
+/* ".NAME.XXXXXXXX.tmp" in dirfd, new (O_EXCL: never an existing file or link). */
+static int create_tmp(struct outfile *of)
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t len = strlen(of->name) + 32;
+	unsigned char rnd[8];
+	int attempt, fd, i;
+
+	/*
+	 * Hand-written rather than mkostemp: that one creates mode 0600 and the file
+	 * would need a chmod guessing the umask; this one lets open apply it to 0644.
+	 */
+	of->tmp = malloc(len);
+	if (!of->tmp)
+		return -ENOMEM;
+	for (attempt = 0; attempt < 100; attempt++) {
+		char suffix[sizeof(rnd) + 1];
+
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -errno ?: -EIO;
+		for (i = 0; i < (int)sizeof(rnd); i++)
+			suffix[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
+		suffix[sizeof(rnd)] = '\0';
+		snprintf(of->tmp, len, ".%.*s.%s.tmp", TMP_NAME_KEEP, of->name, suffix);
+		fd = openat(of->dirfd, of->tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd >= 0) {
+			of->f = fdopen(fd, "w");
+			if (of->f)
+				return 0;
+			close(fd);
+			unlinkat(of->dirfd, of->tmp, 0);
+			return -ENOMEM;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int outfile__open(struct outfile *of, const char *what, const char *path,
+		  const struct outfile_input *inputs, size_t nr_inputs, char *err, size_t errlen)
+{
+	char *dir = NULL;
+	struct stat st;
+	size_t i;
+	int ret;
+
+	memset(of, 0, sizeof(*of));
+	of->what = what;
+	of->path = path;
+	of->dirfd = -1;
+	if (!strcmp(path, "-")) {
+		of->f = stdout;
+		return 0;
+	}
+	if (!path[0]) {
+		snprintf(err, errlen, "%s: an empty path", what);
+		return -EINVAL;
+	}
+	/*
+	 * The last component is never followed: a link is replaced, unless it leads to
+	 * something that is no regular file (a device, /dev/stdout): then refused.
+	 */
+	if (!lstat(path, &st)) {
+		bool link = S_ISLNK(st.st_mode);
+
+		if ((!link || !stat(path, &st)) && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "refusing to write %s %s: it is %s%s", what, path,
+				 link ? "a symbolic link to " : "", type_name(st.st_mode));
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < nr_inputs; i++) {
+		if (!inputs[i].path || !strcmp(inputs[i].path, "-") ||
+		    !outfile__same(path, inputs[i].path))
+			continue;
+		snprintf(err, errlen, "refusing to write %s %s: it is %s (%s)", what, path,
+			 inputs[i].what, inputs[i].path);
+		return -EINVAL;
+	}
+	ret = split_path(path, &dir, &of->name);
+	if (ret)
+		goto fail;
+	if (!of->name[0]) {
+		snprintf(err, errlen, "refusing to write %s %s: it names a directory", what, path);
+		ret = -EINVAL;
+		goto out;
+	}
+	of->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (of->dirfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write %s %s: directory %s: %s", what, path, dir,
+			 strerror(-ret));
+		goto out;
+	}
+	ret = create_tmp(of);
+	if (ret) {
+		free(of->tmp);
+		of->tmp = NULL;
+		goto fail;
+	}
+	goto out;
+fail:
+	snprintf(err, errlen, "cannot write %s %s: %s", what, path, strerror(-ret));
+out:
+	free(dir);
+	return ret;
+}
+
+struct dump_ctx {
+	FILE *f;
+	int err;
+};
+
+static int dump_chunk(const char *buf, size_t len, void *data)
+{
+	struct dump_ctx *ctx = data;
+
+	if (fwrite(buf, 1, len, ctx->f) == len)
+		return 0;
+	ctx->err = errno ? -errno : -EIO;
+	return -1;
+}
+
+int outfile__write_json(struct outfile *of, json_t *doc, size_t flags)
+{
+	struct dump_ctx ctx = {.f = of->f};
+
+	errno = 0;
+	if (json_dump_callback(doc, dump_chunk, &ctx, flags) || dump_chunk("\n", 1, &ctx)) {
+		/* Not the writer: the encoder refused a string (text.c repairs them all). */
+		if (!ctx.err)
+			ctx.err = -EILSEQ;
+		if (!of->err)
+			of->err = ctx.err;
+		return ctx.err;
+	}
+	return 0;
+}
+
+static void close_dir(struct outfile *of)
+{
+	if (of->dirfd >= 0)
+		close(of->dirfd);
+	of->dirfd = -1;
+	free(of->name);
+	of->name = NULL;
+}
+
+int outfile__commit(struct outfile *of, char *err, size_t errlen)
+{
+	int ret = of->err;
+
+	if (!of->path || !of->f)
+		return 0;
+	errno = 0;
+	if (fflush(of->f) && !ret)
+		ret = -errno ?: -EIO;
+	if (ferror(of->f) && !ret)
+		ret = -EIO;
+	if (of->f == stdout) {
+		of->f = NULL;
+		if (ret)
+			snprintf(err, errlen, "cannot write %s to stdout: %s", of->what,
+				 strerror(-ret));
+		return ret;
+	}
+	/* fsync: a filesystem that reports ENOSPC or EIO only here (NFS, thin disks). */
+	if (!ret && fsync(fileno(of->f)))
+		ret = -errno;
+	if (fclose(of->f) && !ret)
+		ret = -errno;
+	of->f = NULL;
+	if (!ret && renameat(of->dirfd, of->tmp, of->dirfd, of->name))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "cannot write %s %s: %s", of->what, of->path, strerror(-ret));
+		outfile__abort(of);
+		return ret;
+	}
+	free(of->tmp);
+	of->tmp = NULL;
+	close_dir(of);
+	return 0;
+}
+
+void outfile__abort(struct outfile *of)
+{
+	if (!of->path)
+		return;
+	if (of->f && of->f != stdout)
+		fclose(of->f);
+	of->f = NULL;
+	if (of->tmp)
+		unlinkat(of->dirfd, of->tmp, 0);
+	free(of->tmp);
+	of->tmp = NULL;
+	close_dir(of);
+}

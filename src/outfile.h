@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Output files: the one policy for every file the tool writes (--json, --snoop,
+ * compare --json=FILE, info --json=FILE). Nothing is lost:
+ *  - a block or character device, a FIFO, a socket or a directory is refused, also
+ *    behind a symbolic link;
+ *  - a path that is an input of the same run (by inode, or by directory and name when
+ *    it does not exist yet), or the run's other output, is refused;
+ *  - the data goes to a new temporary file (O_CREAT|O_EXCL, mode 0644) in the same
+ *    directory, renamed over the path when complete: an interrupted or failed run
+ *    leaves the old file, never half a new one, and a symbolic link planted at the
+ *    path is replaced, its target never written;
+ *  - outfile__open creates that file at once, so a missing directory or a read-only
+ *    filesystem is refused before anything is traced or run;
+ *  - "-" is stdout, written in place.
+ * Refusals are usage errors (exit 2); a failed write at the end is named (ENOSPC...)
+ * and exits 1, the temporary file removed.
+ */
+#ifndef BLKTRACE_BENCH_OUTFILE_H
+#define BLKTRACE_BENCH_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+struct outfile {
+	const char *what;	/* the option, for messages: "--json" */
+	const char *path;	/* as given; NULL: not in use */
+	FILE *f;		/* where to write: the temporary file, or stdout */
+	int dirfd;		/* the directory of path, -1 for stdout */
+	char *name;		/* the last component of path */
+	char *tmp;		/* the temporary file in dirfd, NULL once renamed or removed */
+	int err;		/* the first write error (-errno) seen by outfile__write_json */
+};
+
+/* Another path of the same run the output must not be: an input, or another output. */
+struct outfile_input {
+	const char *path;
+	const char *what;	/* "the workload's --file", "input A", "the --snoop output" */
+};
+
+/*
+ * Check path and create its temporary file. 0; or a negative errno with one line in
+ * err naming the option, the path and the reason. of is ready for outfile__abort
+ * whatever the outcome.
+ */
+int outfile__open(struct outfile *of, const char *what, const char *path,
+		  const struct outfile_input *inputs, size_t nr_inputs, char *err, size_t errlen);
+/* Is path (the would-be output) the same file as other? By inode, else by dir + name. */
+bool outfile__same(const char *path, const char *other);
+/* Dump doc (flags as json_dumpf) and a newline; -errno of the real cause. */
+int outfile__write_json(struct outfile *of, json_t *doc, size_t flags);
+/*
+ * Flush, check, fsync and close the file, then rename it into place. 0; or -errno with
+ * one line in err ("cannot write --json out.json: No space left on device"), the
+ * temporary file removed.
+ */
+int outfile__commit(struct outfile *of, char *err, size_t errlen);
+/* Remove the temporary file, if any. Safe on a zeroed, committed or aborted outfile. */
+void outfile__abort(struct outfile *of);
+
+#endif /* BLKTRACE_BENCH_OUTFILE_H */

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * outfile.c, the policy of every file the tool writes (issue 11, cases 1, 3, 9, 13):
+ * devices, FIFOs, sockets and directories refused; an input of the same run refused
+ * by inode and by place; the temporary file created at once and renamed into place;
+ * a planted symbolic link replaced, its target untouched; failures name the cause.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include "outfile.h"
+#include "testutil.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/bb-test-outfile-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return test_remove_tree(dir);
+}
+
+static const char *in_dir(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+static int entries(void)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void expect_refused(const char *path, const char *reason,
+			   const struct outfile_input *in, size_t nr)
+{
+	struct outfile of;
+	char err[512] = "";
+
+	assert_int_equal(outfile__open(&of, "--json", path, in, nr, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, path) || !strstr(err, reason) || !strstr(err, "--json"))
+		fail_msg("'%s': want the path and '%s'", err, reason);
+	outfile__abort(&of);
+}
+
+static void test_special_files_refused(void **state)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char p[128], l[128];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	expect_refused("/dev/null", "a character device", NULL, 0);
+	expect_refused(dir, "a directory", NULL, 0);
+	assert_int_equal(mkfifo(in_dir(p, sizeof(p), "fifo"), 0600), 0);
+	expect_refused(p, "a FIFO", NULL, 0);
+	in_dir(sa.sun_path, sizeof(sa.sun_path), "sock");
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	expect_refused(sa.sun_path, "a socket", NULL, 0);
+	close(fd);
+	/* behind a link, too: the link is not followed, nor replaced by a file */
+	assert_int_equal(symlink("/dev/null", in_dir(l, sizeof(l), "devlink")), 0);
+	expect_refused(l, "a symbolic link to a character device", NULL, 0);
+	/* a block device, where this machine has one (nothing is opened: lstat only) */
+	if (!stat("/dev/loop0", &st) && S_ISBLK(st.st_mode))
+		expect_refused("/dev/loop0", "a block device", NULL, 0);
+	else if (!stat("/dev/vda", &st) && S_ISBLK(st.st_mode))
+		expect_refused("/dev/vda", "a block device", NULL, 0);
+	expect_refused(in_dir(p, sizeof(p), "nodir/"), "names a directory", NULL, 0);
+}
+
+static void test_inputs_refused(void **state)
+{
+	char a[128], b[128], hard[128], soft[128], dot[160], newp[128];
+	struct outfile_input in[2];
+
+	(void)state;
+	write_file(in_dir(a, sizeof(a), "a.json"), "input");
+	in[0] = (struct outfile_input){a, "input A"};
+	in[1] = (struct outfile_input){in_dir(b, sizeof(b), "b.json"), "input B"};
+	expect_refused(a, "it is input A", in, 2);
+	/* the same inode by another name */
+	assert_int_equal(link(a, in_dir(hard, sizeof(hard), "hard.json")), 0);
+	expect_refused(hard, "it is input A", in, 2);
+	assert_int_equal(symlink(a, in_dir(soft, sizeof(soft), "soft.json")), 0);
+	expect_refused(soft, "it is input A", in, 2);
+	snprintf(dot, sizeof(dot), "%s/./../%s/a.json", dir, strrchr(dir, '/') + 1);
+	expect_refused(dot, "it is input A", in, 2);
+	/* not there yet (the workload's file, the other output): by directory and name */
+	in_dir(newp, sizeof(newp), "new.bin");
+	in[0] = (struct outfile_input){newp, "the workload's --file"};
+	snprintf(dot, sizeof(dot), "%s/./new.bin", dir);
+	expect_refused(dot, "the workload's --file", in, 1);
+	assert_false(outfile__same(a, b));
+	assert_true(outfile__same(a, hard));
+}
+
+/* Created at once, renamed on commit; abort leaves nothing, the old file intact. */
+static void test_temp_and_rename(void **state)
+{
+	char p[128], err[512];
+	struct outfile of;
+	json_t *doc = json_pack("{s:i}", "x", 1);
+	struct stat st;
+	char buf[64] = "";
+	FILE *f;
+
+	(void)state;
+	write_file(in_dir(p, sizeof(p), "out.json"), "old");
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(entries(), 2); /* out.json and the temporary file */
+	assert_int_equal(fstat(fileno(of.f), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644 & ~umask(022));
+	assert_int_equal(outfile__write_json(&of, doc, JSON_COMPACT), 0);
+	outfile__abort(&of); /* as an interrupted or failed run */
+	assert_int_equal(entries(), 1);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "old");
+
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__write_json(&of, doc, JSON_COMPACT), 0);
+	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	outfile__abort(&of); /* harmless after a commit */
+	assert_int_equal(entries(), 1);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "{\"x\":1}\n");
+	json_decref(doc);
+}
+
+/* Case 13: a link planted where the output goes is replaced; its target is untouched. */
+static void test_planted_symlink(void **state)
+{
+	char victim[128], link_path[128], err[512], buf[64] = "";
+	struct outfile of;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	write_file(in_dir(victim, sizeof(victim), "victim"), "precious");
+	assert_int_equal(symlink(victim, in_dir(link_path, sizeof(link_path), "out.json")), 0);
+	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, err, sizeof(err)), 0);
+	fputs("{}\n", of.f);
+	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	f = fopen(victim, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "precious");
+	/* a dangling link too: replaced, its target never created */
+	assert_int_equal(unlink(link_path), 0);
+	assert_int_equal(symlink("/tmp/bb-test-outfile-nowhere", link_path), 0);
+	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(access("/tmp/bb-test-outfile-nowhere", F_OK), -1);
+}
+
+/* Case 9: where nothing can be written, refused at open, before any run. */
+static void test_unwritable_at_open(void **state)
+{
+	struct outfile of;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err,
+				       sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent-dir/x.json"));
+	assert_non_null(strstr(err, "No such file or directory"));
+	outfile__abort(&of);
+	/* /proc is read-only for new files */
+	assert_true(outfile__open(&of, "--json", "/proc/bb-x.json", NULL, 0, err,
+				  sizeof(err)) < 0);
+	outfile__abort(&of);
+	/* "-" is stdout */
+	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, err, sizeof(err)), 0);
+	assert_ptr_equal(of.f, stdout);
+	outfile__abort(&of);
+}
+
+/* A write that fails names the cause (ENOSPC from /dev/full), the temporary file gone. */
+static void test_write_error_named(void **state)
+{
+	struct outfile of;
+	char p[128], err[512] = "";
+	int fd;
+
+	(void)state;
+	assert_int_equal(outfile__open(&of, "--json", in_dir(p, sizeof(p), "full.json"), NULL,
+				       0, err, sizeof(err)), 0);
+	/* swap the temporary file's descriptor for /dev/full under the FILE */
+	fd = open("/dev/full", O_WRONLY);
+	assert_true(fd >= 0);
+	assert_true(dup2(fd, fileno(of.f)) >= 0);
+	close(fd);
+	fputs("{}\n", of.f);
+	assert_int_equal(outfile__commit(&of, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "No space left on device"));
+	assert_non_null(strstr(err, p));
+	assert_int_equal(entries(), 0);
+	assert_int_equal(access(p, F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_special_files_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inputs_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_temp_and_rename, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwritable_at_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_error_named, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
