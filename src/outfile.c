@@ -80,44 +80,82 @@ bool outfile__same(const char *path, const char *other)
 	return same_place(path, other);
 }
 
-/* ".NAME.XXXXXXXX.tmp" in dirfd, new (O_EXCL: never an existing file or link). */
-static int create_tmp(struct outfile *of)
+/* A fresh ".NAME.XXXXXXXX.tmp" into of->tmp. */
+static int tmp_name(struct outfile *of)
 {
 	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	size_t len = strlen(of->name) + 32;
+	char suffix[9];
 	unsigned char rnd[8];
-	int attempt, fd, i;
+	int i;
 
-	/*
-	 * Hand-written rather than mkostemp: that one creates mode 0600 and the file
-	 * would need a chmod guessing the umask; this one lets open apply it to 0644.
-	 */
-	of->tmp = malloc(len);
+	if (!of->tmp)
+		of->tmp = malloc(len);
 	if (!of->tmp)
 		return -ENOMEM;
-	for (attempt = 0; attempt < 100; attempt++) {
-		char suffix[sizeof(rnd) + 1];
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		return -errno ?: -EIO;
+	for (i = 0; i < (int)sizeof(rnd); i++)
+		suffix[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
+	suffix[sizeof(rnd)] = '\0';
+	snprintf(of->tmp, len, ".%.*s.%s.tmp", TMP_NAME_KEEP, of->name, suffix);
+	return 0;
+}
 
-		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
-			return -errno ?: -EIO;
-		for (i = 0; i < (int)sizeof(rnd); i++)
-			suffix[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
-		suffix[sizeof(rnd)] = '\0';
-		snprintf(of->tmp, len, ".%.*s.%s.tmp", TMP_NAME_KEEP, of->name, suffix);
+/*
+ * The file the data goes to, in dirfd. Unnamed (O_TMPFILE) where the filesystem can:
+ * then nothing, not even SIGKILL, leaves a trace until outfile__commit gives it a name.
+ * Else ".NAME.XXXXXXXX.tmp", new (O_EXCL: never an existing file or link); names are
+ * made here rather than by mkostemp, which creates mode 0600 where open applies the
+ * umask to 0644.
+ */
+static int create_tmp(struct outfile *of)
+{
+	int attempt, fd, ret;
+
+	fd = openat(of->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	for (attempt = 0; fd < 0 && attempt < 100; attempt++) {
+		ret = tmp_name(of);
+		if (ret)
+			return ret;
 		fd = openat(of->dirfd, of->tmp,
 			    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd >= 0) {
-			of->f = fdopen(fd, "w");
-			if (of->f)
-				return 0;
-			close(fd);
-			unlinkat(of->dirfd, of->tmp, 0);
-			return -ENOMEM;
-		}
-		if (errno != EEXIST)
+		if (fd < 0 && errno != EEXIST)
 			return -errno;
 	}
-	return -EEXIST;
+	if (fd < 0)
+		return -EEXIST;
+	of->f = fdopen(fd, "w");
+	if (of->f)
+		return 0;
+	close(fd);
+	if (of->tmp)
+		unlinkat(of->dirfd, of->tmp, 0);
+	return -ENOMEM;
+}
+
+/* An unnamed file gets its temporary name now, right before the rename. */
+static int name_tmp(struct outfile *of)
+{
+	char proc[64];
+	int attempt, ret;
+
+	if (of->tmp)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(of->f));
+	for (attempt = 0; attempt < 100; attempt++) {
+		ret = tmp_name(of);
+		if (ret)
+			return ret;
+		if (!linkat(AT_FDCWD, proc, of->dirfd, of->tmp, AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	ret = -errno;
+	free(of->tmp);
+	of->tmp = NULL;
+	return ret;
 }
 
 int outfile__open(struct outfile *of, const char *what, const char *path,
@@ -251,6 +289,8 @@ int outfile__commit(struct outfile *of, char *err, size_t errlen)
 	/* fsync: a filesystem that reports ENOSPC or EIO only here (NFS, thin disks). */
 	if (!ret && fsync(fileno(of->f)))
 		ret = -errno;
+	if (!ret)
+		ret = name_tmp(of);
 	if (fclose(of->f) && !ret)
 		ret = -errno;
 	of->f = NULL;

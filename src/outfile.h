@@ -6,10 +6,11 @@
  *    behind a symbolic link;
  *  - a path that is an input of the same run (by inode, or by directory and name when
  *    it does not exist yet), or the run's other output, is refused;
- *  - the data goes to a new temporary file (O_CREAT|O_EXCL, mode 0644) in the same
- *    directory, renamed over the path when complete: an interrupted or failed run
- *    leaves the old file, never half a new one, and a symbolic link planted at the
- *    path is replaced, its target never written;
+ *  - the data goes to a new file in the same directory, unnamed (O_TMPFILE) where the
+ *    filesystem can, else a temporary name (O_CREAT|O_EXCL), mode 0644; when complete
+ *    it is named and renamed over the path: an interrupted, failed or killed run
+ *    leaves the old file, never half a new one nor (unnamed) a temporary file, and a
+ *    symbolic link planted at the path is replaced, its target never written;
  *  - outfile__open creates that file at once, so a missing directory or a read-only
  *    filesystem is refused before anything is traced or run;
  *  - "-" is stdout, written in place.

@@ -232,4 +232,16 @@ else
 	skip "13: fs.protected_symlinks not writable or no setpriv"
 fi
 
+# SIGKILL leaves nothing: the output has no name until the tool commits it.
+mkdir -p "$TMP/kill"
+"$BB" -v --trace "$a" --json "$TMP/kill/out.json" --snoop "$TMP/kill/out.snoop" \
+	> /dev/null 2> "$TMP/kill.err" &
+pid=$!
+background $pid
+wait_until 10 "the tracing line" grep -q '^blktrace-bench: tracing' "$TMP/kill.err"
+kill -KILL $pid
+wait $pid 2> /dev/null
+expect_eq "SIGKILL while tracing: nothing left in the output directory" \
+	"$(find "$TMP/kill" -mindepth 1 | wc -l)" 0
+
 finish
