@@ -1,11 +1,11 @@
 # blktrace-bench. `make` builds ./blktrace-bench; `make check` installs what is
 # missing and runs every test; `make demo` tells the story on a loop disk;
-# `make install` honours PREFIX
+# `make deb` builds the Debian package in build/deb/; `make install` honours PREFIX
 # and DESTDIR. V=1 shows the full commands. CC, CFLAGS, CPPFLAGS and LDFLAGS are
 # the user's (dpkg-buildflags sets them for the package).
 #
-# Nothing here installs packages: tools/deps.sh does, called by check, demo, bench
-# and vmtest before they build.
+# Nothing here installs packages: tools/deps.sh does, called by check, demo, bench,
+# deb and vmtest before they build.
 
 OUT := build
 # make's own default CC is cc, so `CC ?= gcc` never applied: CC is left to make,
@@ -92,7 +92,7 @@ SKEL := $(OUT)/blkio.skel.h
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS)
-.PHONY: all deps check check-unit unit e2e vmtest demo bench bench-smoke install \
+.PHONY: all deps check check-unit unit e2e vmtest demo bench bench-smoke deb install \
 	uninstall clean format
 
 all: blktrace-bench
@@ -187,6 +187,12 @@ bench-smoke:
 	$(Q)tools/deps.sh
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
+
+# dpkg-buildpackage in a copy of the tree (build/deb/src), so the tree stays clean;
+# the .deb and lintian's verdict land in build/deb/.
+deb:
+	$(Q)tools/deps.sh deb
+	$(Q)tools/deb.sh
 
 install: blktrace-bench
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
