@@ -1,8 +1,8 @@
 # blktrace-bench. `make` builds ./blktrace-bench; `make check` installs what is
-# missing and runs every test; `make demo` tells the story on a loop disk;
-# `make deb` builds the Debian package in build/deb/; `make install` honours PREFIX
-# and DESTDIR. V=1 shows the full commands. CC, CFLAGS, CPPFLAGS and LDFLAGS are
-# the user's (dpkg-buildflags sets them for the package).
+# missing and runs every test; `make demo` tells the story on a loop disk; `make
+# deb` builds the Debian package in build/deb/; `make install` honours PREFIX and
+# DESTDIR. V=1 shows the full commands. CC, CFLAGS, CPPFLAGS and LDFLAGS are the
+# user's (dpkg-buildflags sets them for the package).
 #
 # Nothing here installs packages: tools/deps.sh does, called by check, demo, bench,
 # deb and vmtest before they build.
@@ -93,7 +93,7 @@ SKEL := $(OUT)/blkio.skel.h
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS)
 .PHONY: all deps check check-unit unit e2e vmtest demo bench bench-smoke deb install \
-	uninstall clean format
+	uninstall clean format format-check
 
 all: blktrace-bench
 
@@ -173,23 +173,23 @@ vmtest:
 	$(Q)tests/vm/vmtest.sh $(KERNELS)
 
 demo:
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/demo.sh
 
 bench:
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh
 
 # Seconds: one short round per configuration, to keep the bench from rotting.
 bench-smoke:
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
 
-# dpkg-buildpackage in a copy of the tree (build/deb/src), so the tree stays clean;
-# the .deb and lintian's verdict land in build/deb/.
+# dpkg-buildpackage in a copy of the tree (build/deb/blktrace-bench-VERSION), so the
+# tree stays clean; the .deb and lintian's verdict land in build/deb/.
 deb:
 	$(Q)tools/deps.sh deb
 	$(Q)tools/deb.sh
@@ -215,7 +215,14 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUT) blktrace-bench
 
+FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h tests/unit/*.c)
 format:
-	$(Q)clang-format -i bpf/*.h bpf/*.c src/*.c src/*.h tests/unit/*.c
+	$(Q)clang-format -i $(FORMAT_SRCS)
+
+# Fails on any file clang-format would change. Not part of make check yet: the
+# sources predate .clang-format, and reformatting them all belongs with issue 12's
+# restructuring, not beside it.
+format-check:
+	$(Q)clang-format --dry-run -Werror $(FORMAT_SRCS)
 
 -include $(wildcard $(OUT)/*.d $(OUT)/san/*.d $(OUT)/unit/*.d $(OUT)/san/unit/*.d)

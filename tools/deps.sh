@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages blktrace-bench needs to build, test, package and
-# benchmark (tools/deps.sh [build|deb|vm|all]; all = build, test and deb, what
-# `make check` runs), and says what it installs. Quiet when everything is there.
+# benchmark (tools/deps.sh [build|test|deb|vm|all]; each group includes build;
+# all = build, test and deb, what `make check` needs), and says what it installs.
+# Quiet when everything is there.
 # The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
 
@@ -17,11 +18,12 @@ vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk b
     apt dpkg)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
+test) want=("${build[@]}" "${test[@]}") ;;
 deb) want=("${build[@]}" "${deb[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
 all) want=("${build[@]}" "${test[@]}" "${deb[@]}") ;;
 *)
-	echo "usage: tools/deps.sh [build|deb|vm|all]" >&2
+	echo "usage: tools/deps.sh [build|test|deb|vm|all]" >&2
 	exit 2
 	;;
 esac
