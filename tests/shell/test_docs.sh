@@ -2,7 +2,8 @@
 # The man page and the bash completion against the program (no root needed):
 # every long option that --help and each command's --help print, and every
 # command of src/main.c's table, appears in both; every --set knob of src/knob.c
-# too; and the completion, run in bash, offers exactly what the program takes.
+# too; the completion, run in bash, offers exactly what the program takes; and
+# the man page and debian/changelog carry the Makefile's version.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 
@@ -48,6 +49,13 @@ done
 for k in $knobs; do
 	expect_true "man page: --set $k" has_word "$k" "$TMP/man.txt"
 done
+
+# One version: the Makefile's (compiled in), the man page's and the package's.
+version=$(sed -n 's/^VERSION := //p' "$ROOT/Makefile")
+expect_eq "man page: the Makefile's version" \
+	"$(sed -n 's/^\.TH .* "blktrace-bench \([^"]*\)".*/\1/p' "$MAN")" "$version"
+expect_eq "debian/changelog: the Makefile's version" \
+	"$(sed -n '1s/^blktrace-bench (\([^)]*\)).*/\1/p' "$ROOT/debian/changelog")" "$version"
 
 # The completion run in bash as bash-completion runs it.
 "$COMPLETE" "$COMP" "" > /dev/null 2>&1
