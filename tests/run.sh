@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Runs the whole suite: cmocka unit tests (plain and with ASan/UBSan), then the
-# end-to-end tests as root on loop devices they create. Ends with
-# "N passed, N failed, N skipped" over both kinds and exits non-zero on any failure,
-# and when a suite ran no test at all (a suite that cannot fail is a defect).
+# Runs the whole suite: cmocka unit tests (plain and with ASan/UBSan, whichever
+# are built), the shell tests that need no root (tests/shell: man page and
+# completion against --help), then the end-to-end tests as root on loop devices
+# they create. --e2e-only runs the last group alone, --no-e2e the first two (the
+# package build's test step). Ends with "N passed, N failed, N skipped" over all of
+# them and exits non-zero on any failure, and when a suite ran no test at all (a
+# suite that cannot fail is a defect).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 passed=0 failed=0 skipped=0
 failures=()
-e2e_only=0
-[ "${1:-}" = "--e2e-only" ] && e2e_only=1
+e2e_only=0 no_e2e=0
+case "${1:-}" in
+--e2e-only) e2e_only=1 ;;
+--no-e2e) no_e2e=1 ;;
+"") ;;
+*)
+	echo "usage: tests/run.sh [--e2e-only|--no-e2e]" >&2
+	exit 2
+	;;
+esac
 
 # cmocka prints "[  PASSED  ] N test(s).", "[  FAILED  ] N test(s), listed below:" and
 # "[  SKIPPED ] N test(s), listed below:".
@@ -41,9 +52,36 @@ run_unit() {
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1
 
+# Each script prints "RESULT passed=N failed=N skipped=N" as its last line.
+run_script() {
+	local t=$1 out rc line p f s
+	out=$(bash "$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -v '^RESULT'
+	line=$(printf '%s\n' "$out" | grep '^RESULT' | tail -1)
+	p=$(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")
+	f=$(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")
+	s=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' <<<"$line")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	skipped=$((skipped + ${s:-0}))
+	if [ -z "$line" ] || { [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; }; then
+		failed=$((failed + 1))
+		echo "$t: exited $rc without a result line"
+	elif [ "${p:-0}" -eq 0 ] && [ "${f:-0}" -eq 0 ]; then
+		failed=$((failed + 1))
+		rc=1
+		echo "$t: ran no test (${s:-0} skipped)"
+	fi
+	[ $rc -ne 0 ] && failures+=("$t")
+}
+
 if [ $e2e_only -eq 0 ]; then
 	for bin in build/unit/test_* build/san/unit/test_*; do
 		[ -x "$bin" ] && run_unit "$bin"
+	done
+	for t in tests/shell/test_*.sh; do
+		run_script "$t"
 	done
 fi
 
@@ -62,32 +100,15 @@ loop_not_default() {
 	done
 }
 
-# Each e2e script prints "RESULT passed=N failed=N skipped=N" as its last line.
-if [ "$(id -u)" -ne 0 ]; then
+if [ $no_e2e -eq 1 ]; then
+	:
+elif [ "$(id -u)" -ne 0 ]; then
 	echo "e2e: skipped: the end-to-end tests need root (loop devices, BPF)"
 	skipped=$((skipped + 1))
 else
 	odd0=$(loop_not_default)
 	for t in tests/e2e/test_*.sh; do
-		out=$(bash "$t" 2>&1)
-		rc=$?
-		printf '%s\n' "$out" | grep -v '^RESULT'
-		line=$(printf '%s\n' "$out" | grep '^RESULT' | tail -1)
-		p=$(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")
-		f=$(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")
-		s=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' <<<"$line")
-		passed=$((passed + ${p:-0}))
-		failed=$((failed + ${f:-0}))
-		skipped=$((skipped + ${s:-0}))
-		if [ -z "$line" ] || { [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; }; then
-			failed=$((failed + 1))
-			echo "e2e $t: exited $rc without a result line"
-		elif [ "${p:-0}" -eq 0 ] && [ "${f:-0}" -eq 0 ]; then
-			failed=$((failed + 1))
-			rc=1
-			echo "e2e $t: ran no test (${s:-0} skipped)"
-		fi
-		[ $rc -ne 0 ] && failures+=("$t")
+		run_script "$t"
 	done
 	# Loop devices the tests made are named bb-e2e-img.* (tests/e2e/lib.sh).
 	left=$(losetup -a | grep -c 'bb-e2e-img' || true)

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# Installs the Debian packages blktrace-bench needs to build, test and benchmark
-# (tools/deps.sh [build|vm|all]),
-# and says what it installs. Quiet when everything is already there.
+# Installs the Debian packages blktrace-bench needs to build, test, package and
+# benchmark (tools/deps.sh [build|test|deb|vm|all]; each group includes build;
+# all = build, test and deb, what `make check` needs), and says what it installs.
+# Quiet when everything is there.
+# The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
 
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
        pkg-config make gcc)
-# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz)
-test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils libclang-rt-dev)
+# The completion and man page tests load them as a user's shell and man do;
+# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
+test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
+      man-db libclang-rt-dev)
+# make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
+deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool
     apt dpkg)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
+test) want=("${build[@]}" "${test[@]}") ;;
+deb) want=("${build[@]}" "${deb[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
-*) want=("${build[@]}" "${test[@]}") ;;
+all) want=("${build[@]}" "${test[@]}" "${deb[@]}") ;;
+*)
+	echo "usage: tools/deps.sh [build|test|deb|vm|all]" >&2
+	exit 2
+	;;
 esac
 
 missing=()

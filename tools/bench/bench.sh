@@ -65,7 +65,7 @@ warn() { echo "bench: $*" >&2; }
 
 [ "$(id -u)" -eq 0 ] || { warn "needs root (loop devices, BPF, bpf_stats)"; exit 1; }
 for f in blktrace-bench build/bench-floor; do
-	[ -x "$ROOT/$f" ] || { warn "$f is not built (make all)"; exit 1; }
+	[ -x "$ROOT/$f" ] || { warn "$f is not built (make bench builds it)"; exit 1; }
 done
 
 # --- state that cleanup undoes ---------------------------------------------------

@@ -1,0 +1,148 @@
+# bash completion for blktrace-bench(8)                    -*- shell-script -*-
+# shellcheck shell=bash
+#
+# Installed as /usr/share/bash-completion/completions/blktrace-bench, which
+# bash-completion loads on the first <TAB> after the command name. Commands,
+# options, --rw/--engine values, --set knobs, disks (from /sys/class/block, or
+# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare, and the
+# command after "--". tests/shell/test_docs.sh checks it against --help.
+
+# COMPREPLY: the words of $1 that start with $cur.
+_blktrace_bench_words()
+{
+	mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur")
+}
+
+# Options whose value is the next word (--json's is optional: see below).
+_blktrace_bench_takes_value()
+{
+	case $1 in
+	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
+		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
+		--iodepth | --file | --set | --state-dir)
+		return 0
+		;;
+	esac
+	return 1
+}
+
+_blktrace_bench_disks()
+{
+	local sys=${BLKTRACE_BENCH_SYSFS:-/sys} d names=()
+
+	for d in "$sys"/class/block/*; do
+		[[ -e $d ]] && names+=("${d##*/}")
+	done
+	_blktrace_bench_words "${names[*]}"
+	[[ $cur == /* ]] && _filedir # /dev/xvda
+}
+
+_blktrace_bench()
+{
+	local cur prev words cword split
+	_init_completion -s || return
+
+	local trace_opts="--trace --duration --interval --json --snoop --snoop-text --verbose
+		--rw --bs --size --count --runtime --engine --iodepth --no-fixed-bufs
+		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
+		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
+		--state-dir"
+	# The command table of src/main.c, one line per command: what its other words
+	# are (a command to run, a disk, result files), then the options it takes.
+	local -A commands=(
+		[trace]="command $trace_opts"
+		[info]="disk --json"
+		[compare]="results --json --fail-on-regression"
+		[restore]="disk --state-dir"
+	)
+	local general="--help --usage --version"
+
+	local cmd=trace first=1 i w
+	if ((cword > 1)) && [[ -v commands[${words[1]}] ]]; then
+		cmd=${words[1]}
+		first=2
+	fi
+	# trace: "--" or the first word that is not an option starts the command to run.
+	if [[ $cmd == trace ]]; then
+		for ((i = first; i < cword; i++)); do
+			w=${words[i]}
+			if [[ $w == -- ]]; then
+				_command_offset $((i + 1))
+				return
+			elif [[ $w == -j || $w == --json ]]; then
+				# trace's --json takes the next word unless it is another option.
+				[[ ${words[i + 1]} != -?* ]] && ((i + 1 < cword)) && ((i++))
+			elif _blktrace_bench_takes_value "$w"; then
+				((i++))
+			elif [[ $w != -* ]]; then
+				_command_offset "$i"
+				return
+			fi
+		done
+	fi
+
+	case $prev in
+	-t | --trace)
+		_blktrace_bench_disks
+		return
+		;;
+	--rw)
+		_blktrace_bench_words "read write randread randwrite"
+		return
+		;;
+	--engine)
+		_blktrace_bench_words "psync io_uring"
+		return
+		;;
+	--set)
+		# src/knob.c's sweepable settings; the values are the user's.
+		[[ $cur == *=* ]] && return
+		mapfile -t COMPREPLY < <(compgen -S = -W "max_sectors_kb read_ahead_kb
+			nr_requests scheduler wbt_lat_usec nomerges rq_affinity" -- "$cur")
+		compopt -o nospace
+		return
+		;;
+	--snoop | --snoop-text | --file)
+		_filedir
+		return
+		;;
+	--state-dir)
+		_filedir -d
+		return
+		;;
+	-j | --json)
+		# trace writes the next word; info and compare print to stdout unless --json=FILE.
+		if [[ $cur != -* && ($cmd == trace || $split == true) ]]; then
+			_filedir json
+			return
+		fi
+		;;
+	esac
+	_blktrace_bench_takes_value "$prev" && return # a number, size or duration
+	$split && return
+
+	local spec=${commands[$cmd]}
+	if [[ $cur == -* ]]; then
+		_blktrace_bench_words "${spec#* } $general"
+		return
+	fi
+	if ((cword == 1)); then
+		_blktrace_bench_words "${!commands[*]}"
+		return
+	fi
+	case ${spec%% *} in
+	command)
+		# The command to run, or, before a word is typed, the options.
+		if [[ $cur ]]; then
+			_command_offset "$cword"
+		else
+			_blktrace_bench_words "${spec#* } $general"
+		fi
+		;;
+	disk) _blktrace_bench_disks ;;
+	results) _filedir json ;;
+	esac
+} &&
+	complete -F _blktrace_bench blktrace-bench
+
+# ex: filetype=sh

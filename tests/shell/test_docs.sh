@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The man page and the bash completion against the program (no root needed):
+# every long option that --help and each command's --help print, and every
+# command of src/main.c's table, appears in both; every --set knob of src/knob.c
+# too; the completion, run in bash, offers exactly what the program takes; and
+# the man page and debian/changelog carry the Makefile's version.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/../e2e/lib.sh"
+
+MAN=$ROOT/doc/blktrace-bench.8
+COMP=$ROOT/completion/blktrace-bench.bash
+COMPLETE=$ROOT/tests/shell/complete.sh
+
+# Long options of a --help text: "  -d, --duration=SEC  ..." and "      --brief  ...".
+help_options() {
+	sed -n 's/^ \{1,\}\(-[^ -], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' | sort -u
+}
+# The man page as text: "\-" is a hyphen, "\fB" a font change.
+man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
+# WORD appears in FILE as a whole option word, not as part of a longer one.
+has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
+
+commands=$(sed -n 's/^\t{"\([a-z_-]*\)", cmd_[a-z_]*},$/\1/p' "$ROOT/src/main.c")
+knobs=$(sed -n 's/^\t{"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*},.*/\1/p' "$ROOT/src/knob.c")
+expect_true "src/main.c's command table parsed" grep -qw info <<<"$commands"
+expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
+man_text > "$TMP/man.txt"
+
+"$BB" --help | help_options > "$TMP/opts.trace-implicit"
+expect_true "--help is trace's" cmp -s "$TMP/opts.trace-implicit" <("$BB" trace --help | help_options)
+for c in $commands; do
+	"$BB" "$c" --help | help_options > "$TMP/opts.$c"
+done
+expect_cmp "--help lists options" "$(wc -l < "$TMP/opts.trace-implicit")" ">" 20
+
+missing_man=() missing_comp=()
+while read -r opt; do
+	has_word "$opt" "$TMP/man.txt" || missing_man+=("$opt")
+	has_word "$opt" "$COMP" || missing_comp+=("$opt")
+done < <(sort -u "$TMP"/opts.*)
+expect_eq "every --help option is in the man page" "${missing_man[*]}" ""
+expect_eq "every --help option is in the completion" "${missing_comp[*]}" ""
+
+for c in $commands; do
+	# A COMMANDS entry (".B info" or ".BI info " DEV") and the completion's table.
+	expect_true "man page: command $c" grep -qE "^\.BI? \"?$c( |\"|$)" "$MAN"
+	expect_true "completion: command $c" grep -qF "[$c]=" "$COMP"
+done
+for k in $knobs; do
+	expect_true "man page: --set $k" has_word "$k" "$TMP/man.txt"
+done
+
+# One version: the Makefile's (compiled in), the man page's and the package's.
+version=$(sed -n 's/^VERSION := //p' "$ROOT/Makefile")
+expect_eq "man page: the Makefile's version" \
+	"$(sed -n 's/^\.TH .* "blktrace-bench \([^"]*\)".*/\1/p' "$MAN")" "$version"
+expect_eq "debian/changelog: the Makefile's version" \
+	"$(sed -n '1s/^blktrace-bench (\([^)]*\)).*/\1/p' "$ROOT/debian/changelog")" "$version"
+
+# The completion run in bash as bash-completion runs it.
+"$COMPLETE" "$COMP" "" > /dev/null 2>&1
+if [ $? -eq 77 ]; then
+	skip "bash-completion is not installed (tools/deps.sh installs it): completion not run"
+	finish
+	exit
+fi
+complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/ $//'; }
+
+expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "completion: a partial command" "$(complete_words comp)" compare
+# trace (with or without its name) offers every option --help lists except those it
+# refuses: the table is shared, and --fail-on-regression belongs to compare.
+"$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
+	"2/blktrace-bench: --fail-on-regression is an option of compare"
+for words in "--" "trace --"; do
+	# shellcheck disable=SC2086 # the words are meant to split
+	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
+		"$(grep -vx -- --fail-on-regression "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
+done
+for c in $commands; do
+	# A command may offer fewer options than it accepts, never one it does not.
+	extra=$(comm -23 <("$COMPLETE" "$COMP" "$c" -- 2> /dev/null) "$TMP/opts.$c" | tr '\n' ' ')
+	expect_eq "completion: $c offers only its options" "$extra" ""
+done
+expect_eq "completion: a partial option" "$(complete_words --trace x --fdat)" --fdatasync
+expect_eq "completion: --set knobs" "$(complete_words --trace x --set "")" \
+	"$(sort <<<"$knobs" | sed 's/$/=/' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "completion: a partial --set knob" "$(complete_words --trace x --set max_s)" \
+	max_sectors_kb=
+expect_eq "completion: --rw" "$(complete_words --trace x --rw rand)" "randread randwrite"
+expect_eq "completion: --engine" "$(complete_words --trace x --engine "")" "io_uring psync"
+export BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop
+expect_eq "completion: disks for --trace" "$(complete_words --trace lo)" "loop0 loop1"
+expect_eq "completion: disks for info" "$(complete_words info "")" "loop0 loop1 zram0"
+unset BLKTRACE_BENCH_SYSFS
+touch "$TMP/a.json" "$TMP/b.json" "$TMP/notes.txt"
+expect_eq "completion: result files for compare" \
+	"$(cd "$TMP" && complete_words compare "")" "a.json b.json"
+expect_eq "completion: --json FILE" "$(cd "$TMP" && complete_words --trace x --json a)" a.json
+expect_eq "completion: --snoop FILE" "$(cd "$TMP" && complete_words --trace x --snoop n)" \
+	notes.txt
+# After "--" (or the first word that is not an option) comes a command and its words.
+expect_true "completion: the command after --" \
+	grep -qx dd <(complete_words --trace x -- d | tr ' ' '\n')
+expect_eq "completion: that command's own words" \
+	"$(cd "$TMP" && complete_words --trace x -- dd if=/dev/null of=no)" notes.txt
+
+finish
