@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * compare: two saved results -> a verdict per metric. The comparison is built once,
- * as the JSON object `compare --json` prints; the text printer reads that same
- * object, so the two outputs cannot disagree.
+ * compare: two saved results -> a verdict per metric. Series pair up by their key
+ * (series.h: parameters, or the label of a run without any); the statistics are
+ * recomputed from the runs, never read from a file's "series", so they are the ones the
+ * verdicts assume whatever version wrote the file. The comparison is built once, here;
+ * compare_json.c and compare_text.c only print it.
  *
  * A change is "significant" when Welch's t-test over the repetitions gives
  * p < COMPARE_ALPHA and the 95% confidence intervals of the two means do not
@@ -14,6 +16,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "result_load.h"
+#include "series.h"
 #include "stats.h"
 
 #define COMPARE_ALPHA 0.05
@@ -25,6 +29,7 @@ enum verdict {
 	VERDICT_HIGHER,	 /* significant, for a metric with no good direction */
 	VERDICT_LOWER,
 	VERDICT_UNKNOWN, /* fewer than 2 repetitions on a side */
+	NR_VERDICTS,
 };
 
 struct metric_cmp {
@@ -40,36 +45,49 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 
 /* "better", "worse", "same", "higher", "lower", "unknown": the JSON names. */
 const char *compare__verdict_name(enum verdict v);
+/* Why a verdict is unknown: which side has a single repetition. */
+const char *compare__unknown_reason(size_t na, size_t nb);
 
-/*
- * Read and check a result file (compare_load.c). 0, or a negative errno with one line
- * in err naming the file and what is wrong (unreadable, not JSON with line and column,
- * not a result, a schema newer than ours, runs that cannot be matched, a field of the
- * wrong type or out of range, named by its path: runs[3].app.mb_per_s). The document
- * holds only what compare reads; its memory grows with the runs, not the file.
- */
-int compare__load(const char *path, json_t **doc, char *err, size_t len);
-/* The same for a document in memory; name stands for the file in messages. */
-int compare__load_string(const char *name, const char *text, json_t **doc, char *err,
-			 size_t len);
-int compare__load_buffer(const char *name, const char *buf, size_t buflen, json_t **doc,
-			 char *err, size_t len);
-/* "an object", "a number", ...: for messages. */
-const char *compare__type_name(json_t *v);
+/* One judged metric of a matched pair of series. */
+struct metric_result {
+	enum metric_id id;
+	struct metric_cmp cmp;
+};
 
-/*
- * The comparison of result documents a and b (named name_a, name_b): {"a", "b",
- * "device_changes", "unmatched", "sets", "metrics", "summary"}. NULL on ENOMEM.
- */
-json_t *compare__build(json_t *a, json_t *b, const char *name_a, const char *name_b);
+/* A series of A and the one of B it is compared with. */
+struct set_comparison {
+	size_t a, b;		    /* indexes into the series of A and of B */
+	bool by_params;		    /* false: paired as the only series in each file */
+	json_t *param_changes;	    /* when !by_params: [{"name", "a", "b"}] */
+	struct metric_result m[NR_METRICS];
+	size_t nr_m;
+};
+
+struct comparison {
+	const struct loaded_result *a, *b;
+	const char *name_a, *name_b;
+	struct series_set sa, sb;
+	json_t *device_changes;	    /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
+	struct set_comparison *sets;
+	size_t nr_sets;
+	bool *matched_a, *matched_b; /* per series: part of a pair */
+	size_t counts[NR_VERDICTS];
+};
+
+/* Compare results a and b (named name_a, name_b). 0, or -ENOMEM. */
+int compare__build(struct comparison *c, const struct loaded_result *a,
+		   const struct loaded_result *b, const char *name_a, const char *name_b);
+void compare__free(struct comparison *c);
 
 /*
  * Headline metrics significantly worse by more than pct percent, each named in one
  * line on f (when f is not NULL).
  */
-int compare__regressions(json_t *cmp, double pct, FILE *f);
+int compare__regressions(const struct comparison *c, double pct, FILE *f);
 
-/* The text report: settings that differ, a table per matched set, what moved. */
-void compare__print_text(FILE *f, json_t *cmp, json_t *a, json_t *b);
+/* The JSON of the comparison (compare_json.c); NULL on ENOMEM. */
+json_t *compare_json__doc(const struct comparison *c);
+/* The text report (compare_text.c): settings that differ, a table per pair, what moved. */
+void compare_text__print(FILE *f, const struct comparison *c);
 
 #endif /* BLKTRACE_BENCH_COMPARE_H */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "findings.h"
+#include "fmt.h"
 #include "summary.h"
 
 /* Below this share a limit did not shape the run; the largest finding is kept regardless. */
@@ -55,21 +56,6 @@ static struct finding *add(struct ctx *c, const char *kind, uint64_t count, cons
 	return f;
 }
 
-/* "44 KiB", "1280 KiB", "1 MiB", "4.1 KiB": limits stay exact, as sysfs shows them. */
-static const char *size_str(char *buf, size_t len, double bytes)
-{
-	if (bytes >= 1 << 20 && bytes == (uint64_t)bytes && (uint64_t)bytes % (1 << 20) == 0)
-		snprintf(buf, len, "%.0f MiB", bytes / (1 << 20));
-	else if (bytes >= 1024 && bytes == (uint64_t)bytes && (uint64_t)bytes % 1024 == 0)
-		snprintf(buf, len, "%.0f KiB", bytes / 1024);
-	else if (bytes >= 10 << 20)
-		snprintf(buf, len, "%.1f MiB", bytes / (1 << 20));
-	else if (bytes >= 1024)
-		snprintf(buf, len, "%.1f KiB", bytes / 1024);
-	else
-		snprintf(buf, len, "%.0f B", bytes);
-	return buf;
-}
 
 static double pct(const struct ctx *c, uint64_t count)
 {
@@ -102,12 +88,12 @@ static void sectors_finding(struct ctx *c, uint64_t count)
 	if (more > cap && more == hw)
 		snprintf(tail, sizeof(tail),
 			 "; max_hw_sectors_kb=%" PRId64 " would allow %s (%.1fx)",
-			 l->max_hw_sectors_kb, size_str(b, sizeof(b), more), (double)more / cap);
+			 l->max_hw_sectors_kb, fmt__size(b, sizeof(b), more), (double)more / cap);
 	else if (more > cap)
 		snprintf(tail, sizeof(tail),
 			 "; raising it would allow %s (%.1fx), where "
 			 "max_segments x max_segment_size stops it",
-			 size_str(b, sizeof(b), more), (double)more / cap);
+			 fmt__size(b, sizeof(b), more), (double)more / cap);
 	else if (hw == cap)
 		snprintf(tail, sizeof(tail),
 			 ", which is max_hw_sectors_kb: the driver takes no more");
@@ -115,7 +101,7 @@ static void sectors_finding(struct ctx *c, uint64_t count)
 		tail[0] = '\0';
 	add(c, "max_sectors_kb", count,
 	    "%.1f%% of requests were capped at %s by max_sectors_kb=%" PRId64 "%s.", pct(c, count),
-	    size_str(a, sizeof(a), cap), l->max_sectors_kb, tail);
+	    fmt__size(a, sizeof(a), cap), l->max_sectors_kb, tail);
 }
 
 static void segments_finding(struct ctx *c, uint64_t count)
@@ -130,7 +116,7 @@ static void segments_finding(struct ctx *c, uint64_t count)
 	add(c, "max_segments", count,
 	    "%.1f%% of requests stopped at max_segments=%" PRId64
 	    " with %s per segment on average%s.",
-	    pct(c, count), l->max_segments, size_str(a, sizeof(a), per_seg), tail);
+	    pct(c, count), l->max_segments, fmt__size(a, sizeof(a), per_seg), tail);
 }
 
 static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
@@ -141,8 +127,8 @@ static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
 	add(c, "max_segment_size", count,
 	    "%.1f%% of requests filled all max_segments=%" PRId64
 	    " segments to max_segment_size=%s: %s, below max_sectors_kb=%" PRId64 ".",
-	    pct(c, count), l->max_segments, size_str(a, sizeof(a), l->max_segment_size),
-	    size_str(b, sizeof(b), cap), l->max_sectors_kb);
+	    pct(c, count), l->max_segments, fmt__size(a, sizeof(a), l->max_segment_size),
+	    fmt__size(b, sizeof(b), cap), l->max_sectors_kb);
 }
 
 /* The boot/modprobe line: "xen_blkfront.max_indirect_segments=32". */
@@ -156,7 +142,7 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 	const struct xen_blkfront *x = &c->dev->xen;
 	char a[32], param[80], tail[192];
 
-	size_str(a, sizeof(a), (double)x->segments * XEN_SEGMENT_BYTES);
+	fmt__size(a, sizeof(a), (double)x->segments * XEN_SEGMENT_BYTES);
 	if (x->backend_limited) {
 		snprintf(tail, sizeof(tail),
 			 "the module asks for %" PRId64 " but the backend limits it to %" PRId64,
@@ -209,11 +195,11 @@ static void uncapped_finding(struct ctx *c, uint64_t count)
 
 	if (biggest > 0)
 		snprintf(limit, sizeof(limit), " (the disk accepts %s, set by %s)",
-			 size_str(a, sizeof(a), biggest), device__limit_name(which));
+			 fmt__size(a, sizeof(a), biggest), device__limit_name(which));
 	if (k->merges)
 		snprintf(merged, sizeof(merged), " and merging (%llu bios merged)",
 			 (unsigned long long)k->merges);
-	size_str(b, sizeof(b), c->s.size.p50);
+	fmt__size(b, sizeof(b), c->s.size.p50);
 	/* A bio split at a limit leaves a smaller last piece: below the limit, not the app's. */
 	if (k->splits)
 		add(c, "uncapped", count,

@@ -10,7 +10,8 @@
 #include "commands.h"
 #include "driver_probes.h"
 #include "outfile.h"
-#include "report.h"
+#include "fmt.h"
+#include "report_json.h"
 
 static void print_limit(const char *name, int64_t v, const char *unit)
 {
@@ -20,17 +21,6 @@ static void print_limit(const char *name, int64_t v, const char *unit)
 		printf("  %-22s %lld%s\n", name, (long long)v, unit);
 }
 
-/* Limits are exact powers of KiB: "1280 KiB", not fmt_bytes' rounded "1.2 MiB". */
-static const char *limit_bytes(char *buf, size_t len, int64_t v)
-{
-	if (v >= 1 << 20 && !(v % (1 << 20)))
-		snprintf(buf, len, "%lld MiB", (long long)(v >> 20));
-	else if (v >= 1024 && !(v % 1024))
-		snprintf(buf, len, "%lld KiB", (long long)(v >> 10));
-	else
-		snprintf(buf, len, "%lld B", (long long)v);
-	return buf;
-}
 
 static const char *on_off(int64_t v)
 {
@@ -60,7 +50,7 @@ static void print_partitions(const struct device *d)
 		p = &d->partitions[i];
 		printf("  %-10s %u:%-6u start sector %llu, %llu sectors (%s)%s\n", p->name,
 		       p->major, p->minor, (unsigned long long)p->start,
-		       (unsigned long long)p->sectors, fmt_bytes(b, sizeof(b), p->sectors * 512.0),
+		       (unsigned long long)p->sectors, fmt__bytes(b, sizeof(b), p->sectors * 512.0),
 		       p->nr_holders ? ", held by a stacked device" : "");
 	}
 }
@@ -77,16 +67,16 @@ static void print_max_request(const struct device *d)
 		printf("largest request: unknown (no max_sectors_kb or max_segments)\n");
 		return;
 	}
-	printf("largest request: %s, set by ", limit_bytes(b, sizeof(b), biggest));
+	printf("largest request: %s, set by ", fmt__limit(b, sizeof(b), biggest));
 	if (which & DEVICE_LIMIT_MAX_SECTORS)
 		printf("max_sectors_kb%s", which & DEVICE_LIMIT_MAX_SEGMENTS ? " and " : "");
 	if (which & DEVICE_LIMIT_MAX_SEGMENTS)
 		printf("max_segments x max_segment_size (%lld x %s)", (long long)l->max_segments,
-		       limit_bytes(seg, sizeof(seg), l->max_segment_size));
+		       fmt__limit(seg, sizeof(seg), l->max_segment_size));
 	if (l->max_hw_sectors_kb > l->max_sectors_kb && l->max_sectors_kb >= 0 &&
 	    (which & DEVICE_LIMIT_MAX_SECTORS))
 		printf("; max_hw_sectors_kb would allow %s",
-		       limit_bytes(b, sizeof(b), l->max_hw_sectors_kb * 1024));
+		       fmt__limit(b, sizeof(b), l->max_hw_sectors_kb * 1024));
 	putchar('\n');
 }
 
@@ -113,7 +103,7 @@ static void print_xen(const struct xen_blkfront *x)
 		    x->max_indirect_segments, " (module parameter)");
 	if (x->max_request_bytes >= 0)
 		printf("  %-22s %lld (%s)\n", "max_request_bytes", (long long)x->max_request_bytes,
-		       limit_bytes(b, sizeof(b), x->max_request_bytes));
+		       fmt__limit(b, sizeof(b), x->max_request_bytes));
 	print_limit("max_ring_page_order", x->max_ring_page_order, "");
 	print_limit("max_queues", x->max_queues, "");
 	printf("  %-22s %s\n", "feature_persistent", on_off(x->feature_persistent));
@@ -224,14 +214,14 @@ static void info_text(const struct device *d)
 	char b[32];
 
 	printf("%s (%u:%u), %s, driver %s, module %s\n", d->name, d->major, d->minor,
-	       fmt_bytes(b, sizeof(b), (double)d->size_sectors * 512),
+	       fmt__bytes(b, sizeof(b), (double)d->size_sectors * 512),
 	       d->driver[0] ? d->driver : "-", d->module[0] ? d->module : "-");
 	if (d->part_name[0])
 		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
 		       d->part_name, d->part_major, d->part_minor,
 		       (unsigned long long)d->part_start,
 		       (unsigned long long)d->part_sectors,
-		       fmt_bytes(b, sizeof(b), (double)d->part_sectors * 512));
+		       fmt__bytes(b, sizeof(b), (double)d->part_sectors * 512));
 	print_partitions(d);
 	printf("queue limits:\n");
 	print_limit("max_sectors_kb", l->max_sectors_kb, " KiB");
@@ -286,7 +276,7 @@ int cmd_info(int argc, char **argv)
 		die_msg("%s", err_msg);
 		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
-	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json_device(&dev));
+	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "jobs.h"
-#include "report.h"
+#include "fmt.h"
 #include "workload.h"
 
 #define ERR(fmt, ...) (snprintf(err, errlen, fmt, ##__VA_ARGS__), -EINVAL)
@@ -60,7 +60,7 @@ static void label_run(struct run *r)
 	const struct job_params *p = &r->params;
 	char bs[32], depth[32] = "";
 
-	fmt_bytes(bs, sizeof(bs), p->bs);
+	fmt__bytes(bs, sizeof(bs), p->bs);
 	if (p->iodepth > 1)
 		snprintf(depth, sizeof(depth), " iodepth=%u", p->iodepth);
 	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,

@@ -1,20 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-#ifndef BLKTRACE_BENCH_RECOMMEND_H
-#define BLKTRACE_BENCH_RECOMMEND_H
-
-#include <stdio.h>
-#include <jansson.h>
-#include "device.h"
-
 /*
  * After a --set sweep: per workload (the series that differ only in the knob's
  * value), the value with the best mean app.mb_per_s, and the smallest value whose
  * throughput is statistically indistinguishable from it (Welch, p >= 0.05), with
  * the evidence. For xen-blkfront, the max_sectors_kb it recommends becomes the
- * max_indirect_segments boot parameter that allows it. NULL when series has no
- * sweep.
+ * max_indirect_segments boot parameter that allows it. Computed here, printed by
+ * report_text.c and report_json.c.
  */
-json_t *recommend_json(json_t *series, const struct device *dev);
-void recommend_text(FILE *f, json_t *recommendation);
+#ifndef BLKTRACE_BENCH_RECOMMEND_H
+#define BLKTRACE_BENCH_RECOMMEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "device.h"
+#include "series.h"
+
+/* One value of the knob: its throughput, and Welch's p against the best (NAN: none). */
+struct rec_evidence {
+	const char *value;
+	double mb_per_s, ci95, p_vs_best;
+	size_t n;
+};
+
+struct recommendation {
+	const char *knob;
+	const char *workload;	/* the label of the best value's series */
+	const char *best;
+	const char *smallest;	/* the smallest equivalent value; NULL when not judged */
+	bool judged;		/* every p-value could be computed (2+ repetitions) */
+	char boot_parameter[96]; /* xen-blkfront: "" when it does not apply */
+	struct rec_evidence *evidence;
+	size_t nr_evidence;
+};
+
+struct recommendations {
+	struct recommendation *r;
+	size_t nr;
+};
+
+/*
+ * The recommendations for the sweeps among ss (series of runs); none when no series
+ * has a --set value. Strings point into runs. 0, or -ENOMEM.
+ */
+int recommend__compute(struct recommendations *out, const struct series_set *ss,
+		       const struct run_summary *runs, const struct device *dev);
+void recommend__free(struct recommendations *recs);
 
 #endif /* BLKTRACE_BENCH_RECOMMEND_H */

@@ -1,30 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Output backends. Each reads a struct result and writes one format; none of them
- * computes anything the others would need (that lives in summary.c and stats.c).
+ * The report of one invocation: the result (what was measured) with everything
+ * derived from it computed once, here, before any printer runs: a run_summary per
+ * run, the series over repetitions, the recommendation of a --set sweep. The printers
+ * (report_text.c, report_json.c) are siblings that only print a struct report; neither
+ * calls the other nor computes what the other would need.
  */
 #ifndef BLKTRACE_BENCH_REPORT_H
 #define BLKTRACE_BENCH_REPORT_H
 
-#include <stdio.h>
-#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "recommend.h"
 #include "run.h"
+#include "series.h"
+#include "summary.h"
 
 #define RESULT_SCHEMA "blktrace-bench/1"
 
-/* Text: summary tables and biolatency-style histograms, one section per run. */
-void report_text_run(FILE *f, const struct result *res, const struct run *run);
-void report_text(FILE *f, const struct result *res);
+struct report {
+	const struct result *res;
+	struct run_summary *runs;	/* one per res->runs[i] */
+	size_t nr_runs;
+	struct series_set series;
+	bool has_recommendation;	/* --recommend */
+	struct recommendations rec;
+};
 
-/*
- * JSON: the document described in the README; NULL on ENOMEM. Strings from outside
- * (argv, sysfs) are repaired to valid UTF-8 (text.h); outfile.c writes it.
- */
-json_t *report_json_device(const struct device *dev);
-json_t *report_json_run(const struct result *res, const struct run *run);
-json_t *report_json(const struct result *res);
-
-/* "4 KiB", "1.5 MiB", "512 B". */
-const char *fmt_bytes(char *buf, size_t len, double bytes);
+/* Build rep from res; recommend adds the sweep's recommendation. 0, or -ENOMEM. */
+int report__build(struct report *rep, const struct result *res, bool recommend);
+void report__free(struct report *rep);
 
 #endif /* BLKTRACE_BENCH_REPORT_H */

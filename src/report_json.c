@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The JSON printer: a struct report as the document the README describes, and the
+ * `device` object info --json prints. It only prints: every figure comes computed in
+ * the report (report.c, summary.c, series.c, recommend.c).
+ */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "findings.h"
-#include "report.h"
-#include "recommend.h"
-#include "series.h"
-#include "summary.h"
+#include "report_json.h"
 #include "text.h"
 
 /* jansson's integers are signed 64-bit; our counters never get near 2^63. */
@@ -96,7 +98,7 @@ static json_t *partitions_json(const struct device *dev)
 }
 
 /* Values as sysfs shows them ("Y", "32"): the types are the module's business. */
-static json_t *module_params_json(const struct device *dev)
+static json_t *module_report_json__params(const struct device *dev)
 {
 	json_t *o = json_object();
 	unsigned int i;
@@ -156,7 +158,7 @@ static json_t *paths_json(const struct device *dev)
 	return a;
 }
 
-json_t *report_json_device(const struct device *dev)
+json_t *report_json__device(const struct device *dev)
 {
 	json_t *d, *part = json_null();
 	unsigned int which = 0;
@@ -183,7 +185,7 @@ json_t *report_json_device(const struct device *dev)
 	json_object_set_new(d, "partitions", partitions_json(dev));
 	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
 	json_object_set_new(d, "holders", names_json(dev->holders, dev->nr_holders));
-	json_object_set_new(d, "module_parameters", module_params_json(dev));
+	json_object_set_new(d, "module_parameters", module_report_json__params(dev));
 	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
 	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
@@ -227,17 +229,10 @@ static json_t *dist_json(const struct dist *d, enum hist_kind kind, const __u64 
 	return o;
 }
 
-static json_t *block_json(const struct device *dev, const struct block_stats *b)
+static void counters_json(json_t *o, const struct blkio_counters *c)
 {
-	const struct blkio_counters *c = &b->c;
-	struct block_summary s;
-	json_t *o;
 	unsigned int k;
 
-	block_summary__compute(b, dev ? &dev->limits : NULL, &s);
-	o = json_object();
-	if (!o)
-		return NULL;
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		json_object_set_new(o, blkio_op_names[k],
 				    json_pack("{s:o, s:o}", "requests", jint(c->requests[k]),
@@ -252,24 +247,41 @@ static json_t *block_json(const struct device *dev, const struct block_stats *b)
 	json_object_set_new(o, "untracked", jint(c->untracked));
 	json_object_set_new(o, "stale_slots", jint(c->stale_slots));
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
+}
+
+static json_t *block_json(const struct run_summary *rs)
+{
+	const struct block_stats *b = rs->run->block;
+	const struct block_summary *s = &rs->block;
+	json_t *o = json_object();
+	unsigned int k;
+
+	if (!o)
+		return NULL;
+	counters_json(o, &b->c);
 	json_object_set_new(o, "request_bytes",
-			    dist_json(&s.size, HIST_KIND_SIZE, s.size_all, false));
-	json_object_set_new(o, "segments", dist_json(&s.segments, HIST_KIND_COUNT,
+			    dist_json(&s->size, HIST_KIND_SIZE, s->size_all, false));
+	json_object_set_new(o, "segments", dist_json(&s->segments, HIST_KIND_COUNT,
 						     b->count[BLKIO_COUNT_SEGMENTS], false));
-	json_object_set_new(o, "segment_bytes", dist_json(&s.seg_bytes, HIST_KIND_SIZE,
+	json_object_set_new(o, "segment_bytes", dist_json(&s->seg_bytes, HIST_KIND_SIZE,
 							  b->size[BLKIO_SIZE_SEGMENT], false));
-	json_object_set_new(o, "queue_depth", dist_json(&s.depth, HIST_KIND_COUNT,
+	json_object_set_new(o, "queue_depth", dist_json(&s->depth, HIST_KIND_COUNT,
 							b->count[BLKIO_COUNT_DEPTH], false));
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		json_object_set_new(o, blkio_lat_names[k],
-				    dist_json(&s.lat[k], HIST_KIND_LAT, b->lat[k], true));
+				    dist_json(&s->lat[k], HIST_KIND_LAT, b->lat[k], true));
 	json_object_set_new(o, "limit_bound",
-			    json_pack("{s:f, s:f}", "max_sectors", s.limit_sectors,
-				      "max_segments", s.limit_segments));
+			    json_pack("{s:f, s:f}", "max_sectors", s->limit_sectors,
+				      "max_segments", s->limit_segments));
+	json_object_set_new(o, "requests", jint(s->requests));
+	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
+	if (rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
+		json_object_set_new(o, "device_bytes_per_app_byte",
+				    json_real(rs->metric[METRIC_DEVICE_PER_APP_BYTE]));
 	return o;
 }
 
-static json_t *params_json(const struct job_params *p)
+json_t *report_json__params(const struct job_params *p)
 {
 	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
 			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
@@ -282,79 +294,123 @@ static json_t *params_json(const struct job_params *p)
 	return o;
 }
 
-static json_t *app_json(const struct app_stats *a)
+static json_t *app_json(const struct run_summary *rs)
 {
-	double s = a->ns / 1e9;
-	struct dist d;
+	const struct app_summary *a = &rs->app;
 
-	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 	return json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:b, s:b, s:o}", "bytes", jint(a->bytes),
-			 "ios", jint(a->ios), "seconds", s, "mb_per_s",
-			 s > 0 ? a->bytes / s / 1e6 : 0.0, "mib_per_s",
-			 s > 0 ? a->bytes / s / 1048576 : 0.0, "iops", s > 0 ? a->ios / s : 0.0,
-			 "registered_buffers", a->registered_bufs, "huge_pages", a->huge_bufs,
-			 "latency_ns",
-			 dist_json(&d, HIST_KIND_LAT, a->lat, true));
+			 "ios", jint(a->ios), "seconds", a->seconds, "mb_per_s", a->mb_per_s,
+			 "mib_per_s", a->mib_per_s, "iops", a->iops, "registered_buffers",
+			 a->registered_bufs, "huge_pages", a->huge_bufs, "latency_ns",
+			 dist_json(&a->lat, HIST_KIND_LAT, rs->run->app->lat, true));
 }
 
-static json_t *findings_json(const struct device *dev, const struct block_stats *b)
+static json_t *findings_json(const struct run_summary *rs)
 {
-	struct finding f[FINDINGS_MAX];
 	json_t *a = json_array();
-	int i, n;
+	int i;
 
-	n = dev ? findings__compute(dev, b, f, FINDINGS_MAX) : 0;
-	for (i = 0; a && i < n; i++)
+	for (i = 0; a && i < rs->nr_findings; i++)
 		json_array_append_new(a, json_pack("{s:o, s:f, s:o}", "kind",
-						   text__json(f[i].kind), "share", f[i].share,
-						   "text", text__json(f[i].text)));
+						   text__json(rs->findings[i].kind), "share",
+						   rs->findings[i].share, "text",
+						   text__json(rs->findings[i].text)));
 	return a;
 }
 
-json_t *report_json_run(const struct result *res, const struct run *run)
+static json_t *run_json(const struct run_summary *rs)
 {
-	json_t *o = json_pack("{s:o, s:f}", "label", text__json(run->label), "seconds",
-			      run->seconds);
-	struct device *scratch = malloc(sizeof(*scratch));
-	const struct device *dev = scratch ? run__device(res, run, scratch) : NULL;
-	json_t *block;
+	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds",
+			      rs->seconds);
 
 	if (!o)
 		return NULL;
-	if (run->params.rw[0]) {
-		json_object_set_new(o, "params", params_json(&run->params));
-		json_object_set_new(o, "repetition", json_integer(run->repetition));
+	if (rs->params.rw[0]) {
+		json_object_set_new(o, "params", report_json__params(&rs->params));
+		json_object_set_new(o, "repetition", json_integer(rs->repetition));
 	}
-	if (run->has_app)
-		json_object_set_new(o, "app", app_json(run->app));
-	if (run->has_block) {
-		const struct blkio_counters *c = &run->block->c;
-		uint64_t reqs = 0, bytes = 0;
-		unsigned int k;
-
-		block = block_json(dev, run->block);
-		for (k = 0; k < BLKIO_NR_OPS; k++) {
-			reqs += c->requests[k];
-			bytes += c->bytes[k];
-		}
-		json_object_set_new(block, "requests", jint(reqs));
-		json_object_set_new(block, "merges_per_request",
-				    json_real(reqs ? (double)c->merges / reqs : 0));
-		/* Read-ahead and write amplification: what the disk moved per app byte. */
-		if (run->has_app && run->app->bytes)
-			json_object_set_new(block, "device_bytes_per_app_byte",
-					    json_real((double)bytes / run->app->bytes));
-		json_object_set_new(o, "block", block);
-		json_object_set_new(o, "findings", findings_json(dev, run->block));
+	if (rs->has_app)
+		json_object_set_new(o, "app", app_json(rs));
+	if (rs->has_block) {
+		json_object_set_new(o, "block", block_json(rs));
+		json_object_set_new(o, "findings", findings_json(rs));
 	}
-	if (run->has_limits)
-		json_object_set_new(o, "limits", limits_json(&run->limits));
-	free(scratch);
+	if (rs->run->has_limits)
+		json_object_set_new(o, "limits", limits_json(&rs->run->limits));
 	return o;
 }
 
-json_t *report_json(const struct result *res)
+static json_t *agg_json(const struct agg *a)
 {
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)a->n, "mean", a->mean,
+			 "stddev", a->stddev, "min", a->min, "max", a->max, "ci95", a->ci95);
+}
+
+/* {"label", "params", "runs": [indexes], "metrics": {name: {n, mean, stddev, ...}}} */
+static json_t *series_json(const struct report *rep)
+{
+	json_t *out = json_array();
+	size_t i, k;
+
+	for (i = 0; out && i < rep->series.nr; i++) {
+		const struct series *s = &rep->series.series[i];
+		const struct run_summary *first = &rep->runs[s->first];
+		json_t *o, *runs = json_array(), *metrics = json_object();
+
+		for (k = 0; runs && k < s->nr_runs; k++)
+			json_array_append_new(runs, json_integer((json_int_t)s->runs[k]));
+		for (k = 0; metrics && k < NR_METRICS; k++)
+			if (metric_defs[k].judged && s->metric[k].n)
+				json_object_set_new(metrics, metric_defs[k].name,
+						    agg_json(&s->metric[k]));
+		o = json_pack("{s:o, s:o?, s:o, s:o}", "label", text__json(first->label),
+			      "params", first->params.rw[0] ? report_json__params(&first->params) : NULL,
+			      "runs", runs, "metrics", metrics);
+		json_array_append_new(out, o);
+	}
+	return out;
+}
+
+static json_t *recommendation_json(const struct recommendation *r)
+{
+	json_t *ev = json_array(), *out;
+	size_t i;
+
+	for (i = 0; ev && i < r->nr_evidence; i++) {
+		const struct rec_evidence *e = &r->evidence[i];
+
+		json_array_append_new(ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value",
+						    text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
+						    e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
+						    isnan(e->p_vs_best) ? json_null() :
+									  json_real(e->p_vs_best)));
+	}
+	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
+			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
+			"judged", r->judged);
+	if (out && r->smallest)
+		json_object_set_new(out, "smallest_equivalent", text__json(r->smallest));
+	if (out && r->boot_parameter[0])
+		json_object_set_new(out, "boot_parameter", json_string(r->boot_parameter));
+	return out;
+}
+
+static json_t *recommendations_json(const struct report *rep)
+{
+	json_t *a;
+	size_t i;
+
+	if (!rep->rec.nr)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < rep->rec.nr; i++)
+		json_array_append_new(a, recommendation_json(&rep->rec.r[i]));
+	return a;
+}
+
+json_t *report_json__doc(const struct report *rep)
+{
+	const struct result *res = rep->res;
 	json_t *doc, *runs;
 	size_t i;
 
@@ -365,18 +421,15 @@ json_t *report_json(const struct result *res)
 	if (!doc)
 		return NULL;
 	if (res->has_device)
-		json_object_set_new(doc, "device", report_json_device(&res->device));
+		json_object_set_new(doc, "device", report_json__device(&res->device));
 	json_object_set_new(doc, "tracer", res->tracer_flavour[0] ?
 			    json_pack("{s:s}", "flavour", res->tracer_flavour) : json_null());
 	runs = json_array();
-	for (i = 0; runs && i < res->nr_runs; i++)
-		json_array_append_new(runs, report_json_run(res, &res->runs[i]));
+	for (i = 0; runs && i < rep->nr_runs; i++)
+		json_array_append_new(runs, run_json(&rep->runs[i]));
 	json_object_set_new(doc, "runs", runs);
-	if (runs)
-		json_object_set_new(doc, "series", series_json(runs));
-	if (res->recommend)
-		json_object_set_new(doc, "recommendation",
-				    recommend_json(json_object_get(doc, "series"), &res->device) ?:
-					    json_null());
+	json_object_set_new(doc, "series", series_json(rep));
+	if (rep->has_recommendation)
+		json_object_set_new(doc, "recommendation", recommendations_json(rep));
 	return doc;
 }

@@ -1,42 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The text printer: per-run sections (tables and biolatency-style histograms) and the
+ * linked table of a workload's series, with the recommendation. It only prints: every
+ * figure comes computed in the report (report.c), and it includes nothing of the JSON
+ * printer.
+ */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
-#include "findings.h"
-#include "recommend.h"
-#include "report.h"
-#include "summary.h"
+#include "fmt.h"
+#include "report_text.h"
 
 #define BAR_WIDTH 40
-
-const char *fmt_bytes(char *buf, size_t len, double bytes)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	unsigned int u = 0;
-
-	while (bytes >= 1024 && u < 4) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0 || bytes == floor(bytes))
-		snprintf(buf, len, "%.0f %s", bytes, units[u]);
-	else
-		snprintf(buf, len, "%.1f %s", bytes, units[u]);
-	return buf;
-}
-
-/* Bucket bounds as a dd user writes them: 512, 4K, 1M. */
-static const char *fmt_size_short(char *buf, size_t len, uint64_t v)
-{
-	if (v >= (1ULL << 30) && !(v % (1ULL << 30)))
-		snprintf(buf, len, "%lluG", (unsigned long long)(v >> 30));
-	else if (v >= (1ULL << 20) && !(v % (1ULL << 20)))
-		snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
-	else if (v >= 1024 && !(v % 1024))
-		snprintf(buf, len, "%lluK", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
 
 static void bar(FILE *f, uint64_t count, uint64_t peak)
 {
@@ -85,10 +61,10 @@ static void hist_lines(FILE *f, const char *title, enum hist_kind kind, const __
 		if (kind == HIST_KIND_COUNT && u == l + 1)
 			snprintf(label, sizeof(label), "%llu", (unsigned long long)l);
 		else if (u == UINT64_MAX)
-			snprintf(label, sizeof(label), ">= %s", fmt_size_short(lo, sizeof(lo), l));
+			snprintf(label, sizeof(label), ">= %s", fmt__size_short(lo, sizeof(lo), l));
 		else
-			snprintf(label, sizeof(label), "[%s, %s)", fmt_size_short(lo, sizeof(lo), l),
-				 fmt_size_short(hi, sizeof(hi), u));
+			snprintf(label, sizeof(label), "[%s, %s)", fmt__size_short(lo, sizeof(lo), l),
+				 fmt__size_short(hi, sizeof(hi), u));
 		fprintf(f, "    %-20s : %-9llu ", label, (unsigned long long)h[i]);
 		bar(f, h[i], peak);
 	}
@@ -141,43 +117,39 @@ static void lat_row(FILE *f, const char *name, const struct dist *d)
 }
 
 /* The report ends with what shaped the requests, one sentence per finding. */
-static void findings_lines(FILE *f, const struct device *dev, const struct block_stats *b)
+static void findings_lines(FILE *f, const struct run_summary *rs)
 {
-	struct finding fs[FINDINGS_MAX];
-	int i, n = findings__compute(dev, b, fs, FINDINGS_MAX);
+	int i;
 
-	if (n <= 0)
+	if (rs->nr_findings <= 0)
 		return;
 	fprintf(f, "\n  findings:\n");
-	for (i = 0; i < n; i++)
-		fprintf(f, "    %s\n", fs[i].text);
+	for (i = 0; i < rs->nr_findings; i++)
+		fprintf(f, "    %s\n", rs->findings[i].text);
 }
 
-void report_text_run(FILE *f, const struct result *res, const struct run *run)
+static void run_header(FILE *f, const struct device *dev, const struct run_summary *rs)
 {
-	static struct device scratch; /* large; the text report is single-threaded */
-	const struct device *dev = run__device(res, run, &scratch);
-	const struct block_stats *b = run->block;
-	const struct blkio_counters *c;
-	struct block_summary s;
-	char b1[32], b2[32], b3[32];
-	unsigned int k;
-
-	fprintf(f, "%s: %s (%u:%u%s%s), %.3f s\n", run->label,
+	if (!dev) {
+		fprintf(f, "%s: %.3f s\n", rs->label, rs->seconds);
+		return;
+	}
+	fprintf(f, "%s: %s (%u:%u%s%s), %.3f s\n", rs->label,
 		dev->part_name[0] ? dev->part_name : dev->name,
 		dev->part_name[0] ? dev->part_major : dev->major,
 		dev->part_name[0] ? dev->part_minor : dev->minor, dev->driver[0] ? ", " : "",
-		dev->driver, run->seconds);
-	if (!run->has_block)
-		return;
-	c = &b->c;
-	block_summary__compute(b, &dev->limits, &s);
+		dev->driver, rs->seconds);
+}
+
+static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
+{
+	unsigned int k;
 
 	fprintf(f, "\n  %-10s %12s %16s %12s\n", "op", "requests", "bytes", "MB/s");
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		fprintf(f, "  %-10s %12llu %16llu %12.2f\n", blkio_op_names[k],
 			(unsigned long long)c->requests[k], (unsigned long long)c->bytes[k],
-			run->seconds > 0 ? c->bytes[k] / run->seconds / 1e6 : 0.0);
+			seconds > 0 ? c->bytes[k] / seconds / 1e6 : 0.0);
 	fprintf(f, "  merges %llu (requests merged %llu), splits %llu, requeues %llu, errors %llu, "
 		   "lost events %llu\n",
 		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
@@ -188,157 +160,194 @@ void report_text_run(FILE *f, const struct result *res, const struct run *run)
 			   "%llu lost completions, %llu outside the slot table\n",
 			(unsigned long long)c->untracked, (unsigned long long)c->stale_slots,
 			(unsigned long long)c->slot_overflow);
+}
+
+static void per_request_table(FILE *f, const struct run_summary *rs)
+{
+	const struct block_summary *s = &rs->block;
+	char b1[32], b2[32], b3[32];
 
 	fprintf(f, "\n  %-16s %10s %10s %10s\n", "per request", "mean", "p50", "max");
-	if (s.size.count)
-		fprintf(f, "  %-16s %10s %10s %10s\n", "size", fmt_bytes(b1, sizeof(b1), s.size.mean),
-			fmt_bytes(b2, sizeof(b2), s.size.p50),
-			fmt_bytes(b3, sizeof(b3), s.size.max));
-	if (s.segments.count) {
-		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "segments", s.segments.mean,
-			s.segments.p50, (unsigned long long)s.segments.max);
+	if (s->size.count)
+		fprintf(f, "  %-16s %10s %10s %10s\n", "size",
+			fmt__bytes(b1, sizeof(b1), s->size.mean),
+			fmt__bytes(b2, sizeof(b2), s->size.p50),
+			fmt__bytes(b3, sizeof(b3), s->size.max));
+	if (s->segments.count) {
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "segments", s->segments.mean,
+			s->segments.p50, (unsigned long long)s->segments.max);
 		fprintf(f, "  %-16s %10s %10s %10s\n", "bytes/segment",
-			fmt_bytes(b1, sizeof(b1), s.seg_bytes.mean),
-			fmt_bytes(b2, sizeof(b2), s.seg_bytes.p50),
-			fmt_bytes(b3, sizeof(b3), s.seg_bytes.max));
+			fmt__bytes(b1, sizeof(b1), s->seg_bytes.mean),
+			fmt__bytes(b2, sizeof(b2), s->seg_bytes.p50),
+			fmt__bytes(b3, sizeof(b3), s->seg_bytes.max));
 	}
-	if (s.depth.count)
-		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "queue depth", s.depth.mean, s.depth.p50,
-			(unsigned long long)s.depth.max);
-	if (s.data_requests)
+	if (s->depth.count)
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "queue depth", s->depth.mean,
+			s->depth.p50, (unsigned long long)s->depth.max);
+	if (s->data_requests)
 		fprintf(f, "  limit-bound: %.1f%% of data requests reached max_sectors_kb=%lld, "
 			   "%.1f%% max_segments=%lld\n",
-			100 * s.limit_sectors, (long long)dev->limits.max_sectors_kb,
-			100 * s.limit_segments, (long long)dev->limits.max_segments);
+			100 * s->limit_sectors, (long long)rs->limits.max_sectors_kb,
+			100 * s->limit_segments, (long long)rs->limits.max_segments);
+}
 
-	fprintf(f, "\n  %-16s %10s %10s %10s %10s %10s %10s\n", "latency (us)", "mean", "p50", "p90",
-		"p99", "p99.9", "max");
-	lat_row(f, "queue (G2D)", &s.lat[BLKIO_LAT_QUEUE]);
-	lat_row(f, "device (D2C)", &s.lat[BLKIO_LAT_DEVICE]);
-	lat_row(f, "total (G2C)", &s.lat[BLKIO_LAT_TOTAL]);
+static void latency_table(FILE *f, const struct block_summary *s)
+{
+	fprintf(f, "\n  %-16s %10s %10s %10s %10s %10s %10s\n", "latency (us)", "mean", "p50",
+		"p90", "p99", "p99.9", "max");
+	lat_row(f, "queue (G2D)", &s->lat[BLKIO_LAT_QUEUE]);
+	lat_row(f, "device (D2C)", &s->lat[BLKIO_LAT_DEVICE]);
+	lat_row(f, "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
+}
 
-	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, s.size_all);
+/* One run: what the disk did, as tables, histograms and findings. */
+static void run_section(FILE *f, const struct result *res, const struct run_summary *rs)
+{
+	const struct block_stats *b = rs->run->block;
+
+	run_header(f, res->has_device ? &res->device : NULL, rs);
+	if (!rs->has_block)
+		return;
+	ops_table(f, &b->c, rs->seconds);
+	per_request_table(f, rs);
+	latency_table(f, &rs->block);
+	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, rs->block.size_all);
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
-	findings_lines(f, dev, b);
+	findings_lines(f, rs);
 }
 
-static double metric(json_t *series, const char *path, const char *field)
+int report_text__interval(FILE *f, const struct result *res, const struct run *run)
 {
-	json_t *m = json_object_get(json_object_get(series, "metrics"), path);
+	struct run_summary *rs = malloc(sizeof(*rs));
+	int ret = rs ? run_summary__compute(rs, res, run) : -ENOMEM;
 
-	return json_number_value(json_object_get(m, field));
-}
-
-/* Under the table, one sentence per row: the first finding of the row's first run. */
-static void limit_sentence(FILE *f, json_t *doc, json_t *series, const struct device *dev)
-{
-	json_t *run = json_array_get(json_object_get(doc, "runs"),
-				     json_integer_value(json_array_get(
-					     json_object_get(series, "runs"), 0)));
-	json_t *finding = json_array_get(json_object_get(run, "findings"), 0);
-	const char *label = json_string_value(json_object_get(series, "label"));
-	const char *text = json_string_value(json_object_get(finding, "text"));
-
-	json_t *params = json_object_get(series, "params");
-	double bs = json_number_value(json_object_get(params, "bs"));
-	double p50 = metric(series, "block.request_bytes.p50", "mean");
-	const char *rw = json_string_value(json_object_get(params, "rw"));
-	char b1[32], b2[32];
-
-	/* Buffered sequential reads: the kernel's read-ahead sized the requests, not bs. */
-	if (rw && !strcmp(rw, "read") && !json_is_true(json_object_get(params, "direct")) &&
-	    bs > 0 && p50 > bs) {
-		fprintf(f, "  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
-			   "at the median\n", label ? label : "-", (long long)dev->limits.read_ahead_kb,
-			fmt_bytes(b1, sizeof(b1), bs), fmt_bytes(b2, sizeof(b2), p50));
-		return;
-	}
-	if (text)
-		fprintf(f, "  %s: %s\n", label ? label : "-", text);
+	if (!ret)
+		run_section(f, res, rs);
+	free(rs);
+	return ret;
 }
 
 /*
- * The linked table: one row per parameter set, throughput next to the request
- * and segment sizes that produced it. Aggregates come from the same series the
- * JSON carries, so text and JSON cannot disagree.
+ * Under the table, one sentence per row: buffered sequential reads whose requests are
+ * larger than the block size were sized by read-ahead; otherwise the first finding of
+ * the row's first run.
  */
-static void linked_table(FILE *f, const struct result *res)
+static void limit_sentence(FILE *f, const struct report *rep, const struct series *s)
 {
-	json_t *doc = report_json(res), *series = json_object_get(doc, "series"), *s;
-	size_t i;
+	const struct run_summary *first = &rep->runs[s->first];
+	const struct job_params *p = &first->params;
+	double p50 = s->metric[METRIC_REQ_BYTES_P50].mean;
+	char b1[32], b2[32];
+
+	if (!strcmp(p->rw, "read") && !p->direct && p->bs > 0 && p50 > p->bs) {
+		fprintf(f, "  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
+			   "at the median\n", first->label,
+			(long long)rep->res->device.limits.read_ahead_kb,
+			fmt__bytes(b1, sizeof(b1), (double)p->bs), fmt__bytes(b2, sizeof(b2), p50));
+		return;
+	}
+	if (first->nr_findings > 0)
+		fprintf(f, "  %s: %s\n", first->label, first->findings[0].text);
+}
+
+static void recommendation_text(FILE *f, const struct recommendation *r)
+{
+	size_t k;
+
+	fprintf(f, "\nrecommendation (%s): best throughput with %s=%s", r->knob, r->knob, r->best);
+	if (!r->judged)
+		fprintf(f, "; cannot judge significance with one repetition (use --repeat)");
+	else if (r->smallest && strcmp(r->smallest, r->best))
+		fprintf(f, "; %s=%s is statistically as good (p >= 0.05)", r->knob, r->smallest);
+	else if (r->smallest)
+		fprintf(f, "; every smaller value is significantly worse");
+	fputc('\n', f);
+	for (k = 0; k < r->nr_evidence; k++) {
+		const struct rec_evidence *e = &r->evidence[k];
+		char pv[32] = "-";
+
+		if (!isnan(e->p_vs_best))
+			snprintf(pv, sizeof(pv), "%.4f", e->p_vs_best);
+		fprintf(f, "  %s=%-10s %10.1f MB/s +- %-8.1f n=%lld  p vs best %s\n", r->knob,
+			e->value, e->mb_per_s, e->ci95, (long long)e->n, pv);
+	}
+	if (r->boot_parameter[0])
+		fprintf(f, "  for xen-blkfront: boot with %s\n", r->boot_parameter);
+}
+
+static void linked_row(FILE *f, const struct report *rep, const struct series *s)
+{
+	const struct agg *m = s->metric;
 	char b1[32], b2[32], b3[32];
+
+	fprintf(f, "%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
+		   "%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
+		rep->runs[s->first].label, m[METRIC_APP_MB_PER_S].mean,
+		m[METRIC_APP_MB_PER_S].ci95, m[METRIC_APP_IOPS].mean,
+		m[METRIC_APP_LAT_P99].mean / 1e3, m[METRIC_REQUESTS].mean,
+		fmt__bytes(b1, sizeof(b1), m[METRIC_REQ_BYTES_MEAN].mean),
+		fmt__bytes(b2, sizeof(b2), m[METRIC_REQ_BYTES_P50].mean),
+		m[METRIC_SEGMENTS_MEAN].mean,
+		fmt__bytes(b3, sizeof(b3), m[METRIC_SEGMENT_BYTES_MEAN].mean),
+		m[METRIC_DEPTH_MEAN].mean, m[METRIC_DEPTH_MAX].max,
+		m[METRIC_DEVICE_P50].mean / 1e3, m[METRIC_DEVICE_P99].mean / 1e3,
+		m[METRIC_MERGES_PER_REQUEST].mean,
+		100 * fmax(m[METRIC_LIMIT_SECTORS].mean, m[METRIC_LIMIT_SEGMENTS].mean),
+		m[METRIC_DEVICE_PER_APP_BYTE].mean);
+}
+
+/* The linked table: one row per series, throughput next to the requests behind it. */
+static void linked_table(FILE *f, const struct report *rep)
+{
+	size_t i;
 
 	fprintf(f, "\n%-44s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n",
 		"parameters", "app MB/s (95% CI)", "IOPS", "p99 us", "requests", "req mean",
 		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge",
 		"limit%", "dev/app");
-	json_array_foreach(series, i, s) {
-		const char *label = json_string_value(json_object_get(s, "label"));
-
-		fprintf(f, "%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
-			   "%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
-			label ? label : "-", metric(s, "app.mb_per_s", "mean"),
-			metric(s, "app.mb_per_s", "ci95"), metric(s, "app.iops", "mean"),
-			metric(s, "app.latency_ns.p99", "mean") / 1e3,
-			metric(s, "block.requests", "mean"),
-			fmt_bytes(b1, sizeof(b1), metric(s, "block.request_bytes.mean", "mean")),
-			fmt_bytes(b2, sizeof(b2), metric(s, "block.request_bytes.p50", "mean")),
-			metric(s, "block.segments.mean", "mean"),
-			fmt_bytes(b3, sizeof(b3), metric(s, "block.segment_bytes.mean", "mean")),
-			metric(s, "block.queue_depth.mean", "mean"),
-			metric(s, "block.queue_depth.max", "max"),
-			metric(s, "block.device_ns.p50", "mean") / 1e3,
-			metric(s, "block.device_ns.p99", "mean") / 1e3,
-			metric(s, "block.merges_per_request", "mean"),
-			100 * fmax(metric(s, "block.limit_bound.max_sectors", "mean"),
-				   metric(s, "block.limit_bound.max_segments", "mean")),
-			metric(s, "block.device_bytes_per_app_byte", "mean"));
-	}
+	for (i = 0; i < rep->series.nr; i++)
+		linked_row(f, rep, &rep->series.series[i]);
 	fputc('\n', f);
-	json_array_foreach(series, i, s)
-		limit_sentence(f, doc, s, &res->device);
-	if (res->recommend)
-		recommend_text(f, json_object_get(doc, "recommendation"));
-	json_decref(doc);
+	for (i = 0; i < rep->series.nr; i++)
+		limit_sentence(f, rep, &rep->series.series[i]);
+	for (i = 0; i < rep->rec.nr; i++)
+		recommendation_text(f, &rep->rec.r[i]);
 }
 
-static void app_line(FILE *f, const struct app_stats *a)
+static void app_line(FILE *f, const struct app_summary *a)
 {
-	double s = a->ns / 1e9;
-	struct dist d;
 	char b[32];
 
-	dist__fill(&d, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 	fprintf(f, "  app: %s in %.3f s: %.1f MB/s, %.0f IOPS, latency mean %.1f us, p99 %.1f us\n",
-		fmt_bytes(b, sizeof(b), a->bytes), s, s > 0 ? a->bytes / s / 1e6 : 0.0,
-		s > 0 ? a->ios / s : 0.0, d.mean / 1e3, d.p99 / 1e3);
+		fmt__bytes(b, sizeof(b), a->bytes), a->seconds, a->mb_per_s, a->iops,
+		a->lat.mean / 1e3, a->lat.p99 / 1e3);
 }
 
-void report_text(FILE *f, const struct result *res)
+void report_text__print(FILE *f, const struct report *rep, bool brief)
 {
 	bool any_app = false;
 	size_t i;
 
-	for (i = 0; i < res->nr_runs; i++) {
-		const struct run *r = &res->runs[i];
+	for (i = 0; i < rep->nr_runs; i++) {
+		const struct run_summary *rs = &rep->runs[i];
 
-		if (r->has_app && res->brief) {
+		if (rs->has_app && brief) {
 			any_app = true;
 			continue;
 		}
 		if (i)
 			fputc('\n', f);
-		if (r->has_app) {
-			fprintf(f, "run %zu (repetition %u):\n", i + 1, r->repetition + 1);
-			app_line(f, r->app);
+		if (rs->has_app) {
+			fprintf(f, "run %zu (repetition %u):\n", i + 1, rs->repetition + 1);
+			app_line(f, &rs->app);
 			any_app = true;
 		}
-		report_text_run(f, res, r);
+		run_section(f, rep->res, rs);
 	}
 	if (any_app)
-		linked_table(f, res);
+		linked_table(f, rep);
 }

@@ -75,8 +75,6 @@ struct result {
 	bool has_device;
 	struct run *runs;
 	size_t nr_runs;
-	bool recommend;	 /* --recommend: add the sweep's recommendation */
-	bool brief;	 /* text: the linked table only, no per-run sections */
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */

@@ -1,63 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Grouping runs into series and aggregating their metrics; see series.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "series.h"
 
-const struct metric_def metric_defs[] = {
-	{"app.mb_per_s", +1, true},
-	{"app.iops", +1, true},
-	{"app.latency_ns.mean", -1, false},
-	{"app.latency_ns.p99", -1, true},
-	{"block.request_bytes.mean", +1, false},
-	{"block.request_bytes.p50", +1, false},
-	{"block.segments.mean", 0, false},
-	{"block.segment_bytes.mean", +1, false},
-	{"block.queue_depth.mean", 0, false},
-	{"block.queue_depth.max", 0, false},
-	{"block.device_ns.p50", -1, false},
-	{"block.device_ns.p99", -1, false},
-	{"block.queue_ns.p99", -1, false},
-	{"block.total_ns.mean", -1, false},
-	{"block.requests", 0, false},
-	{"block.merges_per_request", 0, false},
-	{"block.device_bytes_per_app_byte", 0, false},
-	{"block.limit_bound.max_sectors", 0, false},
-	{"block.limit_bound.max_segments", 0, false},
-};
-const size_t nr_metric_defs = sizeof(metric_defs) / sizeof(metric_defs[0]);
-
-int json_path_number(json_t *obj, const char *path, double *out)
+void series__key(const struct job_params *p, const char *label, char *buf, size_t len)
 {
-	const char *p = path;
-	char key[64];
+	int n;
 
-	while (obj && *p) {
-		size_t len = strcspn(p, ".");
-
-		if (len >= sizeof(key))
-			return -ENOENT;
-		memcpy(key, p, len);
-		key[len] = '\0';
-		obj = json_object_get(obj, key);
-		p += len + (p[len] == '.');
+	if (!p->rw[0]) {
+		snprintf(buf, len, "label=%s", label);
+		return;
 	}
-	if (!obj || !json_is_number(obj))
-		return -ENOENT;
-	*out = json_number_value(obj);
-	return 0;
+	n = snprintf(buf, len, "rw=%s bs=%llu size=%llu runtime=%.17g engine=%s iodepth=%u "
+		     "direct=%d sync=%d fsync=%d fdatasync=%d", p->rw, (unsigned long long)p->bs,
+		     (unsigned long long)p->size, p->runtime, p->engine, p->iodepth, p->direct,
+		     p->sync, p->fsync, p->fdatasync);
+	if (p->set_knob[0] && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " %s=%s", p->set_knob, p->set_value);
 }
 
-char *run_group_key(json_t *run)
-{
-	json_t *params = json_object_get(run, "params");
-
-	if (params && json_is_object(params))
-		return json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
-	return strdup(json_string_value(json_object_get(run, "label")) ?: "");
-}
-
-void series_agg(json_t *runs, const size_t *idx, size_t n, const char *path, struct agg *out)
+void series__agg(const struct run_summary *runs, const size_t *idx, size_t n,
+		 enum metric_id id, struct agg *out)
 {
 	double *x = calloc(n ? n : 1, sizeof(*x));
 	size_t i, m = 0;
@@ -66,69 +32,74 @@ void series_agg(json_t *runs, const size_t *idx, size_t n, const char *path, str
 	if (!x)
 		return;
 	for (i = 0; i < n; i++)
-		if (!json_path_number(json_array_get(runs, idx[i]), path, &x[m]))
-			m++;
+		if (runs[idx[i]].has_metric[id])
+			x[m++] = runs[idx[i]].metric[id];
 	agg_compute(x, m, out);
 	free(x);
 }
 
-static json_t *agg_json(const struct agg *a)
+struct keyed {
+	char key[SERIES_KEY_MAX];
+	size_t i;
+};
+
+static int by_key_then_index(const void *x, const void *y)
 {
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)a->n, "mean", a->mean,
-			 "stddev", a->stddev, "min", a->min, "max", a->max, "ci95", a->ci95);
+	const struct keyed *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-json_t *series_json(json_t *runs)
+static int by_first_run(const void *x, const void *y)
 {
-	size_t nr = json_array_size(runs), i, j, n, *idx = calloc(nr ? nr : 1, sizeof(*idx));
-	bool *done = calloc(nr ? nr : 1, sizeof(*done));
-	json_t *out = json_array();
+	const struct series *a = x, *b = y;
 
-	if (!idx || !done || !out)
-		goto fail;
-	for (i = 0; i < nr; i++) {
-		json_t *s, *ri, *metrics;
-		char *key;
-		size_t k;
+	return (a->first > b->first) - (a->first < b->first);
+}
 
-		if (done[i])
-			continue;
-		key = run_group_key(json_array_get(runs, i));
-		if (!key)
-			goto fail;
-		for (n = 0, j = i; j < nr; j++) {
-			char *kj = done[j] ? NULL : run_group_key(json_array_get(runs, j));
+/*
+ * Sorting the keys keeps grouping O(n log n) in the runs: a sweep over thousands of
+ * distinct parameter sets is one result.
+ */
+int series__group(struct series_set *out, const struct run_summary *runs, size_t nr)
+{
+	struct keyed *k = calloc(nr ? nr : 1, sizeof(*k));
+	size_t i, j, used = 0, m;
 
-			if (kj && !strcmp(kj, key)) {
-				idx[n++] = j;
-				done[j] = true;
-			}
-			free(kj);
-		}
-		free(key);
-		ri = json_array();
-		metrics = json_object();
-		for (k = 0; k < n; k++)
-			json_array_append_new(ri, json_integer((json_int_t)idx[k]));
-		for (k = 0; k < nr_metric_defs; k++) {
-			struct agg a;
-
-			series_agg(runs, idx, n, metric_defs[k].path, &a);
-			if (a.n)
-				json_object_set_new(metrics, metric_defs[k].path, agg_json(&a));
-		}
-		s = json_pack("{s:O?, s:O?, s:o, s:o}", "label",
-			      json_object_get(json_array_get(runs, i), "label"), "params",
-			      json_object_get(json_array_get(runs, i), "params"), "runs", ri,
-			      "metrics", metrics);
-		json_array_append_new(out, s);
+	memset(out, 0, sizeof(*out));
+	out->series = calloc(nr ? nr : 1, sizeof(*out->series));
+	out->storage = calloc(nr ? nr : 1, sizeof(*out->storage));
+	if (!k || !out->series || !out->storage) {
+		free(k);
+		series__free(out);
+		return -ENOMEM;
 	}
-	free(idx);
-	free(done);
-	return out;
-fail:
-	free(idx);
-	free(done);
-	json_decref(out);
-	return NULL;
+	for (i = 0; i < nr; i++) {
+		k[i].i = i;
+		series__key(&runs[i].params, runs[i].label, k[i].key, sizeof(k[i].key));
+	}
+	qsort(k, nr, sizeof(*k), by_key_then_index);
+	for (i = 0; i < nr; i = j) {
+		struct series *s = &out->series[out->nr++];
+
+		memcpy(s->key, k[i].key, sizeof(s->key));
+		s->first = k[i].i;
+		s->runs = out->storage + used;
+		for (j = i; j < nr && !strcmp(k[j].key, s->key); j++)
+			s->runs[s->nr_runs++] = k[j].i;
+		used += s->nr_runs;
+		for (m = 0; m < NR_METRICS; m++)
+			series__agg(runs, s->runs, s->nr_runs, m, &s->metric[m]);
+	}
+	free(k);
+	qsort(out->series, out->nr, sizeof(*out->series), by_first_run);
+	return 0;
+}
+
+void series__free(struct series_set *ss)
+{
+	free(ss->series);
+	free(ss->storage);
+	memset(ss, 0, sizeof(*ss));
 }

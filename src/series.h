@@ -1,40 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Metrics and their aggregation over repetitions. A metric is a JSON path into a
- * run object ("app.mb_per_s", "block.device_ns.p99"), so the same table serves the
- * result writer (series), the linked text table and compare, which reads saved
- * files.
+ * Series: the repetitions of one parameter set, grouped and aggregated over every
+ * metric (metrics.h). Runs of the built-in workload group by their parameters, the
+ * others (passive, command mode) by their label; series keep the order of their first
+ * runs. The same grouping serves the result's "series", the linked table, the
+ * recommendation and compare, which matches series of two files by the same key.
  */
 #ifndef BLKTRACE_BENCH_SERIES_H
 #define BLKTRACE_BENCH_SERIES_H
 
-#include <stdbool.h>
-#include <jansson.h>
+#include <stddef.h>
+#include "metrics.h"
 #include "stats.h"
+#include "summary.h"
 
-struct metric_def {
-	const char *path;
-	int direction;	/* +1: higher is better, -1: lower is better, 0: neither */
-	bool headline;	/* judged by compare --fail-on-regression */
+#define SERIES_KEY_MAX 512
+
+struct series {
+	char key[SERIES_KEY_MAX];	/* series__key() of its runs */
+	size_t first;			/* index of its first run */
+	size_t *runs;			/* indexes of its runs, ascending */
+	size_t nr_runs;
+	struct agg metric[NR_METRICS];	/* n == 0: none of its runs has the metric */
 };
 
-extern const struct metric_def metric_defs[];
-extern const size_t nr_metric_defs;
-
-/* The number at a dotted path in obj; -ENOENT when absent or not a number. */
-int json_path_number(json_t *obj, const char *path, double *out);
-
-/* The key runs are matched and grouped by: their params (or label), as compact JSON. */
-char *run_group_key(json_t *run);
-
-/* Aggregate metric path over the runs at indexes idx[0..n) of the runs array. */
-void series_agg(json_t *runs, const size_t *idx, size_t n, const char *path, struct agg *out);
+struct series_set {
+	struct series *series;
+	size_t nr;
+	size_t *storage;		/* every series' run indexes */
+};
 
 /*
- * The "series" array: one element per parameter set, in first-run order, each
- * {"label", "params", "runs": [indexes], "metrics": {path: {n, mean, stddev, min,
- * max, ci95}}}. NULL on ENOMEM.
+ * The key runs are grouped and matched by: their parameters, canonical
+ * ("rw=read bs=4096 ... max_sectors_kb=44"), or "label=" and the label.
  */
-json_t *series_json(json_t *runs);
+void series__key(const struct job_params *p, const char *label, char *buf, size_t len);
+
+/* Group runs[0..nr) into out, in first-run order. 0, or -ENOMEM. */
+int series__group(struct series_set *out, const struct run_summary *runs, size_t nr);
+void series__free(struct series_set *ss);
+
+/* The aggregate of metric id over the runs at idx[0..n). */
+void series__agg(const struct run_summary *runs, const size_t *idx, size_t n,
+		 enum metric_id id, struct agg *out);
 
 #endif /* BLKTRACE_BENCH_SERIES_H */

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Derived figures of one run, computed once; see summary.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "summary.h"
 
@@ -58,6 +62,10 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		dist__fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
 
+	for (k = 0; k < BLKIO_NR_OPS; k++)
+		s->requests += c->requests[k];
+	s->bytes = bytes;
+	s->merges_per_request = s->requests ? (double)c->merges / s->requests : 0;
 	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
 	if (!lim || !s->data_requests)
 		return;
@@ -68,4 +76,91 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 						   lim->max_segments);
 	s->limit_sectors = (double)s->size_bound / s->data_requests;
 	s->limit_segments = (double)s->segments_bound / s->data_requests;
+}
+
+void app_summary__compute(const struct app_stats *a, struct app_summary *s)
+{
+	double secs = a->ns / 1e9;
+
+	memset(s, 0, sizeof(*s));
+	s->bytes = a->bytes;
+	s->ios = a->ios;
+	s->seconds = secs;
+	s->mb_per_s = secs > 0 ? a->bytes / secs / 1e6 : 0.0;
+	s->mib_per_s = secs > 0 ? a->bytes / secs / 1048576 : 0.0;
+	s->iops = secs > 0 ? a->ios / secs : 0.0;
+	s->registered_bufs = a->registered_bufs;
+	s->huge_bufs = a->huge_bufs;
+	dist__fill(&s->lat, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
+}
+
+static void set_metric(struct run_summary *s, enum metric_id id, double v)
+{
+	s->metric[id] = v;
+	s->has_metric[id] = true;
+}
+
+/* The metric values of a run (metrics.h), from its summaries. */
+static void fill_metrics(struct run_summary *s)
+{
+	const struct block_summary *b = &s->block;
+
+	if (s->has_app) {
+		set_metric(s, METRIC_APP_MB_PER_S, s->app.mb_per_s);
+		set_metric(s, METRIC_APP_IOPS, s->app.iops);
+		set_metric(s, METRIC_APP_LAT_MEAN, s->app.lat.mean);
+		set_metric(s, METRIC_APP_LAT_P99, s->app.lat.p99);
+	}
+	if (!s->has_block)
+		return;
+	set_metric(s, METRIC_REQ_BYTES_MEAN, b->size.mean);
+	set_metric(s, METRIC_REQ_BYTES_P50, b->size.p50);
+	set_metric(s, METRIC_SEGMENTS_MEAN, b->segments.mean);
+	set_metric(s, METRIC_SEGMENTS_P50, b->segments.p50);
+	set_metric(s, METRIC_SEGMENT_BYTES_MEAN, b->seg_bytes.mean);
+	set_metric(s, METRIC_DEPTH_MEAN, b->depth.mean);
+	set_metric(s, METRIC_DEPTH_MAX, (double)b->depth.max);
+	set_metric(s, METRIC_DEVICE_P50, b->lat[BLKIO_LAT_DEVICE].p50);
+	set_metric(s, METRIC_DEVICE_P99, b->lat[BLKIO_LAT_DEVICE].p99);
+	set_metric(s, METRIC_QUEUE_P99, b->lat[BLKIO_LAT_QUEUE].p99);
+	set_metric(s, METRIC_TOTAL_MEAN, b->lat[BLKIO_LAT_TOTAL].mean);
+	set_metric(s, METRIC_REQUESTS, (double)b->requests);
+	set_metric(s, METRIC_MERGES_PER_REQUEST, b->merges_per_request);
+	/* Read-ahead and write amplification: what the disk moved per app byte. */
+	if (s->has_app && s->app.bytes)
+		set_metric(s, METRIC_DEVICE_PER_APP_BYTE, (double)b->bytes / s->app.bytes);
+	set_metric(s, METRIC_LIMIT_SECTORS, b->limit_sectors);
+	set_metric(s, METRIC_LIMIT_SEGMENTS, b->limit_segments);
+}
+
+int run_summary__compute(struct run_summary *s, const struct result *res, const struct run *run)
+{
+	struct device *dev = res->has_device ? malloc(sizeof(*dev)) : NULL;
+	const struct device *d = dev ? run__device(res, run, dev) : NULL;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	if (res->has_device && !dev)
+		return -ENOMEM;
+	s->run = run;
+	snprintf(s->label, sizeof(s->label), "%s", run->label);
+	s->params = run->params;
+	s->repetition = run->repetition;
+	s->seconds = run->seconds;
+	s->has_block = run->has_block;
+	s->has_app = run->has_app;
+	if (d)
+		s->limits = d->limits;
+	if (run->has_app)
+		app_summary__compute(run->app, &s->app);
+	if (run->has_block) {
+		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
+		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
+		       sizeof(s->segments_all));
+		n = d ? findings__compute(d, run->block, s->findings, FINDINGS_MAX) : 0;
+		s->nr_findings = n > 0 ? n : 0;
+	}
+	fill_metrics(s);
+	free(dev);
+	return 0;
 }

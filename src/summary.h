@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Derived figures of one run's block statistics, computed once for every backend:
- * means from exact sums, percentiles from histograms, limit-bound shares.
+ * Derived figures of a run, computed once for every printer, the series and compare:
+ * means from exact sums, percentiles from histograms, limit-bound shares, rates,
+ * findings and the metric values.
  */
 #ifndef BLKTRACE_BENCH_SUMMARY_H
 #define BLKTRACE_BENCH_SUMMARY_H
 
 #include "device.h"
+#include "findings.h"
+#include "metrics.h"
 #include "run.h"
 #include "stats.h"
 
@@ -28,8 +31,46 @@ struct block_summary {
 	uint64_t segments_bound; /* of those, segments >= max_segments */
 	double limit_sectors;	 /* shares of data_requests, 0 when there are none */
 	double limit_segments;
+	uint64_t requests, bytes; /* every op */
+	double merges_per_request;
 	__u64 size_all[HIST_SIZE_BUCKETS]; /* read + write + other */
 };
+
+/* What the application saw in one run of the built-in workload. */
+struct app_summary {
+	uint64_t bytes, ios;
+	double seconds;
+	double mb_per_s;	/* decimal, like dd */
+	double mib_per_s;
+	double iops;
+	struct dist lat;	/* per application I/O, ns */
+	bool registered_bufs, huge_bufs;
+};
+
+/*
+ * Everything derived from one run, computed once (run_summary__compute) for every
+ * printer, the series and compare; or, for a saved result, read back from its file
+ * (result_load.c: the label, params, metrics and the two histograms compare prints).
+ */
+struct run_summary {
+	const struct run *run;	 /* the run it was computed from; NULL when loaded */
+	char label[256];
+	struct job_params params; /* params.rw[0] == '\0': passive or command mode */
+	unsigned int repetition;
+	double seconds;
+	bool has_block, has_app;
+	struct block_summary block;
+	__u64 segments_all[HIST_COUNT_BUCKETS]; /* segments per request */
+	struct app_summary app;
+	struct queue_limits limits; /* in force during the run */
+	struct finding findings[FINDINGS_MAX];
+	int nr_findings;
+	double metric[NR_METRICS]; /* see metrics.h */
+	bool has_metric[NR_METRICS];
+};
+
+/* Derive s from run of res. 0, or -ENOMEM. */
+int run_summary__compute(struct run_summary *s, const struct result *res, const struct run *run);
 
 /* Count, mean (exact, from sum), percentiles and max of one histogram. */
 void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max);
@@ -37,6 +78,7 @@ void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t su
 /* lim may be NULL (no limit-bound shares). */
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s);
+void app_summary__compute(const struct app_stats *a, struct app_summary *s);
 
 extern const char *const blkio_op_names[BLKIO_NR_OPS];
 extern const char *const blkio_lat_names[BLKIO_NR_LATS];

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "report.h"
+#include "fmt.h"
 #include "target.h"
 #include "workload.h"
 
@@ -639,17 +639,17 @@ int target__check_io(const struct target *t, uint64_t bs, uint64_t size, bool di
 
 	if (direct && t->dio_align > 1 && bs % t->dio_align)
 		return ERR(-EINVAL, "--bs %s is not a multiple of %s, the direct I/O alignment of "
-			   "%s: --direct needs it", fmt_bytes(b1, sizeof(b1), bs),
-			   fmt_bytes(b2, sizeof(b2), t->dio_align), t->name);
+			   "%s: --direct needs it", fmt__bytes(b1, sizeof(b1), bs),
+			   fmt__bytes(b2, sizeof(b2), t->dio_align), t->name);
 	if (!fixed)
 		return 0;
 	if (bs > t->size)
-		return ERR(-EINVAL, "--bs %s is larger than %s (%s)", fmt_bytes(b1, sizeof(b1), bs),
-			   t->name, fmt_bytes(b2, sizeof(b2), t->size));
+		return ERR(-EINVAL, "--bs %s is larger than %s (%s)", fmt__bytes(b1, sizeof(b1), bs),
+			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
 	if (size > t->size && !wrap)
 		return ERR(-EINVAL, "%s per run (--size, or --count x --bs) is more than %s holds "
-			   "(%s): add --wrap to go round it again", fmt_bytes(b1, sizeof(b1), size),
-			   t->name, fmt_bytes(b2, sizeof(b2), t->size));
+			   "(%s): add --wrap to go round it again", fmt__bytes(b1, sizeof(b1), size),
+			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
 	return 0;
 }
 

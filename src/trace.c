@@ -17,7 +17,8 @@
 #include "driver_probes.h"
 #include "jobs.h"
 #include "outfile.h"
-#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
 #include "snoop.h"
 #include "text.h"
 #include "tracer.h"
@@ -198,7 +199,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 
 			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, last - t0,
 				 now - t0);
-			report_text_run(stdout, res, &r);
+			report_text__interval(stdout, res, &r);
 			fputc('\n', stdout);
 			fflush(stdout);
 		}
@@ -272,28 +273,38 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 /* Text on stdout (unless the JSON goes there), JSON where asked. */
 static int report(const struct options *o, const struct result *res, struct outfile *json)
 {
+	struct report rep;
 	char msg[512];
 	json_t *doc;
 	int err;
 
+	/* Everything derived, once, before either printer runs. */
+	if (report__build(&rep, res, o->recommend)) {
+		outfile__abort(json);
+		die_msg("out of memory");
+		return EXIT_FAIL;
+	}
 	if (!o->json || strcmp(o->json, "-"))
-		report_text(stdout, res);
+		report_text__print(stdout, &rep, o->brief);
 	if (o->json) {
-		doc = report_json(res);
+		doc = report_json__doc(&rep);
 		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 			  : -ENOMEM;
 		json_decref(doc);
 		if (err) {
 			outfile__abort(json);
+			report__free(&rep);
 			die_msg("cannot write --json %s: %s", strcmp(o->json, "-") ? o->json :
 				"to stdout", strerror(-err));
 			return EXIT_FAIL;
 		}
 		if (outfile__commit(json, msg, sizeof(msg))) {
 			die_msg("%s", msg);
+			report__free(&rep);
 			return EXIT_FAIL;
 		}
 	}
+	report__free(&rep);
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -531,8 +542,6 @@ int cmd_trace(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	res.has_device = true;
-	res.recommend = o.recommend;
-	res.brief = o.brief;
 	driver_probes__notice(&res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);

@@ -192,10 +192,11 @@ gen() { # RUNS BUCKETS: a result of RUNS copies of run0, each with BUCKETS size 
 		printf "{\"schema\":\"blktrace-bench/1\",\"runs\":["
 		for (r = 0; r < runs; r++) {
 			printf "%s%s", r ? "," : "", part[1]
-			off = (r * 7) % 16
+			# Buckets of ours (bpf/hist.h: 4 KiB wide from 4 KiB), each run its own.
+			off = nb + (r * 7) % 12 <= 511 ? (r * 7) % 12 : 0
 			for (j = 0; j < nb; j++)
 				printf "%s{\"lo\":%d,\"hi\":%d,\"count\":1}", j ? "," : "", \
-					(j * 16 + off) * 512, (j * 16 + off + 1) * 512
+					(j + off + 1) * 4096, (j + off + 2) * 4096
 			printf "%s", part[2]
 		}
 		print "]}"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * libFuzzer target: compare's input parser (compare_load.c), then the whole comparison
- * and its text, on whatever a result file may hold. A refusal must be one line.
+ * libFuzzer target: the result loader (result_load.c), then the whole comparison, its
+ * text and its JSON, on whatever a result file may hold. A refusal must be one line.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,24 +13,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_t *doc = NULL, *cmp;
+	struct loaded_result lr;
+	struct comparison c;
 	char err[512] = "";
+	json_t *doc;
 	FILE *out;
 
-	if (compare__load_buffer("fuzz.json", (const char *)data, size, &doc, err, sizeof(err))) {
-		if (doc || !err[0] || strchr(err, '\n'))
+	if (result_load__buffer("fuzz.json", (const char *)data, size, &lr, err, sizeof(err))) {
+		if (lr.runs || lr.header || !err[0] || strchr(err, '\n'))
 			abort(); /* a refusal is one line, and leaves nothing behind */
 		return 0;
 	}
-	cmp = compare__build(doc, doc, "fuzz.json", "fuzz.json");
+	if (compare__build(&c, &lr, &lr, "fuzz.json", "fuzz.json"))
+		abort(); /* only ENOMEM fails, and fuzzing inputs are small */
 	out = fopen("/dev/null", "w");
-	if (cmp && out) {
-		compare__print_text(out, cmp, doc, doc);
-		compare__regressions(cmp, 5, out);
-	}
-	if (out)
+	if (out) {
+		compare_text__print(out, &c);
+		compare__regressions(&c, 5, out);
 		fclose(out);
-	json_decref(cmp);
+	}
+	doc = compare_json__doc(&c);
 	json_decref(doc);
+	compare__free(&c);
+	result_load__free(&lr);
 	return 0;
 }

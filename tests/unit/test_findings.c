@@ -19,7 +19,8 @@
 #include <cmocka.h>
 
 #include "findings.h"
-#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];
@@ -400,7 +401,8 @@ static void test_reports(void **state)
 {
 	struct device *dev = fixture_dev("xen-seg11", "xvda");
 	struct result *res = test_calloc(1, sizeof(*res));
-	json_t *run, *arr, *first;
+	json_t *doc, *run, *arr, *first;
+	struct report rep;
 	struct run *r;
 	char *buf = NULL;
 	size_t len = 0;
@@ -414,9 +416,10 @@ static void test_reports(void **state)
 	snprintf(r->label, sizeof(r->label), "dd");
 	add_requests(r->block, BLKIO_OP_WRITE, 44 * 1024, 11, 100);
 
+	assert_int_equal(report__build(&rep, res, false), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	report_text_run(f, res, r);
+	report_text__print(f, &rep, false);
 	fclose(f);
 	assert_has(buf, "\n  findings:\n    indirect descriptors are off: 11 segments cap "
 			"requests at 44 KiB");
@@ -424,7 +427,9 @@ static void test_reports(void **state)
 	assert_has(buf, "limit-bound: 100.0% of data requests reached max_sectors_kb=44");
 	free(buf);
 
-	run = report_json_run(res, r);
+	doc = report_json__doc(&rep);
+	assert_non_null(doc);
+	run = json_array_get(json_object_get(doc, "runs"), 0);
 	assert_non_null(run);
 	arr = json_object_get(run, "findings");
 	assert_true(json_is_array(arr));
@@ -435,7 +440,8 @@ static void test_reports(void **state)
 	assert_has(json_string_value(json_object_get(first, "text")), "indirect descriptors");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(arr, 1), "kind")),
 			    "xen_indirect");
-	json_decref(run);
+	json_decref(doc);
+	report__free(&rep);
 	result__free(res);
 	test_free(res);
 	test_free(dev);

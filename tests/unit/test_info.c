@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "commands.h"
-#include "report.h"
+#include "report_json.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];
@@ -67,7 +67,7 @@ static json_t *device_json(const char *fixture, const char *spec)
 	use_fixture(fixture);
 	if (device__resolve(spec, dev, err, sizeof(err)))
 		fail_msg("%s in %s: %s", spec, fixture, err);
-	j = report_json_device(dev);
+	j = report_json__device(dev);
 	assert_non_null(j);
 	text = json_dumps(j, 0);
 	assert_non_null(text);

@@ -12,8 +12,31 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "outfile.h"
-#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "result_load.h"
 #include "summary.h"
+
+/* The JSON document of res, built as cmd_trace builds it. */
+static json_t *report_json(const struct result *res)
+{
+	struct report rep;
+	json_t *doc;
+
+	assert_int_equal(report__build(&rep, res, false), 0);
+	doc = report_json__doc(&rep);
+	report__free(&rep);
+	return doc;
+}
+
+static void report_text(FILE *f, const struct result *res)
+{
+	struct report rep;
+
+	assert_int_equal(report__build(&rep, res, false), 0);
+	report_text__print(f, &rep, false);
+	report__free(&rep);
+}
 
 static struct result *make_result(void)
 {
@@ -240,9 +263,69 @@ static void test_text_report(void **state)
 	free(res);
 }
 
+/*
+ * The one schema: every metric compare knows (metrics.h) is in the document this tool
+ * writes, and reads back as the value the run's summary holds. A run with a workload, so
+ * that the app metrics and the device bytes per app byte are there too.
+ */
+static void test_every_metric_round_trips(void **state)
+{
+	struct result *res = make_result();
+	struct loaded_result lr;
+	struct run_summary *live = malloc(sizeof(*live));
+	struct run *r = &res->runs[0];
+	char err[512], *text;
+	json_t *doc;
+	int k;
+
+	(void)state;
+	assert_non_null(live);
+	r->app = calloc(1, sizeof(*r->app));
+	assert_non_null(r->app);
+	r->has_app = true;
+	r->app->bytes = 4 << 20;
+	r->app->ios = 100;
+	r->app->ns = 2500000000ULL;
+	r->app->lat[hist_lat_index(200000)] = 99;
+	r->app->lat[hist_lat_index(900000)] = 1;
+	r->app->lat_sum_ns = 99 * 200000 + 900000;
+	r->app->lat_max_ns = 900000;
+	snprintf(r->params.rw, sizeof(r->params.rw), "write");
+	r->params.bs = 45056;
+	snprintf(r->params.set_knob, sizeof(r->params.set_knob), "max_sectors_kb");
+	snprintf(r->params.set_value, sizeof(r->params.set_value), "44");
+	assert_int_equal(run_summary__compute(live, res, r), 0);
+	doc = report_json(res);
+	text = json_dumps(doc, JSON_REAL_PRECISION(17));
+	assert_non_null(text);
+	assert_int_equal(result_load__string("r.json", text, &lr, err, sizeof(err)), 0);
+	assert_int_equal(lr.nr_runs, 1);
+	for (k = 0; k < NR_METRICS; k++) {
+		if (!live->has_metric[k] || !lr.runs[0].has_metric[k])
+			fail_msg("metric %s: written %d, read back %d", metric_defs[k].name,
+				 live->has_metric[k], lr.runs[0].has_metric[k]);
+		if (live->metric[k] != lr.runs[0].metric[k])
+			fail_msg("metric %s: %.17g written, %.17g read back", metric_defs[k].name,
+				 live->metric[k], lr.runs[0].metric[k]);
+	}
+	assert_string_equal(lr.runs[0].params.set_value, "44");
+	assert_int_equal(lr.runs[0].params.bs, 45056);
+	assert_int_equal(memcmp(lr.runs[0].block.size_all, live->block.size_all,
+				sizeof(live->block.size_all)), 0);
+	assert_int_equal(memcmp(lr.runs[0].segments_all, live->segments_all,
+				sizeof(live->segments_all)), 0);
+	result_load__free(&lr);
+	free(text);
+	json_decref(doc);
+	free(live);
+	result__free(res);
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_metric_round_trips),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_write_file),
 		cmocka_unit_test(test_json_invalid_utf8),

@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * compare's loader: a saved result file -> the small document compare works on, every
- * field it uses checked for type and range, one line naming the file and the field
- * when one is wrong.
+ * Saved results read back: a result file -> the run summaries a live run has (summary.h:
+ * label, params, the metric values of metrics.h, the request-size and segment
+ * histograms), so that compare works on the same structs as every other reader. Every
+ * field read is checked for type and range, with one line naming the file and the field
+ * when one is wrong. The schema is defined once: the metric names are their paths in
+ * the document report_json.c writes, and a unit test round-trips every metric.
  *
  * Memory is bounded by the runs, not by the file: a result holds latency histograms
  * of up to 2048 buckets per run, and jansson spends some 500 bytes on each bucket
  * object, so a whole 31 MB file of 3000 runs took 420 MB as one document. Here
  * jansson parses one member of the top level, or one run (at most RUN_MAX bytes), at
- * a time; each run is checked and cut down to what compare reads (label, params, the
- * metrics of series.c and the two histograms it prints, as flat [lo, hi, count, ...]
- * arrays) before the next is parsed. Members compare does not read ("series") are
- * skipped with their brackets matched, never parsed. Hand-written, because jansson
- * has no streaming interface: the top level's punctuation and that bracket matcher.
- *
- * Documents look like what report_json writes; the reduced runs are
- *   {"label", "params", "app": {metrics}, "block": {metrics, "request_bytes":
- *    {"mean", "p50", "buckets": [lo, hi or -1, count, ...]}, "segments": {...}}}
+ * a time; each run is checked and turned into a run summary before the next is
+ * parsed. Members nobody reads ("series") are skipped with their brackets matched,
+ * never parsed. Hand-written, because jansson has no streaming interface: the top
+ * level's punctuation and that bracket matcher.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,10 +27,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "compare.h"
 #include "hist.h"
 #include "report.h"
-#include "series.h"
+#include "result_load.h"
 
 #define SCHEMA_PREFIX "blktrace-bench/"
 /* A run of ours is some 1.5 MB at most (10k histogram buckets, indented): 4 MiB bounds
@@ -52,19 +49,17 @@ struct loader {
 	size_t errlen;
 };
 
-/* The histograms compare prints, and how many buckets ours have at most. */
+/* The histograms compare prints: their kind and how many buckets ours have. */
 static const struct {
 	const char *name;
+	enum hist_kind kind;
 	size_t max;
 } hists[] = {
-	{"request_bytes", HIST_SIZE_BUCKETS},
-	{"segments", HIST_COUNT_BUCKETS},
+	{"request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS},
+	{"segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS},
 };
 
-/* Metric paths read besides series.c's: the "what moved underneath" lines. */
-static const char *const extra_paths[] = {"block.segments.p50"};
-
-const char *compare__type_name(json_t *v)
+const char *result_load__type_name(json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -257,36 +252,54 @@ static int next_or_end(struct loader *l, char close)
 	return syntax(l, l->pos, what);
 }
 
-/* Checking the fields compare uses */
+/* Reading and checking the fields of a run */
 
-/* The number at path in run: absent is fine, anything but a number in range is not. */
-static int check_number(struct loader *l, size_t i, json_t *run, const char *path)
+/* The value at a dotted path in obj, or NULL; *parent is where a non-object stopped it. */
+static json_t *path_get(json_t *obj, const char *path, json_t **parent, size_t *parent_len)
 {
 	const char *p = path;
-	json_t *obj = run;
 	char key[64];
-	double v, max;
 
-	while (*p) {
+	while (obj && *p) {
 		size_t len = strcspn(p, ".");
 
-		if (!json_is_object(obj))
-			return fail(l, -EINVAL, "runs[%zu].%.*s is %s, not an object", i,
-				    (int)(p - path - 1), path, compare__type_name(obj));
+		if (!json_is_object(obj)) {
+			*parent = obj;
+			*parent_len = (size_t)(p - path - 1);
+			return NULL;
+		}
 		snprintf(key, sizeof(key), "%.*s", (int)len, p);
 		obj = json_object_get(obj, key);
-		if (!obj)
-			return 0;
 		p += len + (p[len] == '.');
 	}
-	if (!json_is_number(obj))
+	return obj;
+}
+
+/* Metric id of run i: absent is fine, anything but a number in range is not. */
+static int read_metric(struct loader *l, size_t i, json_t *run, enum metric_id id,
+		       struct run_summary *rs)
+{
+	const char *path = metric_defs[id].name;
+	json_t *parent = NULL, *v;
+	size_t plen = 0;
+	double x, max;
+
+	v = path_get(run, path, &parent, &plen);
+	if (parent)
+		return fail(l, -EINVAL, "runs[%zu].%.*s is %s, not an object", i, (int)plen, path,
+			    result_load__type_name(parent));
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
 		return fail(l, -EINVAL, "runs[%zu].%s is %s, not a number", i, path,
-			    compare__type_name(obj));
-	v = json_number_value(obj);
+			    result_load__type_name(v));
+	x = json_number_value(v);
 	max = strstr(path, "limit_bound.") ? 1 : METRIC_MAX;
-	if (!(v >= 0 && v <= max))
-		return fail(l, -ERANGE, "runs[%zu].%s = %g is out of range (0 to %g)", i, path, v,
+	if (!(x >= 0 && x <= max))
+		return fail(l, -ERANGE, "runs[%zu].%s = %g is out of range (0 to %g)", i, path, x,
 			    max);
+	rs->metric[id] = x;
+	rs->has_metric[id] = true;
 	return 0;
 }
 
@@ -301,7 +314,7 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 	}
 	if (!json_is_integer(v))
 		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
-			    i, h, j, key, v ? compare__type_name(v) : "missing");
+			    i, h, j, key, v ? result_load__type_name(v) : "missing");
 	*out = json_integer_value(v);
 	if (*out < 0)
 		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
@@ -309,176 +322,235 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 	return 0;
 }
 
-/*
- * Buckets ascending and disjoint, as report_json writes them; the open one (hi null)
- * last. Returns them as a flat array [lo, hi or -1, count, ...] in *flat.
- */
-static int check_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, json_t **flat)
+/* The bucket of ours [lo, hi) is: its index, or -1 when it is none (hi -1: open). */
+static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
+{
+	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo) :
+						    hist_count_index((uint64_t)lo);
+	uint64_t want_hi = hist_bucket_hi(kind, idx);
+
+	if (hist_bucket_lo(kind, idx) != (uint64_t)lo)
+		return -1;
+	if (hi < 0 ? want_hi != UINT64_MAX : want_hi != (uint64_t)hi)
+		return -1;
+	return idx;
+}
+
+/* One bucket j of histogram k into out: checked, ascending after prev_hi. */
+static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b,
+		       json_int_t *prev_hi, __u64 *out)
 {
 	const char *h = hists[k].name;
-	json_int_t lo, hi, count, prev_hi = 0;
+	json_int_t lo, hi, count;
+	long idx;
+	int ret;
+
+	if (!json_is_object(b))
+		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i,
+			    h, j, result_load__type_name(b));
+	ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
+	if (!ret)
+		ret = bucket_int(l, i, h, j, b, "hi", true, &hi);
+	if (!ret)
+		ret = bucket_int(l, i, h, j, b, "count", false, &count);
+	if (ret)
+		return ret;
+	if (hi >= 0 && hi <= lo)
+		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
+			    "hi %lld", i, h, j, (long long)lo, (long long)hi);
+	if (j && (*prev_hi < 0 || lo < *prev_hi))
+		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+			    "bucket before it (buckets ascend)", i, h, j, (long long)lo);
+	idx = our_bucket(hists[k].kind, lo, hi);
+	if (idx < 0)
+		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+			    "bucket of this histogram", i, h, j, (long long)lo, (long long)hi);
+	*prev_hi = hi;
+	out[idx] += (__u64)count;
+	return 0;
+}
+
+/* Buckets ascending and disjoint, as report_json writes them; the open one (hi null) last. */
+static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, __u64 *out)
+{
+	json_int_t prev_hi = 0;
 	json_t *b;
 	size_t j;
 	int ret;
 
-	*flat = NULL;
 	if (!json_is_array(buckets))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i, h,
-			    compare__type_name(buckets));
+		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
+			    hists[k].name, result_load__type_name(buckets));
 	if (json_array_size(buckets) > hists[k].max)
 		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets has %zu buckets; the "
-			    "histogram has %zu", i, h, json_array_size(buckets), hists[k].max);
-	*flat = json_array();
-	if (!*flat)
-		return -ENOMEM;
+			    "histogram has %zu", i, hists[k].name, json_array_size(buckets),
+			    hists[k].max);
 	json_array_foreach(buckets, j, b) {
-		if (!json_is_object(b)) {
-			ret = fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an "
-				   "object", i, h, j, compare__type_name(b));
-			goto err;
-		}
-		ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
-		if (!ret)
-			ret = bucket_int(l, i, h, j, b, "hi", true, &hi);
-		if (!ret)
-			ret = bucket_int(l, i, h, j, b, "count", false, &count);
+		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
 		if (ret)
-			goto err;
-		if (hi >= 0 && hi <= lo) {
-			ret = fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld is not "
-				   "below hi %lld", i, h, j, (long long)lo, (long long)hi);
-			goto err;
-		}
-		if (j && (prev_hi < 0 || lo < prev_hi)) {
-			ret = fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps "
-				   "the bucket before it (buckets ascend)", i, h, j,
-				   (long long)lo);
-			goto err;
-		}
-		prev_hi = hi;
-		if (json_array_append_new(*flat, json_integer(lo)) ||
-		    json_array_append_new(*flat, json_integer(hi)) ||
-		    json_array_append_new(*flat, json_integer(count))) {
-			ret = -ENOMEM;
-			goto err;
-		}
+			return ret;
 	}
 	return 0;
-err:
-	json_decref(*flat);
-	*flat = NULL;
-	return ret;
 }
 
-static int set_number(json_t *obj, const char *path, json_t *v)
+static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
 {
-	char key[64];
-	const char *dot;
-
-	while ((dot = strchr(path, '.'))) {
-		json_t *next;
-
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		next = json_object_get(obj, key);
-		if (!next) {
-			next = json_object();
-			if (json_object_set_new(obj, key, next))
-				return -ENOMEM;
-		}
-		obj = next;
-		path = dot + 1;
-	}
-	return json_object_set(obj, path, v) ? -ENOMEM : 0;
-}
-
-static json_t *path_get(json_t *obj, const char *path)
-{
-	char key[64];
-
-	while (obj && *path) {
-		size_t len = strcspn(path, ".");
-
-		snprintf(key, sizeof(key), "%.*s", (int)len, path);
-		obj = json_object_get(obj, key);
-		path += len + (path[len] == '.');
-	}
-	return obj;
-}
-
-/* Check run i and cut it down to what compare reads, in *out. */
-static int reduce_run(struct loader *l, size_t i, json_t *run, json_t **out)
-{
-	json_t *label = json_object_get(run, "label"), *params = json_object_get(run, "params");
-	json_t *r, *v, *flat;
+	__u64 *dest[] = {rs->block.size_all, rs->segments_all};
+	json_t *block = json_object_get(run, "block"), *v;
 	size_t k;
 	int ret;
 
-	*out = NULL;
-	if (!json_is_object(run))
-		return fail(l, -EINVAL, "runs[%zu] is %s, not an object", i,
-			    compare__type_name(run));
-	if (label && !json_is_string(label))
-		return fail(l, -EINVAL, "runs[%zu].label is %s, not a string", i,
-			    compare__type_name(label));
-	if (params && !json_is_object(params))
-		return fail(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
-			    compare__type_name(params));
-	if (!label && !params)
-		return fail(l, -EINVAL, "runs[%zu] has neither \"params\" nor \"label\": it "
-			    "cannot be matched", i);
-	r = json_object();
-	if (!r)
-		return -ENOMEM;
-	if ((label && json_object_set(r, "label", label)) ||
-	    (params && json_object_set(r, "params", params)))
-		goto nomem;
-	for (k = 0; k < nr_metric_defs + sizeof(extra_paths) / sizeof(extra_paths[0]); k++) {
-		const char *path = k < nr_metric_defs ? metric_defs[k].path :
-							extra_paths[k - nr_metric_defs];
-
-		ret = check_number(l, i, run, path);
-		if (ret)
-			goto err;
-		v = path_get(run, path);
-		if (v && set_number(r, path, v))
-			goto nomem;
-	}
 	for (k = 0; k < sizeof(hists) / sizeof(hists[0]); k++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "block.%s", hists[k].name);
-		v = path_get(run, path);
-		if (v && !json_is_object(v)) {
-			ret = fail(l, -EINVAL, "runs[%zu].%s is %s, not an object", i, path,
-				   compare__type_name(v));
-			goto err;
-		}
+		v = json_object_get(block, hists[k].name);
+		if (v && !json_is_object(v))
+			return fail(l, -EINVAL, "runs[%zu].block.%s is %s, not an object", i,
+				    hists[k].name, result_load__type_name(v));
 		v = json_object_get(v, "buckets");
 		if (!v)
 			continue;
-		ret = check_buckets(l, i, k, v, &flat);
+		ret = read_buckets(l, i, k, v, dest[k]);
 		if (ret)
-			goto err;
-		snprintf(path, sizeof(path), "block.%s.buckets", hists[k].name);
-		ret = set_number(r, path, flat);
-		json_decref(flat);
-		if (ret)
-			goto nomem;
+			return ret;
 	}
-	*out = r;
 	return 0;
-nomem:
-	ret = -ENOMEM;
-err:
-	json_decref(r);
-	return ret;
+}
+
+/* A string member of params into out (len bytes with its NUL). */
+static int param_string(struct loader *l, size_t i, const char *key, json_t *v, char *out,
+			size_t len)
+{
+	if (!json_is_string(v))
+		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not a string", i, key,
+			    result_load__type_name(v));
+	if (strlen(json_string_value(v)) >= len)
+		return fail(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i,
+			    key, len - 1);
+	snprintf(out, len, "%s", json_string_value(v));
+	return 0;
+}
+
+static int param_uint(struct loader *l, size_t i, const char *key, json_t *v, uint64_t max,
+		      uint64_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (uint64_t)json_integer_value(v) > max)
+		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not an integer 0 to %llu", i,
+			    key, result_load__type_name(v), (unsigned long long)max);
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int param_bool(struct loader *l, size_t i, const char *key, json_t *v, bool *out)
+{
+	if (!json_is_boolean(v))
+		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not a boolean", i, key,
+			    result_load__type_name(v));
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* One member of params; a key that is no job parameter is the --set knob (one at most). */
+static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
+		      struct job_params *p)
+{
+	uint64_t u;
+	int ret;
+
+	if (!strcmp(key, "rw"))
+		return param_string(l, i, key, v, p->rw, sizeof(p->rw));
+	if (!strcmp(key, "engine"))
+		return param_string(l, i, key, v, p->engine, sizeof(p->engine));
+	if (!strcmp(key, "bs"))
+		return param_uint(l, i, key, v, INT64_MAX, &p->bs);
+	if (!strcmp(key, "size"))
+		return param_uint(l, i, key, v, INT64_MAX, &p->size);
+	if (!strcmp(key, "iodepth")) {
+		ret = param_uint(l, i, key, v, UINT32_MAX, &u);
+		p->iodepth = (unsigned int)u;
+		return ret;
+	}
+	if (!strcmp(key, "runtime")) {
+		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+		    json_number_value(v) > METRIC_MAX)
+			return fail(l, -EINVAL, "runs[%zu].params.runtime is %s, not a number of "
+				    "seconds", i, result_load__type_name(v));
+		p->runtime = json_number_value(v);
+		return 0;
+	}
+	if (!strcmp(key, "direct"))
+		return param_bool(l, i, key, v, &p->direct);
+	if (!strcmp(key, "sync"))
+		return param_bool(l, i, key, v, &p->sync);
+	if (!strcmp(key, "fsync"))
+		return param_bool(l, i, key, v, &p->fsync);
+	if (!strcmp(key, "fdatasync"))
+		return param_bool(l, i, key, v, &p->fdatasync);
+	if (p->set_knob[0])
+		return fail(l, -EINVAL, "runs[%zu].params has two settings, %s and %s: a run "
+			    "sweeps one", i, p->set_knob, key);
+	if (strlen(key) >= sizeof(p->set_knob))
+		return fail(l, -ERANGE, "runs[%zu].params: setting name longer than %zu "
+			    "characters", i, sizeof(p->set_knob) - 1);
+	snprintf(p->set_knob, sizeof(p->set_knob), "%s", key);
+	return param_string(l, i, key, v, p->set_value, sizeof(p->set_value));
+}
+
+static int read_params(struct loader *l, size_t i, json_t *params, struct run_summary *rs)
+{
+	const char *key;
+	json_t *v;
+	int ret;
+
+	json_object_foreach(params, key, v) {
+		ret = read_param(l, i, key, v, &rs->params);
+		if (ret)
+			return ret;
+	}
+	/* A run of the built-in workload always names its rw: no params otherwise. */
+	if (!rs->params.rw[0])
+		return fail(l, -EINVAL, "runs[%zu].params has no \"rw\"", i);
+	return 0;
+}
+
+/* Check run i and read what compare uses into rs. */
+static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
+{
+	json_t *label = json_object_get(run, "label"), *params = json_object_get(run, "params");
+	int ret, k;
+
+	memset(rs, 0, sizeof(*rs));
+	if (!json_is_object(run))
+		return fail(l, -EINVAL, "runs[%zu] is %s, not an object", i,
+			    result_load__type_name(run));
+	if (label && !json_is_string(label))
+		return fail(l, -EINVAL, "runs[%zu].label is %s, not a string", i,
+			    result_load__type_name(label));
+	if (params && !json_is_object(params))
+		return fail(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
+			    result_load__type_name(params));
+	if (!label && !params)
+		return fail(l, -EINVAL, "runs[%zu] has neither \"params\" nor \"label\": it "
+			    "cannot be matched", i);
+	if (label)
+		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
+	if (params && (ret = read_params(l, i, params, rs)))
+		return ret;
+	rs->has_app = json_is_object(json_object_get(run, "app"));
+	rs->has_block = json_is_object(json_object_get(run, "block"));
+	for (k = 0; k < NR_METRICS; k++) {
+		ret = read_metric(l, i, run, k, rs);
+		if (ret)
+			return ret;
+	}
+	return read_hists(l, i, run, rs);
 }
 
 /* "runs": [ ... ], one run at a time. */
-static int load_runs(struct loader *l, json_t *runs)
+static int load_runs(struct loader *l, struct loaded_result *out)
 {
-	json_t *run, *small;
-	size_t i;
+	struct run_summary *grown;
+	size_t i, cap = 0;
+	json_t *run;
 	int ret;
 
 	l->pos++; /* '[' */
@@ -495,12 +567,20 @@ static int load_runs(struct loader *l, json_t *runs)
 				    i, RUN_MAX >> 20);
 		if (ret)
 			return ret;
-		ret = reduce_run(l, i, run, &small);
+		if (out->nr_runs == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(out->runs, cap * sizeof(*out->runs));
+			if (!grown) {
+				json_decref(run);
+				return -ENOMEM;
+			}
+			out->runs = grown;
+		}
+		ret = read_run(l, i, run, &out->runs[out->nr_runs]);
 		json_decref(run);
 		if (ret)
 			return ret;
-		if (json_array_append_new(runs, small))
-			return -ENOMEM;
+		out->nr_runs++;
 		ret = next_or_end(l, ']');
 		if (ret <= 0)
 			return ret;
@@ -556,7 +636,7 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		return check_schema(l, v);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strcmp(key, want[i].path) && json_typeof(v) != want[i].type)
-			return fail(l, -EINVAL, "\"%s\" is %s, not %s", key, compare__type_name(v),
+			return fail(l, -EINVAL, "\"%s\" is %s, not %s", key, result_load__type_name(v),
 				    want[i].type == JSON_STRING ? "a string" : "an object");
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		json_t *s;
@@ -566,7 +646,7 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		s = json_object_get(v, strings[i] + klen + 1);
 		if (s && !json_is_string(s) && !json_is_null(s))
 			return fail(l, -EINVAL, "\"%s\" is %s, not a string", strings[i],
-				    compare__type_name(s));
+				    result_load__type_name(s));
 	}
 	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
 		json_t *o;
@@ -576,7 +656,7 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		o = json_object_get(v, objects[i] + klen + 1);
 		if (o && !json_is_object(o) && !json_is_null(o))
 			return fail(l, -EINVAL, "\"%s\" is %s, not an object", objects[i],
-				    compare__type_name(o));
+				    result_load__type_name(o));
 	}
 	return 0;
 }
@@ -596,8 +676,9 @@ static const char *first_type(char c)
 	return NULL;
 }
 
-static int load_top(struct loader *l, json_t *doc)
+static int load_top(struct loader *l, struct loaded_result *out)
 {
+	json_t *doc = out->header;
 	json_t *seen = json_object(), *key = NULL, *v = NULL;
 	const char *type;
 	int ret = -ENOMEM;
@@ -649,11 +730,8 @@ static int load_top(struct loader *l, json_t *doc)
 		if (json_object_set_new(seen, k, json_null()))
 			goto nomem;
 		if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
-			json_t *runs = json_array();
-
-			if (!runs || json_object_set_new(doc, "runs", runs))
-				goto nomem;
-			ret = load_runs(l, runs);
+			out->has_runs = true;
+			ret = load_runs(l, out);
 		} else if (kept(k) || !strcmp(k, "runs")) {
 			ret = parse_value(l, &v, RUN_MAX);
 			if (ret == -EFBIG)
@@ -691,56 +769,62 @@ out:
 }
 
 /* What only the whole document can say. */
-static int check_doc(struct loader *l, json_t *doc)
+static int check_doc(struct loader *l, const struct loaded_result *out)
 {
-	json_t *runs = json_object_get(doc, "runs"), *run;
+	json_t *doc = out->header;
 	bool any_metric = false;
 	size_t i, k;
-	double v;
 
 	if (!json_object_get(doc, "schema"))
 		return fail(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
-	if (!json_is_array(runs))
+	if (!out->has_runs)
 		return fail(l, -EINVAL, "%s%s",
-			    runs ? "\"runs\" is not an array" : "no \"runs\" array",
-			    !runs && json_object_get(doc, "device") ?
+			    json_object_get(doc, "runs") ? "\"runs\" is not an array" :
+							   "no \"runs\" array",
+			    !json_object_get(doc, "runs") && json_object_get(doc, "device") ?
 			    ": a device description (info --json), not the result of a run" : "");
-	if (!json_array_size(runs))
+	if (!out->nr_runs)
 		return fail(l, -EINVAL, "\"runs\" is empty: nothing to compare");
-	json_array_foreach(runs, i, run)
-		for (k = 0; !any_metric && k < nr_metric_defs; k++)
-			any_metric = !json_path_number(run, metric_defs[k].path, &v);
+	for (i = 0; i < out->nr_runs && !any_metric; i++)
+		for (k = 0; !any_metric && k < NR_METRICS; k++)
+			any_metric = out->runs[i].has_metric[k];
 	if (!any_metric)
 		return fail(l, -EINVAL, "no run holds a metric compare knows (such as app.mb_per_s "
 			    "or block.requests)");
 	return 0;
 }
 
-int compare__load_buffer(const char *name, const char *buf, size_t len, json_t **doc, char *err,
-			 size_t errlen)
+int result_load__buffer(const char *name, const char *buf, size_t len,
+			struct loaded_result *out, char *err, size_t errlen)
 {
 	struct loader l = {.name = name, .buf = buf, .len = len, .err = err, .errlen = errlen};
 	int ret;
 
-	*doc = json_object();
-	if (!*doc)
+	memset(out, 0, sizeof(*out));
+	out->header = json_object();
+	if (!out->header)
 		return -ENOMEM;
-	ret = load_top(&l, *doc);
+	ret = load_top(&l, out);
 	if (!ret)
-		ret = check_doc(&l, *doc);
+		ret = check_doc(&l, out);
 	if (ret == -ENOMEM)
 		fail(&l, ret, "out of memory");
-	if (ret) {
-		json_decref(*doc);
-		*doc = NULL;
-	}
+	if (ret)
+		result_load__free(out);
 	return ret;
 }
 
-int compare__load_string(const char *name, const char *text, json_t **doc, char *err,
-			 size_t len)
+int result_load__string(const char *name, const char *text, struct loaded_result *out,
+			char *err, size_t len)
 {
-	return compare__load_buffer(name, text, strlen(text), doc, err, len);
+	return result_load__buffer(name, text, strlen(text), out, err, len);
+}
+
+void result_load__free(struct loaded_result *lr)
+{
+	json_decref(lr->header);
+	free(lr->runs);
+	memset(lr, 0, sizeof(*lr));
 }
 
 /* All of fd, a regular file or a pipe (compare <(ssh host cat r.json) ...), up to FILE_MAX. */
@@ -782,7 +866,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 	return 0;
 }
 
-int compare__load(const char *path, json_t **doc, char *err, size_t len)
+int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len)
 {
 	struct loader l = {.name = path, .err = err, .errlen = len};
 	struct stat st;
@@ -790,7 +874,7 @@ int compare__load(const char *path, json_t **doc, char *err, size_t len)
 	size_t got = 0;
 	int fd, ret;
 
-	*doc = NULL;
+	memset(out, 0, sizeof(*out));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(&l, -errno, "%s", strerror(errno));
@@ -803,7 +887,7 @@ int compare__load(const char *path, json_t **doc, char *err, size_t len)
 	close(fd);
 	if (ret)
 		return ret;
-	ret = compare__load_buffer(path, buf, got, doc, err, len);
+	ret = result_load__buffer(path, buf, got, out, err, len);
 	free(buf);
 	return ret;
 }

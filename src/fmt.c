@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Numbers for people; see fmt.h. */
+#include <math.h>
+#include <stdio.h>
+#include "fmt.h"
+
+const char *fmt__bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	unsigned int u = 0;
+
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0 || bytes == floor(bytes))
+		snprintf(buf, len, "%.0f %s", bytes, units[u]);
+	else
+		snprintf(buf, len, "%.1f %s", bytes, units[u]);
+	return buf;
+}
+
+const char *fmt__size(char *buf, size_t len, double bytes)
+{
+	if (bytes >= 1 << 20 && bytes == (uint64_t)bytes && (uint64_t)bytes % (1 << 20) == 0)
+		snprintf(buf, len, "%.0f MiB", bytes / (1 << 20));
+	else if (bytes >= 1024 && bytes == (uint64_t)bytes && (uint64_t)bytes % 1024 == 0)
+		snprintf(buf, len, "%.0f KiB", bytes / 1024);
+	else if (bytes >= 10 << 20)
+		snprintf(buf, len, "%.1f MiB", bytes / (1 << 20));
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%.1f KiB", bytes / 1024);
+	else
+		snprintf(buf, len, "%.0f B", bytes);
+	return buf;
+}
+
+const char *fmt__limit(char *buf, size_t len, int64_t v)
+{
+	if (v >= 1024 && !(v % 1024))
+		return fmt__size(buf, len, (double)v);
+	snprintf(buf, len, "%lld B", (long long)v);
+	return buf;
+}
+
+const char *fmt__size_short(char *buf, size_t len, uint64_t v)
+{
+	if (v >= (1ULL << 30) && !(v % (1ULL << 30)))
+		snprintf(buf, len, "%lluG", (unsigned long long)(v >> 30));
+	else if (v >= (1ULL << 20) && !(v % (1ULL << 20)))
+		snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+	else if (v >= 1024 && !(v % 1024))
+		snprintf(buf, len, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+const char *fmt__num(char *buf, size_t len, double x)
+{
+	double ax = fabs(x);
+
+	if (ax >= 1e12)
+		snprintf(buf, len, "%.3e", x);
+	else if (ax >= 1000 || x == floor(x))
+		snprintf(buf, len, "%.0f", x);
+	else if (ax >= 1)
+		snprintf(buf, len, "%.2f", x);
+	else
+		snprintf(buf, len, "%.3g", x);
+	return buf;
+}
+
+const char *fmt__share(char *buf, size_t len, double share)
+{
+	snprintf(buf, len, "%.1f%%", 100 * share);
+	return buf;
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Building the report: every derived figure, once; see report.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+int report__build(struct report *rep, const struct result *res, bool recommend)
+{
+	size_t i;
+	int ret;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->res = res;
+	rep->runs = calloc(res->nr_runs ? res->nr_runs : 1, sizeof(*rep->runs));
+	if (!rep->runs)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_runs; i++) {
+		ret = run_summary__compute(&rep->runs[i], res, &res->runs[i]);
+		if (ret)
+			goto fail;
+	}
+	rep->nr_runs = res->nr_runs;
+	ret = series__group(&rep->series, rep->runs, rep->nr_runs);
+	if (ret)
+		goto fail;
+	if (recommend) {
+		rep->has_recommendation = true;
+		ret = recommend__compute(&rep->rec, &rep->series, rep->runs,
+					 res->has_device ? &res->device : NULL);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	report__free(rep);
+	return ret;
+}
+
+void report__free(struct report *rep)
+{
+	recommend__free(&rep->rec);
+	series__free(&rep->series);
+	free(rep->runs);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* The JSON printer: a report as the result document, a device as info --json prints it. */
+#ifndef BLKTRACE_BENCH_REPORT_JSON_H
+#define BLKTRACE_BENCH_REPORT_JSON_H
+
+#include <jansson.h>
+#include "device.h"
+#include "report.h"
+
+/* The document the README describes; NULL on ENOMEM. */
+json_t *report_json__doc(const struct report *rep);
+/* A run's "params" object: its job parameters and its --set value; NULL on ENOMEM. */
+json_t *report_json__params(const struct job_params *p);
+/* The `device` object every result file carries; NULL on ENOMEM. */
+json_t *report_json__device(const struct device *dev);
+
+#endif /* BLKTRACE_BENCH_REPORT_JSON_H */

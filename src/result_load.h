@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Saved results read back (compare's input): a result file -> the run summaries a live
+ * run has, every field read checked; see result_load.c.
+ */
+#ifndef BLKTRACE_BENCH_RESULT_LOAD_H
+#define BLKTRACE_BENCH_RESULT_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "summary.h"
+
+struct loaded_result {
+	json_t *header;		  /* schema, tool_version, command_line, host, device */
+	struct run_summary *runs; /* label, params, metrics, the two histograms */
+	size_t nr_runs;
+	bool has_runs;		  /* "runs" was an array */
+};
+
+/*
+ * Read and check a result file. 0, or a negative errno with one line in err naming the
+ * file and what is wrong (unreadable, not JSON with line and column, not a result, a
+ * schema newer than ours, runs that cannot be matched, a field of the wrong type or out
+ * of range, named by its path: runs[3].app.mb_per_s). Memory grows with the runs, not
+ * with the file. out is zeroed on error.
+ */
+int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len);
+/* The same for a document in memory; name stands for the file in messages. */
+int result_load__buffer(const char *name, const char *buf, size_t len,
+			struct loaded_result *out, char *err, size_t errlen);
+int result_load__string(const char *name, const char *text, struct loaded_result *out,
+			char *err, size_t len);
+void result_load__free(struct loaded_result *lr);
+
+/* "an object", "a number", ...: for messages. */
+const char *result_load__type_name(json_t *v);
+
+#endif /* BLKTRACE_BENCH_RESULT_LOAD_H */
