@@ -21,13 +21,11 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "parse.h"
 
 #define SYSFS_ENV "BLKTRACE_BENCH_SYSFS"
 #define LOOP_MAJOR 7
 #define XENVBD_MAJOR 202
-/* include/linux/kdev_t.h: MINORBITS 20, so 12 bits of major. */
-#define DEV_MAJOR_MAX 4095u
-#define DEV_MINOR_MAX ((1u << 20) - 1)
 /* sysfs shows at most a page per attribute. */
 #define ATTR_MAX 4096
 
@@ -142,45 +140,12 @@ static int read_attr_trunc(const char *dir, const char *name, char *out, size_t 
 	return ret;
 }
 
-/* Strict decimal: digits only, no sign, no blanks, no trailing junk, no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int parse_s64(const char *s, int64_t *out)
-{
-	bool neg = s[0] == '-';
-	uint64_t v;
-	int ret;
-
-	ret = parse_u64(s + neg, &v);
-	if (ret)
-		return ret;
-	if (v > (uint64_t)INT64_MAX + neg)
-		return -ERANGE;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
-}
-
 static int read_u64(const char *dir, const char *name, uint64_t *out)
 {
 	char buf[64];
 	int ret = read_attr(dir, name, buf, sizeof(buf));
 
-	return ret ? ret : parse_u64(buf, out);
+	return ret ? ret : parse_uint(buf, UINT64_MAX, out);
 }
 
 /* A number, or a bool parameter's Y/N; -1 when missing or unreadable, as the model promises. */
@@ -195,53 +160,7 @@ static int64_t read_s64_or_neg1(const char *dir, const char *name)
 		return 1;
 	if (!strcmp(buf, "N"))
 		return 0;
-	return parse_s64(buf, &v) ? -1 : v;
-}
-
-/* "MAJ:MIN" exactly; *why names what is wrong for the error line. */
-static int parse_devnum(const char *s, unsigned int *maj, unsigned int *min, const char **why)
-{
-	char majbuf[32];
-	const char *colon = strchr(s, ':');
-	size_t majlen = colon ? (size_t)(colon - s) : 0;
-	uint64_t a, b;
-	int ret;
-
-	if (!colon || majlen == 0) {
-		*why = "missing major number";
-		return -EINVAL;
-	}
-	if (colon[1] == '\0') {
-		*why = "missing minor number";
-		return -EINVAL;
-	}
-	if (majlen >= sizeof(majbuf)) {
-		*why = "major number out of range";
-		return -EINVAL;
-	}
-	memcpy(majbuf, s, majlen);
-	majbuf[majlen] = '\0';
-	ret = parse_u64(majbuf, &a);
-	if (ret) {
-		*why = ret == -ERANGE ? "major number out of range" : "major is not a number";
-		return -EINVAL;
-	}
-	ret = parse_u64(colon + 1, &b);
-	if (ret) {
-		*why = ret == -ERANGE ? "minor number out of range" : "minor is not a number";
-		return -EINVAL;
-	}
-	if (a > DEV_MAJOR_MAX) {
-		*why = "major number out of range (at most 4095)";
-		return -EINVAL;
-	}
-	if (b > DEV_MINOR_MAX) {
-		*why = "minor number out of range (at most 1048575)";
-		return -EINVAL;
-	}
-	*maj = a;
-	*min = b;
-	return 0;
+	return parse_int(buf, &v) ? -1 : v;
 }
 
 static int read_devnum(const char *dir, unsigned int *maj, unsigned int *min)
