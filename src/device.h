@@ -2,7 +2,8 @@
 /*
  * The sysfs model of a disk: what the user named, the whole disk behind it, its
  * driver and queue limits. Reads $BLKTRACE_BENCH_SYSFS instead of /sys when set,
- * so tests can use fixture trees.
+ * so tests can use fixture trees. Resolving and the disk itself: device.c; queue/
+ * and mq/: device_queue.c; what the driver adds: device_driver.c.
  */
 #ifndef BLKTRACE_BENCH_DEVICE_H
 #define BLKTRACE_BENCH_DEVICE_H
