@@ -255,17 +255,10 @@ static bool hidden_disk(const char *dir)
 	return false;
 }
 
-const char *device__sysfs_root(void)
-{
-	const char *env = getenv("BLKTRACE_BENCH_SYSFS");
-
-	return env && *env ? env : "/sys";
-}
-
-int device__resolve(const char *spec, struct device *dev, char *err, size_t errlen)
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
+		    size_t errlen)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
-	const char *root_in = device__sysfs_root();
 	int ret;
 
 	memset(dev, 0, sizeof(*dev));
@@ -274,9 +267,13 @@ int device__resolve(const char *spec, struct device *dev, char *err, size_t errl
 		set_err(err, errlen, "no device given");
 		return -EINVAL;
 	}
-	if (!realpath(root_in, root)) {
+	if (!sysfs_root) {
+		set_err(err, errlen, "no sysfs root given");
+		return -EINVAL;
+	}
+	if (!realpath(sysfs_root, root)) {
 		ret = -errno;
-		set_err(err, errlen, "sysfs root %s: %s", root_in, strerror(errno));
+		set_err(err, errlen, "sysfs root %s: %s", sysfs_root, strerror(errno));
 		return ret;
 	}
 	ret = spec_to_dir(root, spec, dir, err, errlen);
