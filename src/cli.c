@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The one option table (argp) of every command and its parser into struct options,
+ * refusing what the command does not take. Values go through parse.h's strict parsers.
+ */
 #include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
