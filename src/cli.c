@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The one option table (argp) of every command and its parser into struct options,
+ * refusing what the command does not take. Values go through parse.h's strict parsers.
+ */
 #include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -6,95 +10,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "cli.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
-
-int parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	/* strtoull accepts " -1" and wraps it: only plain digits are numbers here. */
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE || v > max)
-		return -ERANGE;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-struct unit {
-	const char *suffix;
-	uint64_t mult;
-};
-
-/* dd's conventions: K, KiB = 1024; KB = 1000 (likewise M, G, T). Case-insensitive. */
-static const struct unit size_units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1ULL << 10}, {"kib", 1ULL << 10}, {"kb", 1000ULL},
-	{"m", 1ULL << 20}, {"mib", 1ULL << 20}, {"mb", 1000000ULL},
-	{"g", 1ULL << 30}, {"gib", 1ULL << 30}, {"gb", 1000000000ULL},
-	{"t", 1ULL << 40}, {"tib", 1ULL << 40}, {"tb", 1000000000000ULL},
-};
-
-int parse_size(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-	size_t i;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	for (i = 0; i < sizeof(size_units) / sizeof(size_units[0]); i++) {
-		if (strcasecmp(end, size_units[i].suffix))
-			continue;
-		if (v > UINT64_MAX / size_units[i].mult)
-			return -ERANGE;
-		*out = v * size_units[i].mult;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-int parse_duration(const char *s, double *out)
-{
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"m", 60}, {"h", 3600}};
-	char *end;
-	double v;
-	size_t i;
-
-	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno == ERANGE || !isfinite(v))
-		return -ERANGE;
-	if (end == s)
-		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].suffix)) {
-			if (v * units[i].mult > 1e9)
-				return -ERANGE;
-			*out = v * units[i].mult;
-			return 0;
-		}
-	return -EINVAL;
-}
 
 enum {
 	OPT_RAW_TP = 0x100,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * Command-line model: one option table (cli.c) shared by every command, so a
- * flag means the same thing everywhere. Parsers are strict: "abc", "12Q", "-1"
- * and overflow are refused.
+ * flag means the same thing everywhere. Values go through the strict parsers of
+ * parse.h: "abc", "12Q", "-1" and overflow are refused.
  */
 #ifndef BLKTRACE_BENCH_CLI_H
 #define BLKTRACE_BENCH_CLI_H
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "parse.h" /* the strict parsers the options go through */
 
 #define MAX_BS_LIST 32
 
@@ -58,11 +59,6 @@ struct options {
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text;	/* --snoop-text FILE: print such a file */
 };
-
-/* Strict parsers: 0 on success, -EINVAL (garbage) or -ERANGE (overflow). */
-int parse_size(const char *s, uint64_t *out);
-int parse_duration(const char *s, double *out);
-int parse_uint(const char *s, uint64_t max, uint64_t *out);
 
 /* The command's name ("trace", "info", ...) selects which options are legal. */
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts);

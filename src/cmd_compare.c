@@ -52,7 +52,8 @@ static int write_output(const struct options *o, const struct comparison *c,
 	return finish_stdout() ? EXIT_FAIL : 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* compare reads only the files it is given: cfg is not used. */
+int cmd_compare(int argc, char **argv, const struct env_config *cfg)
 {
 	struct loaded_result a = {}, b = {};
 	struct comparison c = {};
@@ -61,6 +62,7 @@ int cmd_compare(int argc, char **argv)
 	struct options o;
 	int ret, err;
 
+	(void)cfg;
 	err = cli_parse("compare", argc, argv, &o);
 	if (err)
 		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;

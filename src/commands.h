@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* The commands main() dispatches to, their exit codes, and what they share for output. */
 #ifndef BLKTRACE_BENCH_COMMANDS_H
 #define BLKTRACE_BENCH_COMMANDS_H
+
+#include "env_config.h"
 
 /* Exit codes shared by every command. */
 enum {
@@ -11,11 +14,14 @@ enum {
 	EXIT_NOEXEC = 127, /* command mode: the command could not be started */
 };
 
-/* Each command gets argv with argv[0] = "blktrace-bench <name>". */
-int cmd_trace(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_restore(int argc, char **argv);
+/*
+ * Each command gets argv with argv[0] = "blktrace-bench <name>", and what the environment
+ * configures (read once, in main). compare reads no system file: it needs none.
+ */
+int cmd_trace(int argc, char **argv, const struct env_config *cfg);
+int cmd_info(int argc, char **argv, const struct env_config *cfg);
+int cmd_compare(int argc, char **argv, const struct env_config *cfg);
+int cmd_restore(int argc, char **argv, const struct env_config *cfg);
 
 /* Prints "blktrace-bench: <message>" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * The sysfs model of a disk: what the user named, the whole disk behind it, its
- * driver and queue limits. Reads $BLKTRACE_BENCH_SYSFS instead of /sys when set,
- * so tests can use fixture trees.
+ * driver and queue limits, read below the sysfs root the caller gives (/sys, or a
+ * fixture tree in tests). Resolving and the disk itself: device.c; queue/ and mq/:
+ * device_queue.c; what the driver adds: device_driver.c.
  */
 #ifndef BLKTRACE_BENCH_DEVICE_H
 #define BLKTRACE_BENCH_DEVICE_H
@@ -153,14 +154,13 @@ struct device {
 	struct loop_info loop;
 };
 
-/* The sysfs root in use: $BLKTRACE_BENCH_SYSFS or "/sys". */
-const char *device__sysfs_root(void);
-
 /*
- * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" and read the disk's model.
- * Returns 0, or a negative errno with a one-line reason in err (no trailing newline).
+ * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below sysfs_root ("/sys") and read the
+ * disk's model. Returns 0, or a negative errno with a one-line reason in err (no trailing
+ * newline).
  */
-int device__resolve(const char *spec, struct device *dev, char *err, size_t errlen);
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
+		    size_t errlen);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
 int device__read_limits(struct device *dev);

@@ -21,7 +21,6 @@
 #include <bpf/libbpf.h>
 #include "driver_probes.h"
 
-#define KALLSYMS_ENV "BLKTRACE_BENCH_KALLSYMS"
 #define XEN_MODULE "xen_blkfront"
 
 static const char *const xen_funcs[] = { "blkif_queue_rq", "blkif_interrupt" };
@@ -133,20 +132,15 @@ static void add_reason(struct xen_probe_support *out, const char *text)
 
 int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_probe_support *out)
 {
-	const char *kallsyms = env ? env->kallsyms : NULL;
-	const char *root = env ? env->sysfs_root : NULL;
+	const char *kallsyms, *root;
 	char msg[192];
 	int err;
 
-	if (!out)
+	if (!env || !env->kallsyms || !env->sysfs_root || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	if (!kallsyms)
-		kallsyms = getenv(KALLSYMS_ENV);
-	if (!kallsyms || !*kallsyms)
-		kallsyms = "/proc/kallsyms";
-	if (!root)
-		root = device__sysfs_root();
+	kallsyms = env->kallsyms;
+	root = env->sysfs_root;
 
 	err = scan_kallsyms(kallsyms, out);
 	out->kprobes = exists(root, "bus/event_source/devices/kprobe/type") ||
@@ -175,15 +169,17 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
 	return 0;
 }
 
-bool driver_probes__notice(const struct device *dev, FILE *f)
+bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev,
+			   FILE *f)
 {
 	static bool said;
 	struct xen_probe_support s;
 
 	if (said || !dev || !dev->xen.present)
 		return false;
+	if (driver_probes__detect_xen(env, &s))
+		return false;
 	said = true;
-	driver_probes__detect_xen(NULL, &s);
 	if (s.available)
 		fprintf(f,
 			"blktrace-bench: xen-blkfront driver probes could attach here (%s), "

@@ -12,11 +12,10 @@
 #include <stdio.h>
 #include "device.h"
 
-/* Where to look. NULL members: $BLKTRACE_BENCH_KALLSYMS or /proc/kallsyms, and the sysfs
- * root of device__sysfs_root() (kernel/btf/, bus/event_source/devices/kprobe/). */
+/* Where to look; both are needed (env_config.h has the defaults). */
 struct driver_probe_env {
-	const char *kallsyms;
-	const char *sysfs_root;
+	const char *kallsyms;	/* /proc/kallsyms */
+	const char *sysfs_root;	/* /sys: kernel/btf/, bus/event_source/devices/kprobe/ */
 };
 
 struct xen_probe_support {
@@ -31,8 +30,8 @@ struct xen_probe_support {
 	char reason[256]; /* why not, when !available */
 };
 
-/* Fills *out. 0, or a negative errno only for bad arguments: an unreadable kallsyms is a
- * reason, not an error. */
+/* Fills *out. 0, or -EINVAL for a missing argument: an unreadable kallsyms is a reason,
+ * not an error. */
 int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_probe_support *out);
 
 /*
@@ -40,6 +39,7 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
  * why) and that the block-layer view is what follows. At most once per process; returns
  * whether it printed.
  */
-bool driver_probes__notice(const struct device *dev, FILE *f);
+bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev,
+			   FILE *f);
 
 #endif /* BLKTRACE_BENCH_DRIVER_PROBES_H */

@@ -245,8 +245,9 @@ static void info_text(const struct device *d)
 	print_stacking(d);
 }
 
-int cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv, const struct env_config *cfg)
 {
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile out = {};
 	struct device dev;
 	struct options o;
@@ -261,11 +262,11 @@ int cmd_info(int argc, char **argv)
 		die_msg("info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
 		return EXIT_USAGE;
 	}
-	if (device__resolve(o.positional[0], &dev, err_msg, sizeof(err_msg))) {
+	if (device__resolve(cfg->sysfs_root, o.positional[0], &dev, err_msg, sizeof(err_msg))) {
 		die_msg("%s", err_msg);
 		return EXIT_USAGE;
 	}
-	driver_probes__notice(&dev, stderr);
+	driver_probes__notice(&probes, &dev, stderr);
 	if (!o.json) {
 		info_text(&dev);
 		return finish_stdout() ? EXIT_FAIL : EXIT_OK;

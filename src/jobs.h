@@ -11,7 +11,7 @@
 #include "target.h"
 #include "tracer.h"
 
-/* The system paths the workload's checks read; main may override them (tests). */
+/* The system paths the workload's checks read: cmd_trace's, or a test's fake ones. */
 struct job_env {
 	struct target_env target;
 	struct sweep_env state;

@@ -46,7 +46,7 @@ static int restore_disk(const struct sweep_env *env, const struct device *dev)
 	return EXIT_OK;
 }
 
-int cmd_restore(int argc, char **argv)
+int cmd_restore(int argc, char **argv, const struct env_config *cfg)
 {
 	struct sweep_env env = {};
 	struct device *dev;
@@ -66,7 +66,7 @@ int cmd_restore(int argc, char **argv)
 		die_msg("out of memory");
 		return EXIT_FAIL;
 	}
-	if (device__resolve(o.positional[0], dev, err_msg, sizeof(err_msg))) {
+	if (device__resolve(cfg->sysfs_root, o.positional[0], dev, err_msg, sizeof(err_msg))) {
 		die_msg("%s", err_msg);
 		free(dev);
 		return EXIT_USAGE;

@@ -280,7 +280,7 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
 static int check_loops(const struct target_env *env, const struct devset *s, dev_t fdev,
 		       ino_t ino, char *why, size_t len)
 {
-	const char *root = env->sysfs ? env->sysfs : device__sysfs_root();
+	const char *root = env->sysfs;
 	const char *dev_dir = env->dev_dir ? env->dev_dir : "/dev";
 	char dir[PATH_MAX], sysdir[PATH_MAX + 256], file[PATH_MAX];
 	int n;
@@ -351,6 +351,8 @@ int target__check_unused(const struct target_env *env, const struct device *d, c
 	char why[PATH_MAX + 256];
 	int ret;
 
+	if (!env->sysfs)
+		return ERR(-EINVAL, "no sysfs root given");
 	if (!d->part_name[0] && d->nr_partitions)
 		return ERR(-EINVAL, "refusing to write to %s: it has partitions (%s%s): name one "
 			   "of them", name, d->partitions[0].name,
@@ -400,15 +402,16 @@ static int check_file_unused(const struct target_env *env, const char *path,
  * Is the filesystem (or the disk) dev the traced disk, or the traced partition? Any
  * partition of the traced disk counts when the whole disk is traced.
  */
-static bool on_traced(dev_t dev, const struct device *traced, char *spec, size_t len)
+static bool on_traced(const char *sysfs, dev_t dev, const struct device *traced, char *spec,
+		      size_t len)
 {
 	struct device *fs = malloc(sizeof(*fs));
 	char msg[256];
 	bool same;
 
 	snprintf(spec, len, "%u:%u", major(dev), minor(dev));
-	same = fs && !device__resolve(spec, fs, msg, sizeof(msg)) && fs->major == traced->major &&
-	       fs->minor == traced->minor &&
+	same = fs && !device__resolve(sysfs, spec, fs, msg, sizeof(msg)) &&
+	       fs->major == traced->major && fs->minor == traced->minor &&
 	       (!traced->part_name[0] || !strcmp(fs->part_name, traced->part_name));
 	free(fs);
 	return same;
@@ -431,8 +434,9 @@ static uint32_t file_dio_align(int fd, const struct device *traced)
 }
 
 /* A new file in dir, never linked: O_TMPFILE, else created and unlinked at once. */
-static int open_new(struct target *t, const char *dir, const struct target_req *req,
-		    const struct device *traced, char *err, size_t errlen)
+static int open_new(struct target *t, const char *sysfs, const char *dir,
+		    const struct target_req *req, const struct device *traced, char *err,
+		    size_t errlen)
 {
 	char path[PATH_MAX + 32], spec[32];
 	struct stat st;
@@ -442,7 +446,7 @@ static int open_new(struct target *t, const char *dir, const struct target_req *
 		return ERR(-EINVAL, "cannot use %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return ERR(-EINVAL, "%s is not a directory", dir);
-	if (!req->any_fs && !on_traced(st.st_dev, traced, spec, sizeof(spec)))
+	if (!req->any_fs && !on_traced(sysfs, st.st_dev, traced, spec, sizeof(spec)))
 		return ERR(-EINVAL, "%s is on device %s, not on the traced %s: the trace would "
 			   "show nothing (--file elsewhere, or --any-fs to run anyway)", dir, spec,
 			   traced_name(traced));
@@ -487,7 +491,7 @@ static int open_file(struct target *t, const struct target_env *env, const char 
 	char spec[32];
 	int ret;
 
-	if (!req->any_fs && !on_traced(st->st_dev, traced, spec, sizeof(spec)))
+	if (!req->any_fs && !on_traced(env->sysfs, st->st_dev, traced, spec, sizeof(spec)))
 		return ERR(-EINVAL, "%s is on device %s, not on the traced %s: the trace would "
 			   "show nothing (--file elsewhere, or --any-fs to run anyway)", path, spec,
 			   traced_name(traced));
@@ -570,7 +574,7 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		if (!disk)
 			return ERR(-ENOMEM, "out of memory");
 		snprintf(spec, sizeof(spec), "%u:%u", major(st->st_rdev), minor(st->st_rdev));
-		ret = device__resolve(spec, disk, msg, sizeof(msg));
+		ret = device__resolve(env->sysfs, spec, disk, msg, sizeof(msg));
 		if (ret)
 			ret = ERR(-EINVAL, "--file %s: block device %s: %s", path, spec, msg);
 		else
@@ -608,11 +612,13 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	t->write = req->write;
+	if (!env->sysfs)
+		return ERR(-EINVAL, "no sysfs root given");
 	if (req->raw) {
 		snprintf(path, sizeof(path), "%s/%s", dev_dir, traced_name(traced));
 		ret = open_disk(t, env, path, traced, req, traced, err, errlen);
 	} else if (!req->file) {
-		ret = open_new(t, req->dir ? req->dir : ".", req, traced, err, errlen);
+		ret = open_new(t, env->sysfs, req->dir ? req->dir : ".", req, traced, err, errlen);
 	} else if (!stat(req->file, &st)) {
 		ret = open_existing(t, env, req->file, &st, req, traced, err, errlen);
 	} else if (errno != ENOENT) {
@@ -623,7 +629,7 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 		slash = strrchr(path, '/');
 		if (slash)
 			slash[slash == path] = '\0';
-		ret = open_new(t, slash ? path : ".", req, traced, err, errlen);
+		ret = open_new(t, env->sysfs, slash ? path : ".", req, traced, err, errlen);
 	}
 	if (ret)
 		target__close(t);

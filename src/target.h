@@ -37,7 +37,7 @@
 #include "device.h"
 
 struct target_env {
-	const char *sysfs;	/* NULL: device__sysfs_root() (resolving also uses that) */
+	const char *sysfs;	/* the sysfs root, for resolving disks too; needed (no default) */
 	const char *mountinfo;	/* NULL: /proc/self/mountinfo */
 	const char *swaps;	/* NULL: /proc/swaps */
 	const char *dev_dir;	/* NULL: /dev; loop devices there are asked for their backing */

@@ -334,15 +334,16 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 }
 
 /* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
-static int start_tracing(const struct options *o, struct result *res, struct tracer **t,
-			 struct snoop **sn, struct outfile *snoop_out)
+static int start_tracing(const struct options *o, const struct env_config *cfg,
+			 struct result *res, struct tracer **t, struct snoop **sn,
+			 struct outfile *snoop_out)
 {
 	struct tracer_opts topts = {};
 	char err_msg[4096] = ""; /* room for the verifier's last lines */
 	int err;
 
 	topts.dev = &res->device;
-	topts.force_raw_tp = o->raw_tp;
+	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	topts.errbuf = err_msg;
@@ -381,8 +382,9 @@ static int interrupted_rc(void)
  * attach (jobs__prepare); the swept value is back and the target closed before the
  * report is written.
  */
-static int run_workload(const struct options *o, const struct job_env *env, struct result *res,
-			struct outfile *json, struct outfile *snoop_out)
+static int run_workload(const struct options *o, const struct env_config *cfg,
+			const struct job_env *env, struct result *res, struct outfile *json,
+			struct outfile *snoop_out)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -399,7 +401,7 @@ static int run_workload(const struct options *o, const struct job_env *env, stru
 		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
 		return err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	rc = start_tracing(o, res, &t, &sn, snoop_out);
+	rc = start_tracing(o, cfg, res, &t, &sn, snoop_out);
 	if (rc)
 		goto cleanup;
 	rc = EXIT_FAIL;
@@ -427,8 +429,8 @@ cleanup:
 }
 
 /* Passive and command mode. */
-static int run_trace(const struct options *o, struct result *res, struct outfile *json,
-		     struct outfile *snoop_out)
+static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
+		     struct outfile *json, struct outfile *snoop_out)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
@@ -437,7 +439,7 @@ static int run_trace(const struct options *o, struct result *res, struct outfile
 	int err, rc = EXIT_FAIL;
 	double t0;
 
-	rc = start_tracing(o, res, &t, &sn, snoop_out);
+	rc = start_tracing(o, cfg, res, &t, &sn, snoop_out);
 	if (rc)
 		goto cleanup;
 	rc = EXIT_FAIL;
@@ -514,8 +516,9 @@ static int check_modes(const struct options *o)
 	return EXIT_OK;
 }
 
-int cmd_trace(int argc, char **argv)
+int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 {
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile json_out = {}, snoop_out = {};
 	struct job_env env = {};
 	struct result res = {};
@@ -536,16 +539,17 @@ int cmd_trace(int argc, char **argv)
 	rc = check_modes(&o);
 	if (rc)
 		return rc;
-	err = device__resolve(o.trace, &res.device, err_msg, sizeof(err_msg));
+	err = device__resolve(cfg->sysfs_root, o.trace, &res.device, err_msg, sizeof(err_msg));
 	if (err) {
 		die_msg("%s", err_msg);
 		return EXIT_USAGE;
 	}
 	res.has_device = true;
-	driver_probes__notice(&res.device, stderr);
+	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), argc, argv);
 	host_info__read(&res.host);
+	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o.state_dir;
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
@@ -562,8 +566,8 @@ int cmd_trace(int argc, char **argv)
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	rc = open_outputs(&o, &json_out, &snoop_out);
 	if (rc == EXIT_OK)
-		rc = o.rw ? run_workload(&o, &env, &res, &json_out, &snoop_out) :
-			    run_trace(&o, &res, &json_out, &snoop_out);
+		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out) :
+			    run_trace(&o, cfg, &res, &json_out, &snoop_out);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);

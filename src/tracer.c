@@ -33,14 +33,6 @@ struct tracer {
 
 static int libbpf_verbose;
 
-/* BLKTRACE_BENCH_RAW_TP=1 forces the raw_tp twins, as --raw-tp does. */
-static bool raw_tp_forced_by_env(void)
-{
-	const char *force = getenv("BLKTRACE_BENCH_RAW_TP");
-
-	return force && *force && strcmp(force, "0");
-}
-
 static void set_err(const struct tracer_opts *opts, const char *fmt, ...)
 {
 	va_list ap;
@@ -378,7 +370,7 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
 static int load_any(struct tracer *t, const struct tracer_opts *opts)
 {
 	struct tracer_load_failure fail[2] = {};
-	bool want_btf = !opts->force_raw_tp && !raw_tp_forced_by_env();
+	bool want_btf = !opts->force_raw_tp;
 	struct utsname u = {};
 	int err = -EINVAL, i;
 

@@ -18,7 +18,7 @@ struct tracer;
 
 struct tracer_opts {
 	const struct device *dev;   /* the disk (and optional partition range) to trace */
-	bool force_raw_tp;	    /* take the raw_tp twins even where tp_btf works */
+	bool force_raw_tp;	    /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
 	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
 	size_t snoop_ring_bytes;    /* snoop mode: ring buffer size (power of 2); 0: off */
 	char *errbuf;		    /* one-line reason on failure, may be NULL */

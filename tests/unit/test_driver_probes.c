@@ -262,27 +262,30 @@ static void test_reasons(void **state)
 	assert_int_equal(driver_probes__detect_xen(NULL, NULL), -EINVAL);
 }
 
-/* NULL env: $BLKTRACE_BENCH_KALLSYMS and $BLKTRACE_BENCH_SYSFS. */
+/* Only the places given are read: no default, no environment behind a missing one. */
 static void test_env(void **state)
 {
+	struct driver_probe_env env = { .kallsyms = kallsyms, .sysfs_root = scratch };
 	struct xen_probe_support s;
 
 	(void)state;
 	put_text("kallsyms", xen_module);
 	put_text("bus/event_source/devices/kprobe/type", "6\n");
-	assert_int_equal(setenv("BLKTRACE_BENCH_KALLSYMS", kallsyms, 1), 0);
-	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", scratch, 1), 0);
-	assert_int_equal(driver_probes__detect_xen(NULL, &s), 0);
+	assert_int_equal(driver_probes__detect_xen(&env, &s), 0);
 	assert_true(s.available);
 	assert_string_equal(s.how, "kprobe");
 	rm("bus/event_source/devices/kprobe/type");
-	unsetenv("BLKTRACE_BENCH_SYSFS");
-	unsetenv("BLKTRACE_BENCH_KALLSYMS");
+	assert_int_equal(driver_probes__detect_xen(NULL, &s), -EINVAL);
+	env.sysfs_root = NULL;
+	assert_int_equal(driver_probes__detect_xen(&env, &s), -EINVAL);
+	env = (struct driver_probe_env){ .kallsyms = NULL, .sysfs_root = scratch };
+	assert_int_equal(driver_probes__detect_xen(&env, &s), -EINVAL);
 }
 
 /* Said once per process, and only for xen-blkfront disks. */
 static void test_notice_once(void **state)
 {
+	const struct driver_probe_env env = { .kallsyms = kallsyms, .sysfs_root = scratch };
 	struct device *dev = test_calloc(1, sizeof(*dev));
 	char *buf = NULL, want[512];
 	size_t len = 0;
@@ -292,12 +295,11 @@ static void test_notice_once(void **state)
 	assert_non_null(dev);
 	assert_non_null(f);
 	put_text("kallsyms", no_xen);
-	assert_int_equal(setenv("BLKTRACE_BENCH_KALLSYMS", kallsyms, 1), 0);
-	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", scratch, 1), 0);
-	assert_false(driver_probes__notice(dev, f)); /* not xen */
+	assert_false(driver_probes__notice(&env, dev, f)); /* not xen */
 	dev->xen.present = true;
-	assert_true(driver_probes__notice(dev, f));
-	assert_false(driver_probes__notice(dev, f));
+	assert_false(driver_probes__notice(NULL, dev, f)); /* nowhere to look */
+	assert_true(driver_probes__notice(&env, dev, f));
+	assert_false(driver_probes__notice(&env, dev, f));
 	fclose(f);
 	snprintf(want, sizeof(want),
 		 "blktrace-bench: xen-blkfront driver probes not available "
@@ -307,8 +309,6 @@ static void test_notice_once(void **state)
 	assert_string_equal(buf, want);
 	free(buf);
 	test_free(dev);
-	unsetenv("BLKTRACE_BENCH_SYSFS");
-	unsetenv("BLKTRACE_BENCH_KALLSYMS");
 }
 
 int main(void)

@@ -39,8 +39,7 @@ static struct device *fixture_dev(const char *fixture, const char *spec)
 
 	assert_non_null(dev);
 	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
-	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", root, 1), 0);
-	if (device__resolve(spec, dev, err, sizeof(err)))
+	if (device__resolve(root, spec, dev, err, sizeof(err)))
 		fail_msg("%s in %s: %s", spec, fixture, err);
 	return dev;
 }

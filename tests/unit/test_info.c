@@ -37,7 +37,7 @@ static int setup(void **state)
 	fd = mkstemp(kallsyms);
 	if (fd < 0 || write(fd, "ffffffff81000000 T _stext\n", 26) != 26 || close(fd))
 		return -1;
-	return setenv("BLKTRACE_BENCH_KALLSYMS", kallsyms, 1);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -47,12 +47,13 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* What main would read from the environment: the fixture's tree and our kallsyms. */
+static char root[PATH_MAX + 64];
+static struct env_config cfg = { .sysfs_root = root, .kallsyms = kallsyms };
+
 static void use_fixture(const char *fixture)
 {
-	char root[PATH_MAX + 64];
-
 	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
-	assert_int_equal(setenv("BLKTRACE_BENCH_SYSFS", root, 1), 0);
 }
 
 /* The device object as a file would carry it: dumped and parsed back. */
@@ -65,7 +66,7 @@ static json_t *device_json(const char *fixture, const char *spec)
 
 	assert_non_null(dev);
 	use_fixture(fixture);
-	if (device__resolve(spec, dev, err, sizeof(err)))
+	if (device__resolve(cfg.sysfs_root, spec, dev, err, sizeof(err)))
 		fail_msg("%s in %s: %s", spec, fixture, err);
 	j = report_json__device(dev);
 	assert_non_null(j);
@@ -403,7 +404,7 @@ static int run_info(const char *fixture, const char *spec, bool json, char **out
 		saved[i] = dup(i + 1);
 		dup2(fds[i], i + 1);
 	}
-	rc = cmd_info(json ? 3 : 2, argv);
+	rc = cmd_info(json ? 3 : 2, argv, &cfg);
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < 2; i++) {

@@ -91,13 +91,12 @@ static int setup(void **state)
 		return -1;
 	put(scratch, "boot_id", "boot-one\n");
 	env = (struct sweep_env){ .dir = run, .boot_id = boot };
-	return setenv("BLKTRACE_BENCH_SYSFS", sys, 1);
+	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	unsetenv("BLKTRACE_BENCH_SYSFS");
 	test_remove_tree(scratch);
 	return 0;
 }
@@ -108,7 +107,7 @@ static struct device *resolve(void)
 	char err[256];
 
 	assert_non_null(d);
-	if (device__resolve("tst", d, err, sizeof(err)))
+	if (device__resolve(sys, "tst", d, err, sizeof(err)))
 		fail_msg("tst: %s", err);
 	return d;
 }

@@ -176,13 +176,12 @@ static int setup(void **state)
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
 	env = (struct target_env){ .sysfs = sys, .mountinfo = mountinfo, .swaps = swaps,
 				   .dev_dir = devdir };
-	return setenv("BLKTRACE_BENCH_SYSFS", sys, 1);
+	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	unsetenv("BLKTRACE_BENCH_SYSFS");
 	test_remove_tree(scratch);
 	return 0;
 }
@@ -193,7 +192,7 @@ static struct device *resolve(const char *spec)
 	char err[256];
 
 	assert_non_null(d);
-	if (device__resolve(spec, d, err, sizeof(err)))
+	if (device__resolve(env.sysfs, spec, d, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 	return d;
 }

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The readers device__resolve (device.c) fills struct device with, from the files that
+ * own each part: the queue's (device_queue.c) and the driver's (device_driver.c). Not
+ * for other modules: they include device.h.
+ */
+#ifndef BLKTRACE_BENCH_DEVICE_READ_H
+#define BLKTRACE_BENCH_DEVICE_READ_H
+
+#include "device.h"
+
+/* blk-mq hardware queues of the disk in dir (mq/): how many, and the largest tag count. */
+void device_queue__read_hw_queues(const char *dir, unsigned int *nr, unsigned int *max_tags);
+
+/*
+ * The path disks of an NVMe multipath head, their queues counted into dev's, and the
+ * driver of the first; nothing for other disks. root: the canonical sysfs root.
+ */
+void device_driver__read_paths(const char *root, struct device *dev);
+
+/*
+ * The driver and module of the disk in dir (unless a path gave them), its module's
+ * parameters, what the driver adds (xen-blkfront, virtio_blk, nvme, SCSI, loop) and the
+ * stacking (slaves/, holders/, dm, md). Needs the limits and hardware queues read.
+ */
+void device_driver__read(const char *root, const char *dir, struct device *dev);
+
+#endif /* BLKTRACE_BENCH_DEVICE_READ_H */

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The environment's configuration (env_config.h): its defaults and how each variable's
+ * text is read. main() hands in getenv; tests hand in a table.
+ */
+#include <string.h>
+#include "env_config.h"
+
+static const char *value_or(char *(*lookup)(const char *), const char *name, const char *dflt)
+{
+	const char *v = lookup(name);
+
+	return v && *v ? v : dflt;
+}
+
+void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name))
+{
+	cfg->sysfs_root = value_or(lookup, "BLKTRACE_BENCH_SYSFS", "/sys");
+	cfg->kallsyms = value_or(lookup, "BLKTRACE_BENCH_KALLSYMS", "/proc/kallsyms");
+	cfg->force_raw_tp = strcmp(value_or(lookup, "BLKTRACE_BENCH_RAW_TP", "0"), "0") != 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * What the environment may change, read once in main() and handed to each command, which
+ * passes each value on explicitly (device__resolve's root, struct driver_probe_env,
+ * struct target_env, tracer_opts.force_raw_tp): nothing below main() calls getenv().
+ *
+ *   BLKTRACE_BENCH_SYSFS=DIR      sysfs_root: read DIR instead of /sys (fixture trees)
+ *   BLKTRACE_BENCH_KALLSYMS=FILE  kallsyms: FILE instead of /proc/kallsyms
+ *   BLKTRACE_BENCH_RAW_TP=1       force_raw_tp: the raw_tp programs, as --raw-tp
+ *
+ * An unset or empty variable keeps the default; BLKTRACE_BENCH_RAW_TP=0 is off.
+ */
+#ifndef BLKTRACE_BENCH_ENV_CONFIG_H
+#define BLKTRACE_BENCH_ENV_CONFIG_H
+
+#include <stdbool.h>
+
+struct env_config {
+	const char *sysfs_root;	/* "/sys" */
+	const char *kallsyms;	/* "/proc/kallsyms" */
+	bool force_raw_tp;	/* false */
+};
+
+/* The defaults, then what lookup (getenv, in main) finds; the strings are lookup's. */
+void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name));
+
+#endif /* BLKTRACE_BENCH_ENV_CONFIG_H */
