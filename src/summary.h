@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "findings.h"
+#include "histogram.h"
 #include "metrics.h"
 #include "run.h"
 #include "stats.h"

@@ -29,21 +29,6 @@
 #define WL_PATTERN_SEED 0x5061747465726e21ULL /* "Pattern!" */
 #define WL_FILL_CHUNK (4U << 20)
 
-static const struct engine_ops *const engines[] = {
-	&engine_psync_ops,
-	&engine_uring_ops,
-};
-
-const struct engine_ops *engine__find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		if (!strcmp(engines[i]->name, name))
-			return engines[i];
-	return NULL;
-}
-
 static uint64_t wl_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "hist.h"
+#include "histogram.h"
 #include "stats.h"
 
 #define KIB 1024ULL

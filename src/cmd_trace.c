@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
-#include "jobs.h"
+#include "sweep.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -379,20 +379,20 @@ static int interrupted_rc(void)
 
 /*
  * Workload mode: everything that can be refused is refused before the BPF programs
- * attach (jobs__prepare); the swept value is back and the target closed before the
+ * attach (sweep__prepare); the swept value is back and the target closed before the
  * report is written.
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
-			const struct job_env *env, struct result *res, struct outfile *json,
+			const struct workload_env *env, struct result *res, struct outfile *json,
 			struct outfile *snoop_out)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct job job;
+	struct sweep job;
 	char err_msg[512] = "";
 	int err, rc = EXIT_FAIL;
 
-	err = jobs__prepare(&job, o, &res->device, env, &stop_signal, err_msg, sizeof(err_msg));
+	err = sweep__prepare(&job, o, &res->device, env, &stop_signal, err_msg, sizeof(err_msg));
 	if (err == -EINTR) {
 		die_msg("interrupted before the first run");
 		return interrupted_rc();
@@ -406,8 +406,8 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	rc = EXIT_FAIL;
 	say_tracing(o, res, t);
-	err = jobs__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
-	jobs__close(&job);
+	err = sweep__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
+	sweep__close(&job);
 	if (err && err != -EINTR) {
 		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
 		rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
@@ -421,7 +421,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	if (rc == EXIT_OK && err == -EINTR)
 		rc = interrupted_rc();
 cleanup:
-	jobs__close(&job);
+	sweep__close(&job);
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
@@ -520,7 +520,7 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile json_out = {}, snoop_out = {};
-	struct job_env env = {};
+	struct workload_env env = {};
 	struct result res = {};
 	struct options o;
 	char err_msg[512];
@@ -554,7 +554,7 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
 	/* A sweep that died left settings changed: put them back (a sweep does so under
-	 * its lock, in jobs__prepare). */
+	 * its lock, in sweep__prepare). */
 	if (!o.nr_set_values) {
 		err = sweep_state__recover_idle(&env.state, &res.device, stderr, err_msg,
 						sizeof(err_msg));

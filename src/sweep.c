@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Workload mode of the trace command. Before anything is traced (jobs__prepare):
+ * Workload mode of the trace command. Before anything is traced (sweep__prepare):
  * --rw and friends are checked, the target is chosen, checked and opened
  * (target.c: nothing is written that the user did not ask for, nothing is left
  * behind), and a --set sweep takes the disk's lock and records the original value
  * (sweep_state.c) before its first change. Then every (value, block size,
- * repetition) becomes one traced run (jobs__run); jobs__close puts everything back.
+ * repetition) becomes one traced run (sweep__run); sweep__close puts everything back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "jobs.h"
+#include "sweep.h"
 #include "fmt.h"
 #include "workload.h"
 
@@ -102,7 +102,7 @@ static uint64_t run_size(const struct options *o, uint64_t bs)
 	return o->size ? o->size : o->count * bs;
 }
 
-static int open_target(struct job *j, const struct job_env *env, char *err, size_t errlen)
+static int open_target(struct sweep *j, const struct workload_env *env, char *err, size_t errlen)
 {
 	const struct options *o = j->o;
 	struct target_req req = {
@@ -131,7 +131,7 @@ static int open_target(struct job *j, const struct job_env *env, char *err, size
  * The disk's lock, whatever a dead sweep left put back, the original value recorded,
  * and only then the trial writes of every value.
  */
-static int prepare_sweep(struct job *j, const struct job_env *env, char *err, size_t errlen)
+static int prepare_sweep(struct sweep *j, const struct workload_env *env, char *err, size_t errlen)
 {
 	const struct options *o = j->o;
 	int ret;
@@ -157,8 +157,8 @@ static int prepare_sweep(struct job *j, const struct job_env *env, char *err, si
 	return knob__try(&j->knob, o->set_values, o->nr_set_values, err, errlen);
 }
 
-int jobs__prepare(struct job *j, const struct options *o, struct device *d,
-		  const struct job_env *env, volatile sig_atomic_t *stop, char *err,
+int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
+		  const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
 		  size_t errlen)
 {
 	int i, ret;
@@ -188,11 +188,11 @@ int jobs__prepare(struct job *j, const struct options *o, struct device *d,
 	if (!ret && *stop)
 		ret = -EINTR;
 	if (ret)
-		jobs__close(j);
+		sweep__close(j);
 	return ret;
 }
 
-static void restore_knob(struct job *j)
+static void restore_knob(struct sweep *j)
 {
 	if (!j->knob.changed || j->restore_failed)
 		return;
@@ -208,7 +208,7 @@ static void restore_knob(struct job *j)
 		j->d->name);
 }
 
-void jobs__close(struct job *j)
+void sweep__close(struct sweep *j)
 {
 	int ret;
 
@@ -226,7 +226,7 @@ void jobs__close(struct job *j)
 }
 
 /* One traced run of block size bs, repetition rep, appended to res. */
-static int run_one(struct job *j, struct tracer *t, struct result *res, uint64_t bs,
+static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
 		   unsigned int rep, int v, struct block_stats *before,
 		   volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
@@ -303,7 +303,7 @@ static int run_one(struct job *j, struct tracer *t, struct result *res, uint64_t
 	return ret;
 }
 
-int jobs__run(struct job *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
+int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	      char *err, size_t errlen)
 {
 	const struct options *o = j->o;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-#ifndef BLKTRACE_BENCH_JOBS_H
-#define BLKTRACE_BENCH_JOBS_H
+#ifndef BLKTRACE_BENCH_SWEEP_H
+#define BLKTRACE_BENCH_SWEEP_H
 
 #include <signal.h>
 #include <stddef.h>
@@ -12,13 +12,13 @@
 #include "tracer.h"
 
 /* The system paths the workload's checks read: cmd_trace's, or a test's fake ones. */
-struct job_env {
+struct workload_env {
 	struct target_env target;
 	struct sweep_env state;
 };
 
 /* One workload invocation: its target, and the sweep's knob, lock and state. */
-struct job {
+struct sweep {
 	const struct options *o;
 	struct device *d;
 	struct target target;
@@ -42,8 +42,8 @@ struct job {
  * (a busy lock included); -EINTR when *stop was set; another negative errno with the
  * reason in err. On error everything is already undone.
  */
-int jobs__prepare(struct job *j, const struct options *o, struct device *d,
-		  const struct job_env *env, volatile sig_atomic_t *stop, char *err,
+int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
+		  const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
 		  size_t errlen);
 
 /*
@@ -51,10 +51,10 @@ int jobs__prepare(struct job *j, const struct options *o, struct device *d,
  * value restored (said on stderr). Returns 0; -EINTR when *stop was set (the runs so
  * far are kept); another negative errno with the reason in err.
  */
-int jobs__run(struct job *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
+int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	      char *err, size_t errlen);
 
 /* Restore what is still changed, forget the state, release the lock, close the target. */
-void jobs__close(struct job *j);
+void sweep__close(struct sweep *j);
 
-#endif /* BLKTRACE_BENCH_JOBS_H */
+#endif /* BLKTRACE_BENCH_SWEEP_H */
