@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "diag.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
@@ -121,8 +122,8 @@ static const struct argp_option options[] = {
 /*
  * argp prints errors as two lines ("...\nTry `--help'...") and exits 64; we want
  * one line and exit 2. So argp runs with ARGP_NO_ERRS | ARGP_NO_EXIT | ARGP_NO_HELP,
- * parse_opt writes errors into a memory stream of which cli_parse prints the first
- * line, and handles --help, --usage and --version itself.
+ * parse_opt writes errors into a memory stream of which cli_parse keeps the first
+ * line as the diag, and handles --help, --usage and --version itself.
  */
 struct captured {
 	char *err;
@@ -400,7 +401,7 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
 
-int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
+int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {
 	struct captured cap = {};
 	struct parse_state ps = {.cmd = cmd, .opts = opts, .cap = &cap};
@@ -419,11 +420,17 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 
 		if (nl)
 			*nl = '\0';
-		fprintf(stderr, "%s\n", cap.err);
-		err = err ? err : EINVAL;
-	} else if (!err && ps.done) {
-		err = ECANCELED; /* help or version printed: nothing else to do */
+		/* argp's line names the program itself: "blktrace-bench info: ..." */
+		err = diag__usage(d, "%s", cap.err);
+		if (d)
+			d->named = true;
+	} else if (err == ENOMEM) {
+		err = diag__fail(d, -err, "%s", strerror(err));
+	} else if (err) {
+		err = diag__usage_err(d, -err, "%s", strerror(err));
+	} else if (ps.done) {
+		err = 1; /* help or version printed: nothing else to do */
 	}
 	free(cap.err);
-	return err ? -err : 0;
+	return err;
 }

@@ -60,7 +60,13 @@ struct options {
 	const char *snoop_text;	/* --snoop-text FILE: print such a file */
 };
 
-/* The command's name ("trace", "info", ...) selects which options are legal. */
-int cli_parse(const char *cmd, int argc, char **argv, struct options *opts);
+struct diag;
+
+/*
+ * The command's name ("trace", "info", ...) selects which options are legal. 0; 1 when
+ * --help, --usage or --version was printed and there is nothing else to do; or a
+ * negative errno with the refusal in d (bad input).
+ */
+int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d);
 
 #endif /* BLKTRACE_BENCH_CLI_H */

@@ -245,49 +245,52 @@ static void info_text(const struct device *d)
 	print_stacking(d);
 }
 
-int cmd_info(int argc, char **argv, const struct env_config *cfg)
+/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
+static int info_json(const struct options *o, const struct device *dev, struct diag *d)
 {
-	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile out = {};
-	struct device dev;
-	struct options o;
-	char err_msg[512];
 	json_t *doc;
 	int err;
 
-	err = cli_parse("info", argc, argv, &o);
+	err = outfile__open(&out, "--json", o->json, NULL, 0, d);
 	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.nr_positional != 1) {
-		die_msg("info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
-		return EXIT_USAGE;
-	}
-	if (device__resolve(cfg->sysfs_root, o.positional[0], &dev, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
-	driver_probes__notice(&probes, &dev, stderr);
-	if (!o.json) {
-		info_text(&dev);
-		return finish_stdout() ? EXIT_FAIL : EXIT_OK;
-	}
-	/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
-	err = outfile__open(&out, "--json", o.json, NULL, 0, err_msg, sizeof(err_msg));
-	if (err) {
-		die_msg("%s", err_msg);
-		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
-	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
+		return err;
+	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(dev));
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {
 		outfile__abort(&out);
-		die_msg("cannot write --json %s: %s", o.json, strerror(-err));
-		return EXIT_FAIL;
+		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
 	}
-	if (outfile__commit(&out, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
-	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
+	return outfile__commit(&out, d);
+}
+
+static int info(int argc, char **argv, const struct env_config *cfg, struct diag *d)
+{
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	struct device dev;
+	struct options o;
+	int err;
+
+	err = cli_parse("info", argc, argv, &o, d);
+	if (err)
+		return err < 0 ? err : EXIT_OK;
+	if (o.nr_positional != 1)
+		return diag__usage(d, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
+	err = device__resolve(cfg->sysfs_root, o.positional[0], &dev, d);
+	if (err)
+		return err;
+	driver_probes__notice(&probes, &dev, stderr);
+	if (!o.json)
+		info_text(&dev);
+	else
+		err = info_json(&o, &dev, d);
+	return err ? err : finish_stdout(d);
+}
+
+int cmd_info(int argc, char **argv, const struct env_config *cfg)
+{
+	struct diag d = {};
+
+	return diag__exit(&d, info(argc, argv, cfg, &d));
 }

@@ -154,13 +154,16 @@ struct device {
 	struct loop_info loop;
 };
 
+struct diag;
+
 /*
  * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below sysfs_root ("/sys") and read the
- * disk's model. Returns 0, or a negative errno with a one-line reason in err (no trailing
- * newline).
+ * disk's model. Returns 0, or a negative errno with the reason in d: bad input for a name
+ * that is invalid or resolves to no disk (-ENOENT) or outside the root (-EXDEV), a runtime
+ * failure for sysfs that cannot be read.
  */
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
-		    size_t errlen);
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev,
+		    struct diag *d);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
 int device__read_limits(struct device *dev);

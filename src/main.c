@@ -24,6 +24,7 @@ static const struct cmd commands[] = {
 int main(int argc, char **argv)
 {
 	struct env_config cfg;
+	struct diag d = {};
 	size_t i;
 
 	env_config__read(&cfg, getenv);
@@ -37,8 +38,7 @@ int main(int argc, char **argv)
 				argv[1] = name;
 				return commands[i].fn(argc - 1, argv + 1, &cfg);
 			}
-		die_msg("unknown command '%s' (try --help)", argv[1]);
-		return EXIT_USAGE;
+		return diag__exit(&d, diag__usage(&d, "unknown command '%s' (try --help)", argv[1]));
 	}
 	return cmd_trace(argc, argv, &cfg);
 }

@@ -58,6 +58,15 @@ expect_eq "too large: exit 2" "$?" 2
 expect_true "too large: names max_hw_sectors_kb" grep -q "max_hw_sectors_kb=$hw" "$TMP/err"
 expect_eq "too large: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_eq "too large: unchanged" "$(cat "$msk")" "$orig"
+# 2b. A --state-dir that is no directory is a refused option (exit 2), like any other.
+echo x > "$TMP/notadir"
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=64 \
+	--state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
+expect_eq "--state-dir a file: exit 2" "$?" 2
+expect_true "--state-dir a file: says so" grep -q "$TMP/notadir is not a directory" "$TMP/err"
+expect_eq "--state-dir a file: unchanged" "$(cat "$msk")" "$orig"
+"$BB" restore "$a" --state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
+expect_eq "restore --state-dir a file: exit 2" "$?" 2
 
 # 3. An error in the middle (the workload fails: reading past a missing file) restores.
 "$BB" --trace "$a" --file /nonexistent/file --rw read --bs 4k --any-fs \

@@ -62,12 +62,13 @@ static json_t *device_json(const char *fixture, const char *spec)
 	struct device *dev = test_calloc(1, sizeof(*dev));
 	json_t *j, *back;
 	json_error_t jerr;
-	char err[256], *text;
+	struct diag d = {};
+	char *text;
 
 	assert_non_null(dev);
 	use_fixture(fixture);
-	if (device__resolve(cfg.sysfs_root, spec, dev, err, sizeof(err)))
-		fail_msg("%s in %s: %s", spec, fixture, err);
+	if (device__resolve(cfg.sysfs_root, spec, dev, &d))
+		fail_msg("%s in %s: %s", spec, fixture, d.msg);
 	j = report_json__device(dev);
 	assert_non_null(j);
 	text = json_dumps(j, 0);
