@@ -686,94 +686,106 @@ static const char *first_type(char c)
 	return NULL;
 }
 
-static int load_top(struct loader *l, struct loaded_result *out)
+/* The top level's '{', consumed; anything else is said as it is. */
+static int open_top(struct loader *l)
 {
-	json_t *doc = out->header;
-	json_t *seen = json_object(), *key = NULL, *v = NULL;
 	const char *type;
-	int ret = -ENOMEM;
 
-	if (!seen)
-		return -ENOMEM;
 	skip_ws(l);
-	if (l->pos >= l->len) {
-		ret = syntax(l, l->pos, "'[' or '{' expected near end of file");
-		goto out;
-	}
+	if (l->pos >= l->len)
+		return syntax(l, l->pos, "'[' or '{' expected near end of file");
 	if (l->buf[l->pos] != '{') {
 		type = first_type(l->buf[l->pos]);
-		ret = type ? bad(l, -EINVAL, "not a blktrace-bench result: the top level is %s, "
+		return type ? bad(l, -EINVAL, "not a blktrace-bench result: the top level is %s, "
 				  "not an object", type) :
-			     syntax(l, l->pos, "invalid token");
+			      syntax(l, l->pos, "invalid token");
+	}
+	l->pos++;
+	return 0;
+}
+
+/* The value of top-level member k: runs one at a time, the header kept, the rest skipped. */
+static int load_value(struct loader *l, const char *k, struct loaded_result *out)
+{
+	json_t *v;
+	int ret;
+
+	if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
+		out->has_runs = true;
+		return load_runs(l, out);
+	}
+	if (!kept(k) && strcmp(k, "runs"))
+		return skip_value(l); /* series, recommendation: compare recomputes them */
+	ret = parse_value(l, &v, RUN_MAX);
+	if (ret == -EFBIG)
+		ret = bad(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)", k,
+			  RUN_MAX >> 20);
+	if (!ret)
+		ret = check_member(l, k, v);
+	if (!ret && json_object_set(out->header, k, v))
+		ret = -ENOMEM;
+	json_decref(v);
+	return ret;
+}
+
+/* One "key": value of the top level; seen holds the keys so far (no duplicates). */
+static int load_member(struct loader *l, json_t *seen, struct loaded_result *out)
+{
+	json_t *key;
+	const char *k;
+	int ret;
+
+	skip_ws(l);
+	if (l->pos >= l->len || l->buf[l->pos] != '"')
+		return syntax(l, l->pos, l->pos >= l->len ? "premature end of input" :
+							  "string or '}' expected");
+	ret = parse_value(l, &key, 0);
+	if (ret)
+		return ret;
+	k = json_string_value(key);
+	skip_ws(l);
+	if (l->pos >= l->len || l->buf[l->pos] != ':') {
+		ret = syntax(l, l->pos, "':' expected");
 		goto out;
 	}
 	l->pos++;
 	skip_ws(l);
-	if (l->pos < l->len && l->buf[l->pos] == '}') {
-		l->pos++;
-		goto end;
-	}
-	for (;;) {
-		const char *k;
-
-		skip_ws(l);
-		if (l->pos >= l->len || l->buf[l->pos] != '"') {
-			ret = syntax(l, l->pos, l->pos >= l->len ? "premature end of input" :
-								  "string or '}' expected");
-			goto out;
-		}
-		ret = parse_value(l, &key, 0);
-		if (ret)
-			goto out;
-		k = json_string_value(key);
-		skip_ws(l);
-		if (l->pos >= l->len || l->buf[l->pos] != ':') {
-			ret = syntax(l, l->pos, "':' expected");
-			goto out;
-		}
-		l->pos++;
-		skip_ws(l);
-		if (json_object_get(seen, k)) {
-			ret = syntax(l, l->pos, "duplicate object key");
-			goto out;
-		}
-		if (json_object_set_new(seen, k, json_null()))
-			goto nomem;
-		if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
-			out->has_runs = true;
-			ret = load_runs(l, out);
-		} else if (kept(k) || !strcmp(k, "runs")) {
-			ret = parse_value(l, &v, RUN_MAX);
-			if (ret == -EFBIG)
-				ret = bad(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)",
-					   k, RUN_MAX >> 20);
-			if (!ret)
-				ret = check_member(l, k, v);
-			if (!ret && json_object_set(doc, k, v))
-				ret = -ENOMEM;
-			json_decref(v);
-			v = NULL;
-		} else {
-			ret = skip_value(l); /* series, recommendation: compare recomputes them */
-		}
-		json_decref(key);
-		key = NULL;
-		if (ret)
-			goto out;
-		ret = next_or_end(l, '}');
-		if (ret < 0)
-			goto out;
-		if (!ret)
-			break;
-	}
-end:
-	skip_ws(l);
-	ret = l->pos < l->len ? syntax(l, l->pos, "end of file expected") : 0;
-	goto out;
-nomem:
-	ret = -ENOMEM;
+	if (json_object_get(seen, k))
+		ret = syntax(l, l->pos, "duplicate object key");
+	else if (json_object_set_new(seen, k, json_null()))
+		ret = -ENOMEM;
+	else
+		ret = load_value(l, k, out);
 out:
 	json_decref(key);
+	return ret;
+}
+
+static int load_top(struct loader *l, struct loaded_result *out)
+{
+	json_t *seen = json_object();
+	int ret;
+
+	if (!seen)
+		return -ENOMEM;
+	ret = open_top(l);
+	if (ret)
+		goto out;
+	skip_ws(l);
+	if (l->pos < l->len && l->buf[l->pos] == '}') {
+		l->pos++;
+	} else {
+		do {
+			ret = load_member(l, seen, out);
+			if (!ret)
+				ret = next_or_end(l, '}'); /* 1: another member follows */
+		} while (ret > 0);
+	}
+	if (ret)
+		goto out;
+	skip_ws(l);
+	ret = l->pos < l->len ? syntax(l, l->pos, "end of file expected") : 0;
+out:
 	json_decref(seen);
 	return ret;
 }
