@@ -434,6 +434,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return err;
 }
 
+/* How many words besides options each command takes, and what it says otherwise. */
+static const struct {
+	const char *cmd;
+	int nr_positional;
+	const char *usage;
+} arities[] = {
+	{ "info", 1, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]" },
+	{ "compare", 2, "compare takes two result files: blktrace-bench compare A.json B.json "
+			"[--json] [--fail-on-regression PCT]" },
+	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
+};
+
+static int check_arity(const char *cmd, const struct options *o, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arities) / sizeof(arities[0]); i++)
+		if (!strcmp(cmd, arities[i].cmd) && o->nr_positional != arities[i].nr_positional)
+			return diag__usage(d, "%s", arities[i].usage);
+	return 0;
+}
+
 static const char trace_doc[] =
 	"Trace what a block device does.\v"
 	"Modes:\n"
@@ -450,6 +472,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 	int err;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->argc = argc;
+	opts->argv = argv;
 	cap.errf = open_memstream(&cap.err, &cap.err_len);
 	if (!cap.errf)
 		return -ENOMEM;
@@ -471,6 +495,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 		err = diag__usage_err(d, -err, "%s", strerror(err));
 	} else if (ps.done) {
 		err = 1; /* help or version printed: nothing else to do */
+	} else {
+		err = check_arity(cmd, opts, d);
 	}
 	free(cap.err);
 	return err;

@@ -67,29 +67,15 @@ static int compare_files(const struct options *o, struct outfile *out, struct di
 }
 
 /* compare reads only the files it is given: cfg is not used. */
-static int compare(int argc, char **argv, struct diag *d)
+int cmd_compare(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	struct outfile out = {};
-	struct options o;
 	int ret;
 
-	ret = cli_parse("compare", argc, argv, &o, d);
-	if (ret)
-		return ret < 0 ? ret : EXIT_OK;
-	if (o.nr_positional != 2)
-		return diag__usage(d, "compare takes two result files: blktrace-bench compare A.json "
-				   "B.json [--json] [--fail-on-regression PCT]");
-	ret = open_output(&o, &out, d);
+	(void)cfg;
+	ret = open_output(o, &out, d);
 	if (!ret)
-		ret = compare_files(&o, &out, d);
+		ret = compare_files(o, &out, d);
 	outfile__abort(&out);
 	return ret;
-}
-
-int cmd_compare(int argc, char **argv, const struct env_config *cfg)
-{
-	struct diag d = {};
-
-	(void)cfg;
-	return diag__exit(&d, compare(argc, argv, &d));
 }

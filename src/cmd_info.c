@@ -265,32 +265,19 @@ static int info_json(const struct options *o, const struct device *dev, struct d
 	return outfile__commit(&out, d);
 }
 
-static int info(int argc, char **argv, const struct env_config *cfg, struct diag *d)
+int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct device dev;
-	struct options o;
 	int err;
 
-	err = cli_parse("info", argc, argv, &o, d);
-	if (err)
-		return err < 0 ? err : EXIT_OK;
-	if (o.nr_positional != 1)
-		return diag__usage(d, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
-	err = device__resolve(cfg->sysfs_root, o.positional[0], &dev, d);
+	err = device__resolve(cfg->sysfs_root, o->positional[0], &dev, d);
 	if (err)
 		return err;
 	driver_probes__notice(&probes, &dev, stderr);
-	if (!o.json)
+	if (!o->json)
 		info_text(&dev);
 	else
-		err = info_json(&o, &dev, d);
+		err = info_json(o, &dev, d);
 	return err ? err : finish_stdout(d);
-}
-
-int cmd_info(int argc, char **argv, const struct env_config *cfg)
-{
-	struct diag d = {};
-
-	return diag__exit(&d, info(argc, argv, cfg, &d));
 }

@@ -43,34 +43,17 @@ static int restore_disk(const struct sweep_env *env, const struct device *dev, s
 	return 0;
 }
 
-static int restore(int argc, char **argv, const struct env_config *cfg, struct diag *d)
+int cmd_restore(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
-	struct sweep_env env = {};
-	struct device *dev;
-	struct options o;
+	struct sweep_env env = { .dir = o->state_dir };
+	struct device *dev = malloc(sizeof(*dev));
 	int err;
 
-	err = cli_parse("restore", argc, argv, &o, d);
-	if (err)
-		return err < 0 ? err : EXIT_OK;
-	if (o.nr_positional != 1)
-		return diag__usage(d, "restore takes one disk: blktrace-bench restore DEV "
-				   "[--state-dir DIR]");
-	dev = malloc(sizeof(*dev));
 	if (!dev)
 		return diag__fail(d, -ENOMEM, "out of memory");
-	err = device__resolve(cfg->sysfs_root, o.positional[0], dev, d);
-	if (!err) {
-		env.dir = o.state_dir;
+	err = device__resolve(cfg->sysfs_root, o->positional[0], dev, d);
+	if (!err)
 		err = restore_disk(&env, dev, d);
-	}
 	free(dev);
 	return err;
-}
-
-int cmd_restore(int argc, char **argv, const struct env_config *cfg)
-{
-	struct diag d = {};
-
-	return diag__exit(&d, restore(argc, argv, cfg, &d));
 }

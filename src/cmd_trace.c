@@ -504,53 +504,42 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 		device__read_limits(dev);
 }
 
-static int trace(int argc, char **argv, const struct env_config *cfg, struct diag *d)
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile json_out = {}, snoop_out = {};
 	struct workload_env env = {};
 	struct result res = {};
-	struct options o;
 	int err;
 
-	err = cli_parse("trace", argc, argv, &o, d);
-	if (err)
-		return err < 0 ? err : EXIT_OK;
-	if (o.snoop_text) {
-		err = snoop__print_text(o.snoop_text, stdout, d);
+	if (o->snoop_text) {
+		err = snoop__print_text(o->snoop_text, stdout, d);
 		return err ? err : finish_stdout(d);
 	}
-	err = check_modes(&o, d);
+	err = check_modes(o, d);
 	if (!err)
-		err = device__resolve(cfg->sysfs_root, o.trace, &res.device, d);
+		err = device__resolve(cfg->sysfs_root, o->trace, &res.device, d);
 	if (err)
 		return err;
 	res.has_device = true;
 	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), argc, argv);
+	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
-	env.state.dir = o.state_dir;
+	env.state.dir = o->state_dir;
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
-	if (!o.nr_set_values)
+	if (!o->nr_set_values)
 		recover_settings(&env.state, &res.device);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(&o, &json_out, &snoop_out, d);
+	err = open_outputs(o, &json_out, &snoop_out, d);
 	if (!err)
-		err = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out, d) :
-			     run_trace(&o, cfg, &res, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d) :
+			     run_trace(o, cfg, &res, &json_out, &snoop_out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);
 	result__free(&res);
 	return err;
-}
-
-int cmd_trace(int argc, char **argv, const struct env_config *cfg)
-{
-	struct diag d = {};
-
-	return diag__exit(&d, trace(argc, argv, cfg, &d));
 }

@@ -391,7 +391,7 @@ static void test_dm_md(void **state)
 /* Run `info` with stdout and stderr in files; returns its exit code. */
 static int run_info(const char *fixture, const char *spec, bool json, char **out, char **err)
 {
-	char *argv[] = { "blktrace-bench info", (char *)spec, json ? "--json" : NULL, NULL };
+	char *argv[] = { "blktrace-bench", "info", (char *)spec, json ? "--json" : NULL, NULL };
 	char paths[2][64] = { "/tmp/bb-info-out.XXXXXX", "/tmp/bb-info-err.XXXXXX" };
 	char **bufs[2] = { out, err };
 	int fds[2], saved[2], i, rc;
@@ -405,7 +405,7 @@ static int run_info(const char *fixture, const char *spec, bool json, char **out
 		saved[i] = dup(i + 1);
 		dup2(fds[i], i + 1);
 	}
-	rc = cmd_info(json ? 3 : 2, argv, &cfg);
+	rc = commands__run(json ? 4 : 3, argv, &cfg);
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < 2; i++) {
