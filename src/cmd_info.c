@@ -93,7 +93,7 @@ static void print_params(const struct device *d)
 
 static void print_xen(const struct xen_blkfront *x)
 {
-	char b[32];
+	char b[32], param[96];
 
 	printf("xen-blkfront:\n");
 	print_limit("segments", x->segments, " (negotiated: queue/max_segments)");
@@ -108,18 +108,21 @@ static void print_xen(const struct xen_blkfront *x)
 	print_limit("max_queues", x->max_queues, "");
 	printf("  %-22s %s\n", "feature_persistent", on_off(x->feature_persistent));
 	if (x->max_indirect_segments >= 0)
-		printf("  %-22s %s=%lld (boot or modprobe)\n", "boot parameter", x->param_name,
-		       (long long)x->max_indirect_segments);
+		printf("  %-22s %s (boot or modprobe)\n", "boot parameter",
+		       device__xen_boot_parameter(x, x->max_indirect_segments, param,
+						  sizeof(param)));
 	else
-		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter", x->param_name);
+		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter",
+		       device__xen_param_name(x));
 	/* A rebooted guest negotiates again: say which side to change. */
 	if (x->backend_limited)
 		printf("  the module asks for %lld segments but the backend limits it to %lld\n",
 		       (long long)x->max_indirect_segments, (long long)x->segments);
 	else if (!x->indirect_descriptors)
-		printf("  %s=32 (the default) or more turns indirect descriptors on, where the "
+		printf("  %s (the default) or more turns indirect descriptors on, where the "
 		       "backend offers them\n",
-		       x->param_name);
+		       device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param,
+						  sizeof(param)));
 }
 
 /* An NVMe multipath head issues nothing itself: its paths carry the requests. */

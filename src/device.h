@@ -20,6 +20,7 @@
 /* BLKIF_MAX_SEGMENTS_PER_REQUEST: what fits in one ring slot without indirect descriptors. */
 #define XEN_DIRECT_SEGMENTS 11
 #define XEN_SEGMENT_BYTES 4096 /* one grant page per segment */
+#define XEN_DEFAULT_INDIRECT_SEGMENTS 32 /* the module's max_indirect_segments default */
 
 /* Queue limits as sysfs shows them; -1 where the kernel does not have the file. */
 struct queue_limits {
@@ -49,7 +50,6 @@ struct xen_blkfront {
 	int64_t max_queues;
 	int64_t feature_persistent;    /* -1 when the parameter is absent */
 	bool backend_limited;	       /* the module asked for more segments than negotiated */
-	char param_name[48];	       /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
 };
 
 /*
@@ -184,5 +184,14 @@ int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits
 
 /* enum device_limit bits as text: "max_sectors_kb", "max_segments", both joined by "+", "". */
 const char *device__limit_name(unsigned int limits);
+
+/*
+ * xen-blkfront's boot (or modprobe) parameter for the segments it asks for:
+ * "xen_blkfront.max_indirect_segments", "xen_blkfront.max" on 3.11..4.5.
+ */
+const char *device__xen_param_name(const struct xen_blkfront *x);
+/* That parameter set to segments, into buf: "xen_blkfront.max_indirect_segments=32". */
+const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				       size_t len);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

@@ -36,15 +36,15 @@ static double order_of(const char *v, size_t pos)
 
 static void xen_boot_parameter(struct recommendation *r, const struct device *dev)
 {
+	const long grant_kb = XEN_SEGMENT_BYTES / 1024;
 	const char *v = r->smallest ? r->smallest : r->best;
 	long kb = strtol(v ? v : "0", NULL, 10);
 
 	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb"))
 		return;
-	/* One 4 KiB grant per segment: the request size needs kb / 4 segments. */
-	snprintf(r->boot_parameter, sizeof(r->boot_parameter), "%s=%ld",
-		 dev->xen.param_is_old_name ? "xen_blkfront.max" :
-					      "xen_blkfront.max_indirect_segments", (kb + 3) / 4);
+	/* One grant per segment: a request of kb KiB needs kb / 4 segments, rounded up. */
+	device__xen_boot_parameter(&dev->xen, (kb + grant_kb - 1) / grant_kb, r->boot_parameter,
+				   sizeof(r->boot_parameter));
 }
 
 /* One workload: series idx[0..n) of ss, which differ only in the knob's value. */

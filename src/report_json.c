@@ -44,11 +44,13 @@ static json_t *limits_json(const struct queue_limits *l)
 static json_t *xen_json(const struct xen_blkfront *x)
 {
 	json_t *o, *boot = json_null();
+	char param[96];
 
 	if (!x->present)
 		return json_null();
 	if (x->max_indirect_segments >= 0)
-		boot = json_sprintf("%s=%lld", x->param_name, (long long)x->max_indirect_segments);
+		boot = json_string(device__xen_boot_parameter(x, x->max_indirect_segments, param,
+							      sizeof(param)));
 	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 		      "max_indirect_segments", jlimit(x->max_indirect_segments),
 		      "segments", jlimit(x->segments),
@@ -62,7 +64,7 @@ static json_t *xen_json(const struct xen_blkfront *x)
 		return NULL;
 	}
 	/* Saved results are compared across reboots: keep the line that changes them. */
-	json_object_set_new(o, "parameter_name", json_string(x->param_name));
+	json_object_set_new(o, "parameter_name", json_string(device__xen_param_name(x)));
 	json_object_set_new(o, "boot_parameter", boot);
 	json_object_set_new(o, "backend_limited", json_boolean(x->backend_limited));
 	return o;

@@ -180,7 +180,7 @@ static void check_xen_disk(const struct device *dev, const char *fixture)
 	assert_int_equal(dev->nr_holders, 0);
 	assert_true(dev->xen.present);
 	assert_false(dev->xen.param_is_old_name);
-	assert_string_equal(dev->xen.param_name, "xen_blkfront.max_indirect_segments");
+	assert_string_equal(device__xen_param_name(&dev->xen), "xen_blkfront.max_indirect_segments");
 	assert_int_equal(dev->xen.max_queues, 4);
 	check_no_driver_extras(dev);
 	/* An absolute, resolved path inside the fixture. */
@@ -333,7 +333,7 @@ static void test_xen_old_max(void **state)
 	check_param(dev, 1, "max_ring_page_order", "0");
 	assert_true(dev->xen.present);
 	assert_true(dev->xen.param_is_old_name);
-	assert_string_equal(dev->xen.param_name, "xen_blkfront.max");
+	assert_string_equal(device__xen_param_name(&dev->xen), "xen_blkfront.max");
 	assert_int_equal(dev->xen.max_indirect_segments, 32);
 	assert_int_equal(dev->xen.segments, 32);
 	assert_true(dev->xen.indirect_descriptors);
