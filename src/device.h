@@ -171,6 +171,12 @@ int device__read_limits(struct device *dev);
 /* Read one attribute of the whole disk's directory (e.g. "diskseq"), without trailing newline. */
 int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len);
 
+/*
+ * The active scheduler of a queue/scheduler text: "none [mq-deadline] kyber" ->
+ * "mq-deadline"; an mq queue before 4.11 shows just "none"; "" when none is marked.
+ */
+void device__active_scheduler(const char *text, char *out, size_t len);
+
 /* Read/write one queue/ attribute of the whole disk; values without trailing newline. */
 int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len);
 int device__queue_set(const struct device *dev, const char *attr, const char *value);

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The queue settings --set sweeps (knob.h): which ones, their bounds, the trial writes
+ * and putting the original back.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +10,6 @@
 #include "diag.h"
 #include "knob.h"
 #include "parse.h"
-
 
 static const struct {
 	const char *name;
@@ -29,17 +32,6 @@ bool knob__is_sweepable(const char *name)
 		if (!strcmp(knobs[i].name, name))
 			return true;
 	return false;
-}
-
-/* The active scheduler is the bracketed one: "[mq-deadline] none". */
-static void active_scheduler(char *buf)
-{
-	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (open && close) {
-		memmove(buf, open + 1, close - open - 1);
-		buf[close - open - 1] = '\0';
-	}
 }
 
 static bool in_list(const char *list, const char *word)
@@ -75,7 +67,7 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			   strerror(-ret));
 	snprintf(list, sizeof(list), "%s", k->original);
 	if (!strcmp(name, "scheduler"))
-		active_scheduler(k->original);
+		device__active_scheduler(list, k->original, sizeof(k->original));
 
 	for (v = 0; v < nr; v++) {
 		const char *val = values[v];
@@ -135,13 +127,16 @@ int knob__apply(struct knob *k, const char *value, struct diag *d)
 
 int knob__put(const struct device *dev, const char *name, const char *value)
 {
-	char now[256];
+	char now[256], active[64];
 	int ret;
 
 	ret = device__queue_set(dev, name, value);
 	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
-		if (!strcmp(name, "scheduler"))
-			active_scheduler(now);
+		/* The scheduler reads back as a list: the active one is what was set. */
+		if (!strcmp(name, "scheduler")) {
+			device__active_scheduler(now, active, sizeof(active));
+			snprintf(now, sizeof(now), "%s", active);
+		}
 		if (strcmp(now, value))
 			ret = -EIO;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse.h"
 #include "recommend.h"
 
 /* The workload of a run: its key with the knob's value left out. */
@@ -36,11 +37,12 @@ static double order_of(const char *v, size_t pos)
 
 static void xen_boot_parameter(struct recommendation *r, const struct device *dev)
 {
-	const long grant_kb = XEN_SEGMENT_BYTES / 1024;
+	const uint64_t grant_kb = XEN_SEGMENT_BYTES / 1024;
 	const char *v = r->smallest ? r->smallest : r->best;
-	long kb = strtol(v ? v : "0", NULL, 10);
+	uint64_t kb;
 
-	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb"))
+	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb") ||
+	    parse_uint(v, INT64_MAX, &kb))
 		return;
 	/* One grant per segment: a request of kb KiB needs kb / 4 segments, rounded up. */
 	device__xen_boot_parameter(&dev->xen, (kb + grant_kb - 1) / grant_kb, r->boot_parameter,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "diag.h"
 #include "knob.h"
+#include "parse.h"
 #include "sweep_state.h"
 
 #define STATE_MAGIC "blktrace-bench sweep state 1"
@@ -94,16 +95,29 @@ static struct sweep_state *state_new(const struct sweep_env *env, const struct d
 	return s;
 }
 
+/* A PID as this file writes it: decimal, above 0. */
+static int parse_pid(const char *s, int *pid)
+{
+	int64_t v;
+
+	if (parse_int(s, &v) || v <= 0 || v > INT_MAX)
+		return -EINVAL;
+	*pid = v;
+	return 0;
+}
+
 /* The PID a holder wrote into its lock file, for the refusal; 0 when not (yet) there. */
 static int holder_pid(int fd)
 {
 	char buf[32];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int pid = 0;
 
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	return atoi(buf);
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_pid(buf, &pid) ? 0 : pid;
 }
 
 /*
@@ -262,6 +276,19 @@ struct state_file {
 	bool magic;
 };
 
+/* "NAME MAJ:MIN" of the disk line. */
+static int parse_disk(char *s, struct state_file *sf)
+{
+	char *num = strchr(s, ' ');
+	const char *why;
+
+	if (!num || (size_t)(num - s) >= sizeof(sf->disk))
+		return -EINVAL;
+	*num++ = '\0';
+	snprintf(sf->disk, sizeof(sf->disk), "%s", s);
+	return parse_devnum(num, &sf->major, &sf->minor, &why);
+}
+
 static int parse_state(FILE *f, struct state_file *sf)
 {
 	char line[512], *sp;
@@ -274,10 +301,9 @@ static int parse_state(FILE *f, struct state_file *sf)
 			sf->magic = true;
 		else if (!sp)
 			return -EINVAL;
-		else if (!strncmp(line, "pid ", 4))
-			sf->pid = atoi(sp + 1);
-		else if (!strncmp(line, "disk ", 5) &&
-			 sscanf(sp + 1, "%63s %u:%u", sf->disk, &sf->major, &sf->minor) != 3)
+		else if (!strncmp(line, "pid ", 4) && parse_pid(sp + 1, &sf->pid))
+			return -EINVAL;
+		else if (!strncmp(line, "disk ", 5) && parse_disk(sp + 1, sf))
 			return -EINVAL;
 		else if (!strncmp(line, "diskseq ", 8))
 			snprintf(sf->diskseq, sizeof(sf->diskseq), "%s", sp + 1);

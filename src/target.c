@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "diag.h"
 #include "fmt.h"
+#include "parse.h"
 #include "target.h"
 #include "workload.h"
 
@@ -114,6 +115,7 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
 {
 	char *line = NULL, *field[MAX_FIELDS];
 	unsigned int maj, min;
+	const char *bad;
 	size_t cap = 0;
 	int n, i, hit = -1, ret = 0;
 	FILE *f = fopen(path, "re");
@@ -122,7 +124,7 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
 		return -errno;
 	while (hit < 0 && getline(&line, &cap, f) > 0) {
 		n = split_fields(line, field, MAX_FIELDS);
-		if (n < 5 || sscanf(field[2], "%u:%u", &maj, &min) != 2)
+		if (n < 5 || parse_devnum(field[2], &maj, &min, &bad))
 			continue;
 		hit = devset_find(s, makedev(maj, min));
 		for (i = 5; hit < 0 && i + 2 < n; i++) {
@@ -222,6 +224,7 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
 	char path[PATH_MAX + 64], num[32];
 	struct loop_info64 info;
 	unsigned int maj, min;
+	const char *why;
 	struct stat st;
 	int fd;
 
@@ -229,7 +232,7 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
 	    read_line(path, file, flen))
 		return false;
 	if (snprintf(path, sizeof(path), "%s/dev", sysdir) >= (int)sizeof(path) ||
-	    read_line(path, num, sizeof(num)) || sscanf(num, "%u:%u", &maj, &min) != 2)
+	    read_line(path, num, sizeof(num)) || parse_devnum(num, &maj, &min, &why))
 		return false;
 	fd = -1;
 	if (snprintf(path, sizeof(path), "%s/%s", dev_dir, name) < (int)sizeof(path))

@@ -287,6 +287,12 @@ static void test_bad_state_not_applied(void **state)
 	put(run, "tst.state", "something else\n");
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
+	/* Numbers are read strictly (parse.h): "12abc" is no PID, "7:0x" no MAJ:MIN. */
+	put(run, "tst.state", "blktrace-bench sweep state 1\npid 12abc\ndisk tst 7:9\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9x\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
 	assert_int_equal(access(state_path, F_OK), 0);
 	/* A state file this run did not write is not its to clear. */
 	assert_int_equal(sweep_state__clear(s), 0);
