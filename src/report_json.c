@@ -283,14 +283,38 @@ static json_t *block_json(const struct run_summary *rs)
 	return o;
 }
 
+static json_t *param_json(const struct job_param_def *def, const struct job_params *p)
+{
+	const void *field = job_param__cfield(def, p);
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return text__json(field);
+	case JOB_PARAM_U64:
+		return jint(*(const uint64_t *)field);
+	case JOB_PARAM_UINT:
+		return json_integer(*(const unsigned int *)field);
+	case JOB_PARAM_SECONDS:
+		return json_real(*(const double *)field);
+	case JOB_PARAM_BOOL:
+		return json_boolean(*(const bool *)field);
+	}
+	return NULL;
+}
+
 json_t *report_json__params(const struct job_params *p)
 {
-	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
-			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
-			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth",
-			      (int)p->iodepth, "direct", p->direct, "sync", p->sync, "fsync",
-			      p->fsync, "fdatasync", p->fdatasync);
+	json_t *o = json_object();
+	size_t i;
 
+	for (i = 0; o && i < NR_JOB_PARAMS; i++) {
+		const struct job_param_def *def = &job_param_defs[i];
+
+		if (json_object_set_new(o, def->name, param_json(def, p))) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	if (o && p->set_knob[0])
 		text__json_set(o, p->set_knob, text__json(p->set_value));
 	return o;

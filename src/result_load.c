@@ -459,48 +459,51 @@ static int param_bool(struct loader *l, size_t i, const char *key, json_t *v, bo
 	return 0;
 }
 
+/* A job parameter of run i, as def (run.h) says it is written. */
+static int read_job_param(struct loader *l, size_t i, const struct job_param_def *def, json_t *v,
+			  struct job_params *p)
+{
+	void *field = job_param__field(def, p);
+	uint64_t u;
+	int ret;
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return param_string(l, i, def->name, v, field, def->size);
+	case JOB_PARAM_U64:
+		return param_uint(l, i, def->name, v, INT64_MAX, field);
+	case JOB_PARAM_UINT:
+		ret = param_uint(l, i, def->name, v, UINT32_MAX, &u);
+		if (!ret)
+			*(unsigned int *)field = (unsigned int)u;
+		return ret;
+	case JOB_PARAM_SECONDS:
+		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+		    json_number_value(v) > METRIC_MAX)
+			return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a number of seconds",
+				   i, def->name, result_load__type_name(v));
+		*(double *)field = json_number_value(v);
+		return 0;
+	case JOB_PARAM_BOOL:
+		return param_bool(l, i, def->name, v, field);
+	}
+	return -EINVAL;
+}
+
 /* One member of params; a key that is no job parameter is the --set knob (one at most). */
 static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
 		      struct job_params *p)
 {
-	uint64_t u;
-	int ret;
+	const struct job_param_def *def = job_param__find(key);
 
-	if (!strcmp(key, "rw"))
-		return param_string(l, i, key, v, p->rw, sizeof(p->rw));
-	if (!strcmp(key, "engine"))
-		return param_string(l, i, key, v, p->engine, sizeof(p->engine));
-	if (!strcmp(key, "bs"))
-		return param_uint(l, i, key, v, INT64_MAX, &p->bs);
-	if (!strcmp(key, "size"))
-		return param_uint(l, i, key, v, INT64_MAX, &p->size);
-	if (!strcmp(key, "iodepth")) {
-		ret = param_uint(l, i, key, v, UINT32_MAX, &u);
-		p->iodepth = (unsigned int)u;
-		return ret;
-	}
-	if (!strcmp(key, "runtime")) {
-		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
-		    json_number_value(v) > METRIC_MAX)
-			return bad(l, -EINVAL, "runs[%zu].params.runtime is %s, not a number of "
-				    "seconds", i, result_load__type_name(v));
-		p->runtime = json_number_value(v);
-		return 0;
-	}
-	if (!strcmp(key, "direct"))
-		return param_bool(l, i, key, v, &p->direct);
-	if (!strcmp(key, "sync"))
-		return param_bool(l, i, key, v, &p->sync);
-	if (!strcmp(key, "fsync"))
-		return param_bool(l, i, key, v, &p->fsync);
-	if (!strcmp(key, "fdatasync"))
-		return param_bool(l, i, key, v, &p->fdatasync);
+	if (def)
+		return read_job_param(l, i, def, v, p);
 	if (p->set_knob[0])
 		return bad(l, -EINVAL, "runs[%zu].params has two settings, %s and %s: a run "
-			    "sweeps one", i, p->set_knob, key);
+			   "sweeps one", i, p->set_knob, key);
 	if (strlen(key) >= sizeof(p->set_knob))
 		return bad(l, -ERANGE, "runs[%zu].params: setting name longer than %zu "
-			    "characters", i, sizeof(p->set_knob) - 1);
+			   "characters", i, sizeof(p->set_knob) - 1);
 	snprintf(p->set_knob, sizeof(p->set_knob), "%s", key);
 	return param_string(l, i, key, v, p->set_value, sizeof(p->set_value));
 }

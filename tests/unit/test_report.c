@@ -296,6 +296,12 @@ static void test_every_metric_round_trips(void **state)
 	r->params.bs = 45056;
 	snprintf(r->params.set_knob, sizeof(r->params.set_knob), "max_sectors_kb");
 	snprintf(r->params.set_value, sizeof(r->params.set_value), "44");
+	/* Every job parameter set, so that each comes back through the one table. */
+	snprintf(r->params.engine, sizeof(r->params.engine), "io_uring");
+	r->params.size = 1ULL << 40;
+	r->params.runtime = 2.5;
+	r->params.iodepth = 32;
+	r->params.direct = r->params.sync = r->params.fsync = r->params.fdatasync = true;
 	assert_int_equal(run_summary__compute(live, res, r), 0);
 	doc = report_json(res);
 	text = json_dumps(doc, JSON_REAL_PRECISION(17));
@@ -312,6 +318,13 @@ static void test_every_metric_round_trips(void **state)
 	}
 	assert_string_equal(lr.runs[0].params.set_value, "44");
 	assert_int_equal(lr.runs[0].params.bs, 45056);
+	assert_string_equal(lr.runs[0].params.rw, r->params.rw);
+	assert_string_equal(lr.runs[0].params.engine, "io_uring");
+	assert_int_equal(lr.runs[0].params.size, 1ULL << 40);
+	assert_true(lr.runs[0].params.runtime == 2.5);
+	assert_int_equal(lr.runs[0].params.iodepth, 32);
+	assert_true(lr.runs[0].params.direct && lr.runs[0].params.sync &&
+		    lr.runs[0].params.fsync && lr.runs[0].params.fdatasync);
 	assert_int_equal(memcmp(lr.runs[0].block.size_all, live->block.size_all,
 				sizeof(live->block.size_all)), 0);
 	assert_int_equal(memcmp(lr.runs[0].segments_all, live->segments_all,
