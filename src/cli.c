@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "diag.h"
+#include "workload.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
@@ -275,7 +276,7 @@ static error_t parse_bs_list(struct argp_state *state, const char *arg, struct o
 		if (o->nr_bs == MAX_BS_LIST)
 			return usage_error(state, "--bs: more than %d sizes", MAX_BS_LIST);
 		err = parse_size(tok, &o->bs[o->nr_bs]);
-		if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > (1ULL << 30))
+		if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > WORKLOAD_MAX_BS)
 			return usage_error(state, "--bs: invalid block size '%s' (1 to 1G)", tok);
 		o->nr_bs++;
 	}
@@ -372,7 +373,8 @@ static error_t parse_workload(int key, char *arg, struct argp_state *state)
 		o->engine = arg;
 		return 0;
 	case OPT_IODEPTH:
-		return parse_count(state, "iodepth", arg, 4096, "depth (1 to 4096)", &o->iodepth);
+		return parse_count(state, "iodepth", arg, WORKLOAD_MAX_DEPTH, "depth (1 to 4096)",
+				   &o->iodepth);
 	case OPT_REPEAT:
 		return parse_count(state, "repeat", arg, 10000, "count (1 to 10000)", &o->repeat);
 	case OPT_SET:

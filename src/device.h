@@ -45,7 +45,7 @@ struct xen_blkfront {
 	bool param_is_old_name;	       /* the parameter is called "max" */
 	int64_t segments;	       /* negotiated: queue/max_segments */
 	bool indirect_descriptors;     /* segments > 11 */
-	int64_t max_request_bytes;     /* segments x 4096 */
+	int64_t max_request_bytes;     /* segments x XEN_SEGMENT_BYTES */
 	int64_t max_ring_page_order;
 	int64_t max_queues;
 	int64_t feature_persistent;    /* -1 when the parameter is absent */

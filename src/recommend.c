@@ -77,7 +77,7 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 			r->judged = false;
 		*e = (struct rec_evidence){.value = first->params.set_value, .mb_per_s = a->mean,
 					   .ci95 = a->ci95, .p_vs_best = p, .n = a->n};
-		if (!isnan(p) && p >= 0.05 &&
+		if (!isnan(p) && p >= STATS_ALPHA &&
 		    (small == SIZE_MAX || order_of(e->value, i) < small_order)) {
 			small = idx[i];
 			small_order = order_of(e->value, i);

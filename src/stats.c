@@ -160,6 +160,9 @@ double student_t_p_two_sided(double t, double df)
 		     log(r) - l, -l);
 }
 
+/* The two-sided tail mass beyond the 97.5% quantile: what student_t_q975 looks for. */
+#define Q975_TAILS 0.05
+
 double student_t_q975(double df)
 {
 	double lo = 0, hi = 2;
@@ -167,7 +170,7 @@ double student_t_q975(double df)
 
 	if (isnan(df) || df <= 0)
 		return NAN;
-	while (student_t_p_two_sided(hi, df) > 0.05) {
+	while (student_t_p_two_sided(hi, df) > Q975_TAILS) {
 		lo = hi;
 		hi *= 2;
 		/*
@@ -181,7 +184,7 @@ double student_t_q975(double df)
 	for (i = 0; i < 200 && hi - lo > 4 * DBL_EPSILON * hi; i++) {
 		double mid = lo + (hi - lo) / 2;
 
-		if (student_t_p_two_sided(mid, df) > 0.05)
+		if (student_t_p_two_sided(mid, df) > Q975_TAILS)
 			lo = mid;
 		else
 			hi = mid;

@@ -165,7 +165,7 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 	j->write = is_write(o->rw);
 	j->bs_list = o->nr_bs ? o->bs : &j->default_bs;
 	j->nr_bs = o->nr_bs ? o->nr_bs : 1;
-	j->default_bs = 4096;
+	j->default_bs = WORKLOAD_DEFAULT_BS;
 	for (i = 0; i < j->nr_bs; i++)
 		if (run_size(o, j->bs_list[i]) > j->max_size)
 			j->max_size = run_size(o, j->bs_list[i]);

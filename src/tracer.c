@@ -22,6 +22,8 @@
 #define MAX_SLOTS (1U << 20)
 /* Used when sysfs shows no mq/ (the device then issues no requests anyway). */
 #define DEFAULT_TAGS 1024
+/* The who map holds requests waiting in a scheduler (nr_requests per hw queue at most). */
+#define WHO_MIN_ENTRIES 4096
 
 struct tracer {
 	struct blkio_bpf *skel;
@@ -200,8 +202,9 @@ static int configure(struct tracer *t, const struct tracer_opts *opts, struct di
 	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
-	if (!err) /* requests waiting in a scheduler: nr_requests per hw queue at most */
-		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who,
+					       nr * 2 < WHO_MIN_ENTRIES ? WHO_MIN_ENTRIES : nr * 2);
 out:
 	if (err)
 		diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
