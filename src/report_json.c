@@ -100,7 +100,7 @@ static json_t *partitions_json(const struct device *dev)
 }
 
 /* Values as sysfs shows them ("Y", "32"): the types are the module's business. */
-static json_t *module_report_json__params(const struct device *dev)
+static json_t *module_params_json(const struct device *dev)
 {
 	json_t *o = json_object();
 	unsigned int i;
@@ -187,7 +187,7 @@ json_t *report_json__device(const struct device *dev)
 	json_object_set_new(d, "partitions", partitions_json(dev));
 	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
 	json_object_set_new(d, "holders", names_json(dev->holders, dev->nr_holders));
-	json_object_set_new(d, "module_parameters", module_report_json__params(dev));
+	json_object_set_new(d, "module_parameters", module_params_json(dev));
 	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
 	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));

@@ -631,45 +631,44 @@ static int check_schema(struct loader *l, json_t *schema)
 	return 0;
 }
 
-/* A top-level member: its type, where compare reads it. */
+/* The header's members and their members compare reads, with their types. */
+static const struct {
+	const char *path;
+	json_type type;
+} header_types[] = {
+	{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
+	{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+}, header_member_types[] = { /* null is fine for these */
+	{"host.kernel", JSON_STRING}, {"device.name", JSON_STRING}, {"device.driver", JSON_STRING},
+	{"device.limits", JSON_OBJECT}, {"device.xen_blkfront", JSON_OBJECT},
+};
+
+static const char *want_type(json_type type)
+{
+	return type == JSON_STRING ? "a string" : "an object";
+}
+
+/* A top-level member: its type, and its own members' where compare reads them. */
 static int check_member(struct loader *l, const char *key, json_t *v)
 {
-	static const struct {
-		const char *path;
-		json_type type;
-	} want[] = {
-		{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
-		{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
-	};
-	static const char *const strings[] = {"host.kernel", "device.name", "device.driver"};
-	static const char *const objects[] = {"device.limits", "device.xen_blkfront"};
 	size_t i, klen = strlen(key);
+	const char *path;
+	json_t *m;
 
 	if (!strcmp(key, "schema"))
 		return check_schema(l, v);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (!strcmp(key, want[i].path) && json_typeof(v) != want[i].type)
+	for (i = 0; i < sizeof(header_types) / sizeof(header_types[0]); i++)
+		if (!strcmp(key, header_types[i].path) && json_typeof(v) != header_types[i].type)
 			return bad(l, -EINVAL, "\"%s\" is %s, not %s", key, result_load__type_name(v),
-				    want[i].type == JSON_STRING ? "a string" : "an object");
-	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		json_t *s;
-
-		if (strncmp(strings[i], key, klen) || strings[i][klen] != '.')
+				   want_type(header_types[i].type));
+	for (i = 0; i < sizeof(header_member_types) / sizeof(header_member_types[0]); i++) {
+		path = header_member_types[i].path;
+		if (strncmp(path, key, klen) || path[klen] != '.')
 			continue;
-		s = json_object_get(v, strings[i] + klen + 1);
-		if (s && !json_is_string(s) && !json_is_null(s))
-			return bad(l, -EINVAL, "\"%s\" is %s, not a string", strings[i],
-				    result_load__type_name(s));
-	}
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
-		json_t *o;
-
-		if (strncmp(objects[i], key, klen) || objects[i][klen] != '.')
-			continue;
-		o = json_object_get(v, objects[i] + klen + 1);
-		if (o && !json_is_object(o) && !json_is_null(o))
-			return bad(l, -EINVAL, "\"%s\" is %s, not an object", objects[i],
-				    result_load__type_name(o));
+		m = json_object_get(v, path + klen + 1);
+		if (m && !json_is_null(m) && json_typeof(m) != header_member_types[i].type)
+			return bad(l, -EINVAL, "\"%s\" is %s, not %s", path,
+				   result_load__type_name(m), want_type(header_member_types[i].type));
 	}
 	return 0;
 }

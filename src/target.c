@@ -331,6 +331,17 @@ static int check_holders(const struct device *d, const struct devset *s, char *w
 	return ret;
 }
 
+/* What the in-use checks of name found: ret < 0, nothing could be checked; 1, why. */
+static int in_use_verdict(const char *name, int ret, const char *why, struct diag *d)
+{
+	if (ret < 0)
+		return diag__usage(d, "refusing to write to %s: cannot check that it is unused: %s",
+				   name, strerror(-ret));
+	if (ret)
+		return diag__usage(d, "refusing to write to %s: %s", name, why);
+	return 0;
+}
+
 int target__check_unused(const struct target_env *env, const struct device *dev,
 			 struct diag *d)
 {
@@ -359,12 +370,7 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 	if (!ret)
 		ret = check_loops(env, s, 0, 0, why, sizeof(why));
 	free(s);
-	if (ret < 0)
-		return diag__usage(d, "refusing to write to %s: cannot check that it is unused: %s",
-			   name, strerror(-ret));
-	if (ret)
-		return diag__usage(d, "refusing to write to %s: %s", name, why);
-	return 0;
+	return in_use_verdict(name, ret, why, d);
 }
 
 /* An existing regular file: not an active swap file, not backing a loop device. */
@@ -378,12 +384,7 @@ static int check_file_unused(const struct target_env *env, const char *path,
 			  why, sizeof(why));
 	if (!ret)
 		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, sizeof(why));
-	if (ret < 0)
-		return diag__usage(d, "refusing to write to %s: cannot check that it is unused: %s",
-			   path, strerror(-ret));
-	if (ret)
-		return diag__usage(d, "refusing to write to %s: %s", path, why);
-	return 0;
+	return in_use_verdict(path, ret, why, d);
 }
 
 /*
@@ -409,6 +410,20 @@ static const char *traced_name(const struct device *d)
 	return d->part_name[0] ? d->part_name : d->name;
 }
 
+/* A file at path on the filesystem dev: refused when that is not the traced disk. */
+static int check_on_traced(const char *sysfs, const char *path, dev_t dev,
+			   const struct target_req *req, const struct device *traced,
+			   struct diag *d)
+{
+	char spec[32];
+
+	if (req->any_fs || on_traced(sysfs, dev, traced, spec, sizeof(spec)))
+		return 0;
+	return diag__usage(d, "%s is on device %s, not on the traced %s: the trace would show "
+			   "nothing (--file elsewhere, or --any-fs to run anyway)", path, spec,
+			   traced_name(traced));
+}
+
 static uint32_t file_dio_align(int fd, const struct device *traced)
 {
 	struct statx stx;
@@ -424,18 +439,17 @@ static uint32_t file_dio_align(int fd, const struct device *traced)
 static int open_new(struct target *t, const char *sysfs, const char *dir,
 		    const struct target_req *req, const struct device *traced, struct diag *d)
 {
-	char path[PATH_MAX + 32], spec[32];
+	char path[PATH_MAX + 32];
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	if (stat(dir, &st))
 		return diag__fail(d, -errno, "cannot use %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return diag__usage(d, "%s is not a directory", dir);
-	if (!req->any_fs && !on_traced(sysfs, st.st_dev, traced, spec, sizeof(spec)))
-		return diag__usage(d, "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)", dir, spec,
-			   traced_name(traced));
+	ret = check_on_traced(sysfs, dir, st.st_dev, req, traced, d);
+	if (ret)
+		return ret;
 	/* O_EXCL: the file can never be linked into the directory either. */
 	fd = open(dir, O_RDWR | O_TMPFILE | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -473,13 +487,11 @@ static int open_file(struct target *t, const struct target_env *env, const char 
 		     const struct stat *st, const struct target_req *req,
 		     const struct device *traced, struct diag *d)
 {
-	char spec[32];
 	int ret;
 
-	if (!req->any_fs && !on_traced(env->sysfs, st->st_dev, traced, spec, sizeof(spec)))
-		return diag__usage(d, "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)", path, spec,
-			   traced_name(traced));
+	ret = check_on_traced(env->sysfs, path, st->st_dev, req, traced, d);
+	if (ret)
+		return ret;
 	if (req->write && !req->overwrite)
 		return diag__usage(d, "%s exists: writing into it needs --overwrite", path);
 	if (req->write) {
