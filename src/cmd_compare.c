@@ -14,13 +14,14 @@
 /* The output file, checked before anything is read: not a device, not an input. */
 static int open_output(const struct options *o, struct outfile *out, struct diag *d)
 {
-	struct outfile_input in[2] = {{o->positional[0], "input A"}, {o->positional[1], "input B"}};
+	struct outfile_input in[2] = { { o->positional[0], "input A" },
+				       { o->positional[1], "input B" } };
 
 	return o->json ? outfile__open(out, "--json", o->json, in, 2, d) : 0;
 }
 
-static int write_output(const struct options *o, const struct comparison *c,
-			struct outfile *out, struct diag *d)
+static int write_output(const struct options *o, const struct comparison *c, struct outfile *out,
+			struct diag *d)
 {
 	json_t *doc;
 	int err;
@@ -55,8 +56,10 @@ static int compare_files(const struct options *o, struct outfile *out, struct di
 		ret = write_output(o, &c, out, d);
 	/* A script must not take "nothing in common" for "no regression". */
 	if (!ret && !c.nr_sets)
-		ret = diag__fail(d, -ENODATA, "nothing compared: no set of runs in %s has the "
-				 "parameters of one in %s", o->positional[0], o->positional[1]);
+		ret = diag__fail(d, -ENODATA,
+				 "nothing compared: no set of runs in %s has the "
+				 "parameters of one in %s",
+				 o->positional[0], o->positional[1]);
 	if (!ret && o->fail_on_regression_set &&
 	    compare__regressions(&c, o->fail_on_regression, stderr))
 		ret = EXIT_REGRESSION;

@@ -21,7 +21,6 @@ static void print_limit(const char *name, int64_t v, const char *unit)
 		printf("  %-22s %lld%s\n", name, (long long)v, unit);
 }
 
-
 static const char *on_off(int64_t v)
 {
 	return v < 0 ? "-" : v ? "on" : "off";
@@ -131,12 +130,14 @@ static void print_paths(const struct device *d)
 	unsigned int i;
 
 	if (d->hidden)
-		printf("%s is a hidden disk (an NVMe multipath path): no device node, traced by "
-		       "name\n", d->name);
+		printf("%s is a hidden disk (an NVMe multipath path): no device node, "
+		       "traced by name\n",
+		       d->name);
 	if (!d->nr_paths)
 		return;
-	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, traced "
-	       "with it:\n", d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
+	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, "
+	       "traced with it:\n",
+	       d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
 	for (i = 0; i < d->nr_paths; i++) {
 		const struct device_path *p = &d->paths[i];
 
@@ -158,8 +159,9 @@ static void print_drivers(const struct device *d)
 		printf("virtio_blk:\n");
 		print_limit("queue_depth", v->queue_depth, " (per hardware queue: mq/*/nr_tags)");
 		print_limit("queue_depth parameter", v->queue_depth_param,
-			    v->queue_depth_param == 0 ? " (module parameter: 0 = the virtqueue size)"
-						      : " (module parameter)");
+			    v->queue_depth_param == 0
+				    ? " (module parameter: 0 = the virtqueue size)"
+				    : " (module parameter)");
 		print_limit("num_request_queues", v->num_request_queues, " (module parameter)");
 		print_limit("poll_queues", v->poll_queues, " (module parameter)");
 		print_limit("host segment limit", v->host_max_segments, " (seg_max)");
@@ -220,9 +222,8 @@ static void info_text(const struct device *d)
 	       fmt__bytes(b, sizeof(b), (double)d->size_sectors * 512),
 	       d->driver[0] ? d->driver : "-", d->module[0] ? d->module : "-");
 	if (d->part_name[0])
-		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
-		       d->part_name, d->part_major, d->part_minor,
-		       (unsigned long long)d->part_start,
+		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n", d->part_name,
+		       d->part_major, d->part_minor, (unsigned long long)d->part_start,
 		       (unsigned long long)d->part_sectors,
 		       fmt__bytes(b, sizeof(b), (double)d->part_sectors * 512));
 	print_partitions(d);

@@ -44,7 +44,7 @@ static const int stop_signals[] = {
 
 static void catch_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_signal}, old;
+	struct sigaction sa = { .sa_handler = on_signal }, old;
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
@@ -67,7 +67,7 @@ static double now_s(void)
 
 static void sleep_s(double s)
 {
-	struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9)};
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
 
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
 }
@@ -195,10 +195,10 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
 		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = {.seconds = now - last, .has_block = true, .block = delta};
+			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
 
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, last - t0,
-				 now - t0);
+			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
+				 last - t0, now - t0);
 			report_text__interval(stdout, res, &r);
 			fputc('\n', stdout);
 			fflush(stdout);
@@ -228,9 +228,11 @@ cleanup:
 static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
 {
 	if (o->verbose)
-		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs, %zu bytes of "
-				"BPF maps\n", res->device.name, res->device.major, res->device.minor,
-			tracer__flavour(t), tracer__map_bytes(t));
+		fprintf(stderr,
+			"blktrace-bench: tracing %s (%u:%u) with %s programs, "
+			"%zu bytes of BPF maps\n",
+			res->device.name, res->device.major, res->device.minor, tracer__flavour(t),
+			tracer__map_bytes(t));
 }
 
 /*
@@ -261,8 +263,8 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	err = outfile__commit(snoop_out, d);
 	if (err)
 		return err;
-	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records, o->snoop,
-		lost);
+	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
+		o->snoop, lost);
 	return 0;
 }
 
@@ -305,12 +307,13 @@ static int report(const struct options *o, const struct result *res, struct outf
 static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
 			struct diag *d)
 {
-	struct outfile_input in[2] = {{o->rw ? o->file : NULL, "the workload's --file"},
-				      {o->json, "the --json output as well"}};
+	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
+				       { o->json, "the --json output as well" } };
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
-		return diag__usage(d, "--snoop -: the records are binary; give a file (--snoop-text "
+		return diag__usage(d,
+				   "--snoop -: the records are binary; give a file (--snoop-text "
 				   "reads it)");
 	if (o->json)
 		err = outfile__open(json, "--json", o->json, in, 1, d);
@@ -320,9 +323,9 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 }
 
 /* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
-static int start_tracing(const struct options *o, const struct env_config *cfg,
-			 struct result *res, struct tracer **t, struct snoop **sn,
-			 struct outfile *snoop_out, struct diag *d)
+static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
+			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 struct diag *d)
 {
 	struct tracer_opts topts = {};
 	int err;
@@ -480,10 +483,10 @@ static int check_modes(const struct options *o, struct diag *d)
 		return diag__usage(d, "--trace DEV is required (try --help)");
 	if ((o->command || o->rw) && (o->duration || o->interval))
 		return diag__usage(d, "--duration and --interval are for passive mode, not with a "
-				   "workload");
+				      "workload");
 	if (o->command && o->rw)
 		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
-				   "both");
+				      "both");
 	if (!o->rw && o->nr_set_values)
 		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
 	return 0;
@@ -535,8 +538,8 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, &json_out, &snoop_out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d) :
-			     run_trace(o, cfg, &res, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d)
+			    : run_trace(o, cfg, &res, &json_out, &snoop_out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);

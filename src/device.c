@@ -37,8 +37,7 @@ static bool read_partition(const char *dir, const char *name, struct device_part
 	memset(p, 0, sizeof(*p));
 	text__copy(p->name, sizeof(p->name), name);
 	if (sysfs__read_devnum(dir, &p->major, &p->minor) ||
-	    sysfs__read_u64(dir, "start", &p->start) ||
-	    sysfs__read_u64(dir, "size", &p->sectors) ||
+	    sysfs__read_u64(dir, "start", &p->start) || sysfs__read_u64(dir, "size", &p->sectors) ||
 	    sysfs__read_u64(dir, "partition", &num) || num > UINT32_MAX)
 		return false;
 	p->number = num;
@@ -90,8 +89,8 @@ cleanup:
  * The user named the partition in dir: fill the part_* fields and cut disk (a copy of
  * dir) to its parent disk's directory, which sits within the root already.
  */
-static int read_named_partition(const char *root, const char *dir, char *disk,
-				struct device *dev, struct diag *d)
+static int read_named_partition(const char *root, const char *dir, char *disk, struct device *dev,
+				struct diag *d)
 {
 	char *slash;
 	int ret;
@@ -138,8 +137,7 @@ static int read_device(const char *root, const char *dir, struct device *dev, st
 		return diag__fail(d, ret, "%s: cannot read dev/size: %s", disk, strerror(-ret));
 	ret = device__read_limits(dev);
 	if (ret)
-		return diag__fail(d, ret, "%s: cannot read queue limits: %s", disk,
-				  strerror(-ret));
+		return diag__fail(d, ret, "%s: cannot read queue limits: %s", disk, strerror(-ret));
 	device_queue__read_hw_queues(disk, &dev->nr_hw_queues, &dev->max_tags);
 	device_driver__read_paths(root, dev);
 	/* Before 5.0 single-queue disks had no mq/ but a real elevator. */
@@ -232,8 +230,7 @@ static bool hidden_disk(const char *dir)
 	return false;
 }
 
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev,
-		    struct diag *d)
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
 	int ret;

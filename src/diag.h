@@ -46,8 +46,7 @@ int diag__usage(struct diag *d, const char *fmt, ...) __attribute__((format(prin
 int diag__usage_err(struct diag *d, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A runtime failure: returns err. */
-int diag__fail(struct diag *d, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int diag__fail(struct diag *d, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Put more in front of d's message ("--file X: "), its kind kept; returns d->err. */
 int diag__prefix(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

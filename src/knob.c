@@ -15,13 +15,13 @@ static const struct {
 	const char *name;
 	int64_t min, max; /* -2: not numeric (scheduler) */
 } knobs[] = {
-	{"max_sectors_kb", 4, INT64_MAX}, /* at least a page; at most max_hw_sectors_kb */
-	{"read_ahead_kb", 0, INT64_MAX},
-	{"nr_requests", 4, INT64_MAX},	  /* BLKDEV_MIN_RQ */
-	{"scheduler", -2, -2},
-	{"wbt_lat_usec", -1, INT64_MAX},  /* -1: the default */
-	{"nomerges", 0, 2},
-	{"rq_affinity", 0, 2},
+	{ "max_sectors_kb", 4, INT64_MAX }, /* at least a page; at most max_hw_sectors_kb */
+	{ "read_ahead_kb", 0, INT64_MAX },
+	{ "nr_requests", 4, INT64_MAX }, /* BLKDEV_MIN_RQ */
+	{ "scheduler", -2, -2 },
+	{ "wbt_lat_usec", -1, INT64_MAX }, /* -1: the default */
+	{ "nomerges", 0, 2 },
+	{ "rq_affinity", 0, 2 },
 };
 
 bool knob__is_sweepable(const char *name)
@@ -58,13 +58,16 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 		if (!strcmp(knobs[i].name, name))
 			break;
 	if (i == sizeof(knobs) / sizeof(knobs[0]))
-		return diag__usage(d, "--set %s: not a sweepable setting (max_sectors_kb, read_ahead_kb, "
-			   "nr_requests, scheduler, wbt_lat_usec, nomerges, rq_affinity)", name);
+		return diag__usage(d,
+				   "--set %s: not a sweepable setting "
+				   "(max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
+				   "wbt_lat_usec, nomerges, rq_affinity)",
+				   name);
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	ret = device__queue_get(dev, name, k->original, sizeof(k->original));
 	if (ret)
 		return diag__usage(d, "--set %s: %s has no queue/%s: %s", name, dev->name, name,
-			   strerror(-ret));
+				   strerror(-ret));
 	snprintf(list, sizeof(list), "%s", k->original);
 	if (!strcmp(name, "scheduler"))
 		device__active_scheduler(list, k->original, sizeof(k->original));
@@ -75,7 +78,8 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 
 		if (knobs[i].min == -2) {
 			if (!in_list(list, val))
-				return diag__usage(d, "--set scheduler=%s: %s offers %s", val, dev->name, list);
+				return diag__usage(d, "--set scheduler=%s: %s offers %s", val,
+						   dev->name, list);
 			continue;
 		}
 		if (!strcmp(val, "-1") && knobs[i].min == -1)
@@ -85,8 +89,9 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			return diag__usage(d, "--set %s=%s: not a valid value", name, val);
 		if (!strcmp(name, "max_sectors_kb") && dev->limits.max_hw_sectors_kb > 0 &&
 		    (int64_t)u > dev->limits.max_hw_sectors_kb)
-			return diag__usage(d, "--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s", val,
-				   (long long)dev->limits.max_hw_sectors_kb, dev->name);
+			return diag__usage(
+				d, "--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s",
+				val, (long long)dev->limits.max_hw_sectors_kb, dev->name);
 	}
 	return 0;
 }
@@ -151,9 +156,11 @@ int knob__restore(struct knob *k)
 		return 0;
 	ret = knob__put(k->dev, k->name, k->original);
 	if (ret) {
-		fprintf(stderr, "blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
-				"yourself: echo %s > %s/queue/%s\n", k->name, k->dev->name,
-			strerror(-ret), k->original, k->dev->sysfs_path, k->name);
+		fprintf(stderr,
+			"blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
+			"yourself: echo %s > %s/queue/%s\n",
+			k->name, k->dev->name, strerror(-ret), k->original, k->dev->sysfs_path,
+			k->name);
 		return ret;
 	}
 	k->changed = false;

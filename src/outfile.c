@@ -186,7 +186,8 @@ int outfile__open(struct outfile *of, const char *what, const char *path,
 
 		if ((!link || !stat(path, &st)) && !S_ISREG(st.st_mode))
 			return diag__usage(d, "refusing to write %s %s: it is %s%s", what, path,
-					   link ? "a symbolic link to " : "", type_name(st.st_mode));
+					   link ? "a symbolic link to " : "",
+					   type_name(st.st_mode));
 	}
 	for (i = 0; i < nr_inputs; i++) {
 		if (!inputs[i].path || !strcmp(inputs[i].path, "-") ||
@@ -237,7 +238,7 @@ static int dump_chunk(const char *buf, size_t len, void *data)
 
 int outfile__write_json(struct outfile *of, json_t *doc, size_t flags)
 {
-	struct dump_ctx ctx = {.f = of->f};
+	struct dump_ctx ctx = { .f = of->f };
 
 	errno = 0;
 	if (json_dump_callback(doc, dump_chunk, &ctx, flags) || dump_chunk("\n", 1, &ctx)) {
@@ -274,7 +275,8 @@ int outfile__commit(struct outfile *of, struct diag *d)
 	if (of->f == stdout) {
 		of->f = NULL;
 		if (ret)
-			diag__fail(d, ret, "cannot write %s to stdout: %s", of->what, strerror(-ret));
+			diag__fail(d, ret, "cannot write %s to stdout: %s", of->what,
+				   strerror(-ret));
 		return ret;
 	}
 	/* fsync: a filesystem that reports ENOSPC or EIO only here (NFS, thin disks). */

@@ -75,8 +75,11 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 		p = idx[i] == b ? 1 : NAN;
 		if (idx[i] != b && welch_t_test(a, best, &t, &df, &p))
 			r->judged = false;
-		*e = (struct rec_evidence){.value = first->params.set_value, .mb_per_s = a->mean,
-					   .ci95 = a->ci95, .p_vs_best = p, .n = a->n};
+		*e = (struct rec_evidence){ .value = first->params.set_value,
+					    .mb_per_s = a->mean,
+					    .ci95 = a->ci95,
+					    .p_vs_best = p,
+					    .n = a->n };
 		if (!isnan(p) && p >= STATS_ALPHA &&
 		    (small == SIZE_MAX || order_of(e->value, i) < small_order)) {
 			small = idx[i];

@@ -46,7 +46,7 @@ struct loader {
 	const char *name;
 	const char *buf;
 	size_t len, pos;
-	struct diag *d;		/* never NULL: the caller's, or a scratch one */
+	struct diag *d; /* never NULL: the caller's, or a scratch one */
 };
 
 /* The histograms compare prints: their kind and how many buckets ours have. */
@@ -55,8 +55,8 @@ static const struct {
 	enum hist_kind kind;
 	size_t max;
 } hists[] = {
-	{"request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS},
-	{"segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS},
+	{ "request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS },
+	{ "segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS },
 };
 
 const char *result_load__type_name(json_t *v)
@@ -127,7 +127,7 @@ static int syntax(struct loader *l, size_t at, const char *what)
 			col = 0;
 		}
 	return bad(l, -EINVAL, "not valid JSON (truncated or edited?): %s at line %zu, column %zu",
-		    what, line, col);
+		   what, line, col);
 }
 
 static int parse_value(struct loader *l, json_t **out, size_t max);
@@ -144,7 +144,7 @@ static void skip_ws(struct loader *l)
  */
 static int extent(struct loader *l, size_t *end)
 {
-	unsigned char stack[JSON_DEPTH_MAX / 8] = {0};
+	unsigned char stack[JSON_DEPTH_MAX / 8] = { 0 };
 	size_t i, depth = 0;
 
 	for (i = l->pos; i < l->len; i++) {
@@ -297,17 +297,17 @@ static int read_metric(struct loader *l, size_t i, json_t *run, enum metric_id i
 	v = path_get(run, path, &parent, &plen);
 	if (parent)
 		return bad(l, -EINVAL, "runs[%zu].%.*s is %s, not an object", i, (int)plen, path,
-			    result_load__type_name(parent));
+			   result_load__type_name(parent));
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
 		return bad(l, -EINVAL, "runs[%zu].%s is %s, not a number", i, path,
-			    result_load__type_name(v));
+			   result_load__type_name(v));
 	x = json_number_value(v);
 	max = strstr(path, "limit_bound.") ? 1 : METRIC_MAX;
 	if (!(x >= 0 && x <= max))
 		return bad(l, -ERANGE, "runs[%zu].%s = %g is out of range (0 to %g)", i, path, x,
-			    max);
+			   max);
 	rs->metric[id] = x;
 	rs->has_metric[id] = true;
 	return 0;
@@ -324,19 +324,19 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 	}
 	if (!json_is_integer(v))
 		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
-			    i, h, j, key, v ? result_load__type_name(v) : "missing");
+			   i, h, j, key, v ? result_load__type_name(v) : "missing");
 	*out = json_integer_value(v);
 	if (*out < 0)
 		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
-			    h, j, key, (long long)*out);
+			   h, j, key, (long long)*out);
 	return 0;
 }
 
 /* The bucket of ours [lo, hi) is: its index, or -1 when it is none (hi -1: open). */
 static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 {
-	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo) :
-						    hist_count_index((uint64_t)lo);
+	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo)
+						  : hist_count_index((uint64_t)lo);
 	uint64_t want_hi = hist_bucket_hi(kind, idx);
 
 	if (hist_bucket_lo(kind, idx) != (uint64_t)lo)
@@ -356,8 +356,8 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	int ret;
 
 	if (!json_is_object(b))
-		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i,
-			    h, j, result_load__type_name(b));
+		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i, h,
+			   j, result_load__type_name(b));
 	ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
 	if (!ret)
 		ret = bucket_int(l, i, h, j, b, "hi", true, &hi);
@@ -366,15 +366,20 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	if (ret)
 		return ret;
 	if (hi >= 0 && hi <= lo)
-		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
-			    "hi %lld", i, h, j, (long long)lo, (long long)hi);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below hi %lld", i, h, j,
+			   (long long)lo, (long long)hi);
 	if (j && (*prev_hi < 0 || lo < *prev_hi))
-		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
-			    "bucket before it (buckets ascend)", i, h, j, (long long)lo);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+			   "bucket before it (buckets ascend)",
+			   i, h, j, (long long)lo);
 	idx = our_bucket(hists[k].kind, lo, hi);
 	if (idx < 0)
-		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
-			    "bucket of this histogram", i, h, j, (long long)lo, (long long)hi);
+		return bad(l, -EINVAL,
+			   "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+			   "bucket of this histogram",
+			   i, h, j, (long long)lo, (long long)hi);
 	*prev_hi = hi;
 	out[idx] += (__u64)count;
 	return 0;
@@ -390,11 +395,11 @@ static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, _
 
 	if (!json_is_array(buckets))
 		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
-			    hists[k].name, result_load__type_name(buckets));
+			   hists[k].name, result_load__type_name(buckets));
 	if (json_array_size(buckets) > hists[k].max)
-		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets has %zu buckets; the "
-			    "histogram has %zu", i, hists[k].name, json_array_size(buckets),
-			    hists[k].max);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets has %zu buckets; the histogram has %zu", i,
+			   hists[k].name, json_array_size(buckets), hists[k].max);
 	json_array_foreach(buckets, j, b) {
 		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
 		if (ret)
@@ -405,7 +410,7 @@ static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, _
 
 static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
 {
-	__u64 *dest[] = {rs->block.size_all, rs->segments_all};
+	__u64 *dest[] = { rs->block.size_all, rs->segments_all };
 	json_t *block = json_object_get(run, "block"), *v;
 	size_t k;
 	int ret;
@@ -414,7 +419,7 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 		v = json_object_get(block, hists[k].name);
 		if (v && !json_is_object(v))
 			return bad(l, -EINVAL, "runs[%zu].block.%s is %s, not an object", i,
-				    hists[k].name, result_load__type_name(v));
+				   hists[k].name, result_load__type_name(v));
 		v = json_object_get(v, "buckets");
 		if (!v)
 			continue;
@@ -431,10 +436,10 @@ static int param_string(struct loader *l, size_t i, const char *key, json_t *v, 
 {
 	if (!json_is_string(v))
 		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a string", i, key,
-			    result_load__type_name(v));
+			   result_load__type_name(v));
 	if (strlen(json_string_value(v)) >= len)
-		return bad(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i,
-			    key, len - 1);
+		return bad(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i, key,
+			   len - 1);
 	snprintf(out, len, "%s", json_string_value(v));
 	return 0;
 }
@@ -445,7 +450,7 @@ static int param_uint(struct loader *l, size_t i, const char *key, json_t *v, ui
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    (uint64_t)json_integer_value(v) > max)
 		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not an integer 0 to %llu", i,
-			    key, result_load__type_name(v), (unsigned long long)max);
+			   key, result_load__type_name(v), (unsigned long long)max);
 	*out = (uint64_t)json_integer_value(v);
 	return 0;
 }
@@ -454,7 +459,7 @@ static int param_bool(struct loader *l, size_t i, const char *key, json_t *v, bo
 {
 	if (!json_is_boolean(v))
 		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a boolean", i, key,
-			    result_load__type_name(v));
+			   result_load__type_name(v));
 	*out = json_is_true(v);
 	return 0;
 }
@@ -491,19 +496,19 @@ static int read_job_param(struct loader *l, size_t i, const struct job_param_def
 }
 
 /* One member of params; a key that is no job parameter is the --set knob (one at most). */
-static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
-		      struct job_params *p)
+static int read_param(struct loader *l, size_t i, const char *key, json_t *v, struct job_params *p)
 {
 	const struct job_param_def *def = job_param__find(key);
 
 	if (def)
 		return read_job_param(l, i, def, v, p);
 	if (p->set_knob[0])
-		return bad(l, -EINVAL, "runs[%zu].params has two settings, %s and %s: a run "
-			   "sweeps one", i, p->set_knob, key);
+		return bad(l, -EINVAL,
+			   "runs[%zu].params has two settings, %s and %s: a run sweeps one", i,
+			   p->set_knob, key);
 	if (strlen(key) >= sizeof(p->set_knob))
-		return bad(l, -ERANGE, "runs[%zu].params: setting name longer than %zu "
-			   "characters", i, sizeof(p->set_knob) - 1);
+		return bad(l, -ERANGE, "runs[%zu].params: setting name longer than %zu characters",
+			   i, sizeof(p->set_knob) - 1);
 	snprintf(p->set_knob, sizeof(p->set_knob), "%s", key);
 	return param_string(l, i, key, v, p->set_value, sizeof(p->set_value));
 }
@@ -534,16 +539,17 @@ static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary 
 	memset(rs, 0, sizeof(*rs));
 	if (!json_is_object(run))
 		return bad(l, -EINVAL, "runs[%zu] is %s, not an object", i,
-			    result_load__type_name(run));
+			   result_load__type_name(run));
 	if (label && !json_is_string(label))
 		return bad(l, -EINVAL, "runs[%zu].label is %s, not a string", i,
-			    result_load__type_name(label));
+			   result_load__type_name(label));
 	if (params && !json_is_object(params))
 		return bad(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
-			    result_load__type_name(params));
+			   result_load__type_name(params));
 	if (!label && !params)
-		return bad(l, -EINVAL, "runs[%zu] has neither \"params\" nor \"label\": it "
-			    "cannot be matched", i);
+		return bad(l, -EINVAL,
+			   "runs[%zu] has neither \"params\" nor \"label\": it cannot be matched",
+			   i);
 	if (label)
 		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
 	if (params && (ret = read_params(l, i, params, rs)))
@@ -577,7 +583,7 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 		ret = parse_value(l, &run, RUN_MAX);
 		if (ret == -EFBIG)
 			return bad(l, -EFBIG, "runs[%zu] is larger than any run of ours (%lu MiB)",
-				    i, RUN_MAX >> 20);
+				   i, RUN_MAX >> 20);
 		if (ret)
 			return ret;
 		if (out->nr_runs == cap) {
@@ -603,8 +609,8 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 /* Top-level members compare reads; the rest (series, recommendation) is checked JSON. */
 static bool kept(const char *key)
 {
-	static const char *const keys[] = {"schema", "tool_version", "command_line", "host",
-					   "device"};
+	static const char *const keys[] = { "schema", "tool_version", "command_line", "host",
+					    "device" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -626,8 +632,10 @@ static int check_schema(struct loader *l, json_t *schema)
 		return bad(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
 	parse_uint(&RESULT_SCHEMA[plen], INT32_MAX, &ours);
 	if (version > ours)
-		return bad(l, -EPROTONOSUPPORT, "schema %s is newer than this blktrace-bench "
-			    "reads (%s): compare with a newer blktrace-bench", s, RESULT_SCHEMA);
+		return bad(l, -EPROTONOSUPPORT,
+			   "schema %s is newer than this blktrace-bench "
+			   "reads (%s): compare with a newer blktrace-bench",
+			   s, RESULT_SCHEMA);
 	return 0;
 }
 
@@ -659,8 +667,8 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		return check_schema(l, v);
 	for (i = 0; i < sizeof(header_types) / sizeof(header_types[0]); i++)
 		if (!strcmp(key, header_types[i].path) && json_typeof(v) != header_types[i].type)
-			return bad(l, -EINVAL, "\"%s\" is %s, not %s", key, result_load__type_name(v),
-				   want_type(header_types[i].type));
+			return bad(l, -EINVAL, "\"%s\" is %s, not %s", key,
+				   result_load__type_name(v), want_type(header_types[i].type));
 	for (i = 0; i < sizeof(header_member_types) / sizeof(header_member_types[0]); i++) {
 		path = header_member_types[i].path;
 		if (strncmp(path, key, klen) || path[klen] != '.')
@@ -668,7 +676,8 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		m = json_object_get(v, path + klen + 1);
 		if (m && !json_is_null(m) && json_typeof(m) != header_member_types[i].type)
 			return bad(l, -EINVAL, "\"%s\" is %s, not %s", path,
-				   result_load__type_name(m), want_type(header_member_types[i].type));
+				   result_load__type_name(m),
+				   want_type(header_member_types[i].type));
 	}
 	return 0;
 }
@@ -698,9 +707,10 @@ static int open_top(struct loader *l)
 		return syntax(l, l->pos, "'[' or '{' expected near end of file");
 	if (l->buf[l->pos] != '{') {
 		type = first_type(l->buf[l->pos]);
-		return type ? bad(l, -EINVAL, "not a blktrace-bench result: the top level is %s, "
-				  "not an object", type) :
-			      syntax(l, l->pos, "invalid token");
+		return type ? bad(l, -EINVAL,
+				  "not a blktrace-bench result: the top level is %s, not an object",
+				  type)
+			    : syntax(l, l->pos, "invalid token");
 	}
 	l->pos++;
 	return 0;
@@ -739,8 +749,9 @@ static int load_member(struct loader *l, json_t *seen, struct loaded_result *out
 
 	skip_ws(l);
 	if (l->pos >= l->len || l->buf[l->pos] != '"')
-		return syntax(l, l->pos, l->pos >= l->len ? "premature end of input" :
-							  "string or '}' expected");
+		return syntax(l, l->pos,
+			      l->pos >= l->len ? "premature end of input"
+					       : "string or '}' expected");
 	ret = parse_value(l, &key, 0);
 	if (ret)
 		return ret;
@@ -803,18 +814,20 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 		return bad(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
 	if (!out->has_runs)
 		return bad(l, -EINVAL, "%s%s",
-			    json_object_get(doc, "runs") ? "\"runs\" is not an array" :
-							   "no \"runs\" array",
-			    !json_object_get(doc, "runs") && json_object_get(doc, "device") ?
-			    ": a device description (info --json), not the result of a run" : "");
+			   json_object_get(doc, "runs") ? "\"runs\" is not an array"
+							: "no \"runs\" array",
+			   !json_object_get(doc, "runs") && json_object_get(doc, "device")
+				   ? ": a device description (info --json), not the result of a run"
+				   : "");
 	if (!out->nr_runs)
 		return bad(l, -EINVAL, "\"runs\" is empty: nothing to compare");
 	for (i = 0; i < out->nr_runs && !any_metric; i++)
 		for (k = 0; !any_metric && k < NR_METRICS; k++)
 			any_metric = out->runs[i].has_metric[k];
 	if (!any_metric)
-		return bad(l, -EINVAL, "no run holds a metric compare knows (such as app.mb_per_s "
-			    "or block.requests)");
+		return bad(l, -EINVAL,
+			   "no run holds a metric compare knows (such as app.mb_per_s "
+			   "or block.requests)");
 	return 0;
 }
 
@@ -834,11 +847,11 @@ static int load_buffer(struct loader *l, struct loaded_result *out)
 	return ret;
 }
 
-int result_load__buffer(const char *name, const char *buf, size_t len,
-			struct loaded_result *out, struct diag *d)
+int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
+			struct diag *d)
 {
 	struct diag scratch = {};
-	struct loader l = {.name = name, .buf = buf, .len = len, .d = d ? d : &scratch};
+	struct loader l = { .name = name, .buf = buf, .len = len, .d = d ? d : &scratch };
 
 	return finish(&l, load_buffer(&l, out));
 }
@@ -886,7 +899,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 		if (cap > FILE_MAX) {
 			free(buf);
 			return bad(l, -EFBIG, "larger than any result (%lu MiB at most)",
-				    FILE_MAX >> 20);
+				   FILE_MAX >> 20);
 		}
 		cap *= 2;
 	}
@@ -927,7 +940,7 @@ static int load_file(struct loader *l, struct loaded_result *out)
 int result_load__file(const char *path, struct loaded_result *out, struct diag *d)
 {
 	struct diag scratch = {};
-	struct loader l = {.name = path, .d = d ? d : &scratch};
+	struct loader l = { .name = path, .d = d ? d : &scratch };
 
 	return finish(&l, load_file(&l, out));
 }

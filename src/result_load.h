@@ -15,7 +15,7 @@ struct loaded_result {
 	json_t *header;		  /* schema, tool_version, command_line, host, device */
 	struct run_summary *runs; /* label, params, metrics, the two histograms */
 	size_t nr_runs;
-	bool has_runs;		  /* "runs" was an array */
+	bool has_runs; /* "runs" was an array */
 };
 
 struct diag;
@@ -30,8 +30,8 @@ struct diag;
  */
 int result_load__file(const char *path, struct loaded_result *out, struct diag *d);
 /* The same for a document in memory; name stands for the file in messages. */
-int result_load__buffer(const char *name, const char *buf, size_t len,
-			struct loaded_result *out, struct diag *d);
+int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
+			struct diag *d);
 int result_load__string(const char *name, const char *text, struct loaded_result *out,
 			struct diag *d);
 void result_load__free(struct loaded_result *lr);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include "run.h"
 
+/* A parameter a line; clang-format would pack the table and break the macro. */
+// clang-format off
 #define JOB_PARAM(field, type)                                                          \
 	{ #field, type, offsetof(struct job_params, field),                             \
 	  sizeof(((struct job_params *)0)->field) }
@@ -25,6 +27,7 @@ const struct job_param_def job_param_defs[NR_JOB_PARAMS] = {
 	JOB_PARAM(fsync, JOB_PARAM_BOOL),
 	JOB_PARAM(fdatasync, JOB_PARAM_BOOL),
 };
+// clang-format on
 
 const struct job_param_def *job_param__find(const char *name)
 {

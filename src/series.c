@@ -7,8 +7,8 @@
 #include "series.h"
 
 /* sep, then "NAME=VALUE" of one job parameter; numbers exactly as they are. */
-static int key_part(const struct job_param_def *def, const struct job_params *p,
-		    const char *sep, char *buf, size_t len)
+static int key_part(const struct job_param_def *def, const struct job_params *p, const char *sep,
+		    char *buf, size_t len)
 {
 	const void *field = job_param__cfield(def, p);
 
@@ -48,8 +48,8 @@ void series__key(const struct job_params *p, const char *label, char *buf, size_
 		snprintf(buf + used, len - used, " %s=%s", p->set_knob, p->set_value);
 }
 
-void series__agg(const struct run_summary *runs, const size_t *idx, size_t n,
-		 enum metric_id id, struct agg *out)
+void series__agg(const struct run_summary *runs, const size_t *idx, size_t n, enum metric_id id,
+		 struct agg *out)
 {
 	double *x = calloc(n ? n : 1, sizeof(*x));
 	size_t i, m = 0;

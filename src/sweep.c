@@ -33,13 +33,13 @@ static void drop_caches(void)
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	if (fd >= 0) {
 		if (write(fd, "3\n", 2) < 0)
-			fprintf(stderr, "blktrace-bench: cannot drop caches: %s\n", strerror(errno));
+			fprintf(stderr, "blktrace-bench: cannot drop caches: %s\n",
+				strerror(errno));
 		close(fd);
 	}
 }
 
-static void fill_params(struct job_params *p, const struct options *o, uint64_t bs,
-			uint64_t size)
+static void fill_params(struct job_params *p, const struct options *o, uint64_t bs, uint64_t size)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->rw, sizeof(p->rw), "%s", o->rw);
@@ -75,25 +75,28 @@ static int validate(const struct options *o, struct diag *d)
 	if (o->size && o->count)
 		return diag__usage(d, "--size and --count are alternatives: give one");
 	if (o->iodepth > 1 && (!o->engine || strcmp(o->engine, "io_uring")))
-		return diag__usage(d, "--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
-			   o->iodepth);
+		return diag__usage(
+			d, "--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
+			o->iodepth);
 	if (o->no_fixed_bufs && (!o->engine || strcmp(o->engine, "io_uring")))
-		return diag__usage(d, "--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
+		return diag__usage(
+			d, "--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
 	if ((o->fsync || o->fdatasync || o->sync) && !is_write(o->rw))
 		return diag__usage(d, "--sync, --fsync and --fdatasync are for write workloads");
 	if (o->raw && o->file)
-		return diag__usage(d, "--raw and --file are alternatives: the disk itself, or a file");
+		return diag__usage(d,
+				   "--raw and --file are alternatives: the disk itself, or a file");
 	if (is_write(o->rw) && !o->size && !o->count && !(o->raw && o->runtime))
 		return diag__usage(d, "write workloads need --size or --count");
 	for (i = 0; i < o->nr_bs; i++)
 		if (o->size && o->size % o->bs[i])
 			return diag__usage(d, "--size %llu is not a multiple of --bs %llu",
-				   (unsigned long long)o->size, (unsigned long long)o->bs[i]);
+					   (unsigned long long)o->size,
+					   (unsigned long long)o->bs[i]);
 	if (o->recommend && !o->nr_set_values)
 		return diag__usage(d, "--recommend needs a --set sweep to choose from");
 	return 0;
 }
-
 
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
 static uint64_t run_size(const struct options *o, uint64_t bs)
@@ -105,8 +108,12 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
 {
 	const struct options *o = j->o;
 	struct target_req req = {
-		.file = o->file, .raw = o->raw, .write = j->write, .overwrite = o->overwrite,
-		.destructive = o->destructive, .any_fs = o->any_fs,
+		.file = o->file,
+		.raw = o->raw,
+		.write = j->write,
+		.overwrite = o->overwrite,
+		.destructive = o->destructive,
+		.any_fs = o->any_fs,
 	};
 	int i, ret;
 
@@ -114,9 +121,12 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
 	if (ret)
 		return ret;
 	if (j->target.kind == TARGET_NEW_FILE && !j->write && !j->max_size)
-		return o->file ? diag__usage(d, "%s does not exist: give --size to create it for "
-					    "reading", o->file) :
-				 diag__usage(d, "--rw %s of a new file needs --size or --count", o->rw);
+		return o->file ? diag__usage(d,
+					     "%s does not exist: "
+					     "give --size to create it for reading",
+					     o->file)
+			       : diag__usage(d, "--rw %s of a new file needs --size or --count",
+					     o->rw);
 	for (i = 0; i < j->nr_bs; i++) {
 		ret = target__check_io(&j->target, j->bs_list[i], run_size(o, j->bs_list[i]),
 				       o->direct, o->wrap, d);
@@ -222,8 +232,8 @@ void sweep__close(struct sweep *j)
 
 /* One traced run of block size bs, repetition rep, appended to res. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
-		   unsigned int rep, int v, struct block_stats *before,
-		   volatile sig_atomic_t *stop, struct diag *d)
+		   unsigned int rep, int v, struct block_stats *before, volatile sig_atomic_t *stop,
+		   struct diag *d)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -297,7 +307,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 }
 
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
-	      struct diag *d)
+	       struct diag *d)
 {
 	const struct options *o = j->o;
 	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;

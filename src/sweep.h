@@ -23,14 +23,14 @@ struct sweep {
 	struct device *d;
 	struct target target;
 	struct knob knob;
-	struct sweep_state *state;	/* held during a --set sweep */
-	bool restore_failed;		/* said once; the state file keeps the original */
-	bool said_huge;			/* --hugepages not granted: said once */
+	struct sweep_state *state; /* held during a --set sweep */
+	bool restore_failed;	   /* said once; the state file keeps the original */
+	bool said_huge;		   /* --hugepages not granted: said once */
 	bool write;
 	const uint64_t *bs_list;
 	int nr_bs;
 	uint64_t default_bs;
-	uint64_t max_size;		/* the largest bytes per run; 0: whole file or disk */
+	uint64_t max_size; /* the largest bytes per run; 0: whole file or disk */
 };
 
 struct diag;

@@ -39,7 +39,7 @@ struct sweep_state {
 	char dir[PATH_MAX];
 	char lock_path[PATH_MAX + 64];
 	char state_path[PATH_MAX + 64];
-	char diskseq[32];	/* "" on kernels without it (before 5.15) */
+	char diskseq[32]; /* "" on kernels without it (before 5.15) */
 	char boot_id[64];
 	struct saved_value saved[MAX_SAVED];
 	int nr_saved;
@@ -71,8 +71,10 @@ static int ensure_dir(const char *dir, struct diag *d)
 	if (!S_ISDIR(st.st_mode))
 		return diag__usage_err(d, -ENOTDIR, "%s is not a directory", dir);
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return diag__usage_err(d, -EPERM, "%s is writable by others: not trusting its lock and state "
-			   "files", dir);
+		return diag__usage_err(d, -EPERM,
+				       "%s is writable by others: "
+				       "not trusting its lock and state files",
+				       dir);
 	return 0;
 }
 
@@ -133,26 +135,30 @@ static int take_lock(struct sweep_state *s, struct diag *d)
 	for (tries = 0; tries < 100; tries++) {
 		fd = open(s->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return diag__fail(d, -errno, "cannot open %s: %s", s->lock_path, strerror(errno));
+			return diag__fail(d, -errno, "cannot open %s: %s", s->lock_path,
+					  strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
 
 			pid = holder_pid(fd);
 			close(fd);
 			if (e != EWOULDBLOCK)
-				return diag__fail(d, -e, "cannot lock %s: %s", s->lock_path, strerror(e));
+				return diag__fail(d, -e, "cannot lock %s: %s", s->lock_path,
+						  strerror(e));
 			if (pid > 0)
-				return diag__usage_err(d, -EBUSY, "%s is being swept by PID %d (lock %s)",
-					   s->dev->name, pid, s->lock_path);
-			return diag__usage_err(d, -EBUSY, "%s is being swept by another process (lock %s)",
-				   s->dev->name, s->lock_path);
+				return diag__usage_err(d, -EBUSY,
+						       "%s is being swept by PID %d (lock %s)",
+						       s->dev->name, pid, s->lock_path);
+			return diag__usage_err(d, -EBUSY,
+					       "%s is being swept by another process (lock %s)",
+					       s->dev->name, s->lock_path);
 		}
 		if (!fstat(fd, &a) && !stat(s->lock_path, &b) && a.st_dev == b.st_dev &&
 		    a.st_ino == b.st_ino) {
 			if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0) {
 				close(fd);
 				return diag__fail(d, -EIO, "cannot write %s: %s", s->lock_path,
-					   strerror(errno));
+						  strerror(errno));
 			}
 			s->lock_fd = fd;
 			return 0;
@@ -213,9 +219,9 @@ static int write_state(struct sweep_state *s)
 		close(fd);
 		goto cleanup;
 	}
-	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC,
-		(int)getpid(), s->dev->name, s->dev->major, s->dev->minor,
-		s->diskseq[0] ? s->diskseq : "-", s->boot_id[0] ? s->boot_id : "-");
+	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC, (int)getpid(),
+		s->dev->name, s->dev->major, s->dev->minor, s->diskseq[0] ? s->diskseq : "-",
+		s->boot_id[0] ? s->boot_id : "-");
 	for (i = 0; i < s->nr_saved; i++)
 		fprintf(f, "set %s %s\n", s->saved[i].name, s->saved[i].value);
 	if (fflush(f) || fsync(fileno(f)))
@@ -338,8 +344,9 @@ static bool same_disk(const struct sweep_state *s, const struct state_file *sf, 
 	else if (differ(sf->boot, s->boot_id))
 		snprintf(why, len, "it was written before the last reboot");
 	else if (differ(sf->diskseq, s->diskseq))
-		snprintf(why, len, "%.64s was re-attached or replaced since (diskseq %.31s, "
-			 "now %.31s)", sf->disk, sf->diskseq, s->diskseq);
+		snprintf(why, len,
+			 "%.64s was re-attached or replaced since (diskseq %.31s, now %.31s)",
+			 sf->disk, sf->diskseq, s->diskseq);
 	else
 		return true;
 	return false;
@@ -356,15 +363,18 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 		/* Only what a sweep could have changed: the file must not steer other writes. */
 		if (!knob__is_sweepable(v->name))
 			return diag__fail(d, -EINVAL, "%s: '%s' is not a setting this tool changes",
-				   s->state_path, v->name);
+					  s->state_path, v->name);
 		ret = knob__put(s->dev, v->name, v->value);
 		if (ret)
-			return diag__fail(d, ret, "cannot restore %s=%s on %s (left by PID %d): %s; the "
-				   "state stays in %s", v->name, v->value, s->dev->name, sf->pid,
-				   strerror(-ret), s->state_path);
-		fprintf(msgs, "blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
-			      "which ended without restoring it\n", v->name, v->value,
-			s->dev->name, sf->pid);
+			return diag__fail(d, ret,
+					  "cannot restore %s=%s on %s (left by PID %d): %s; the "
+					  "state stays in %s",
+					  v->name, v->value, s->dev->name, sf->pid, strerror(-ret),
+					  s->state_path);
+		fprintf(msgs,
+			"blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
+			"which ended without restoring it\n",
+			v->name, v->value, s->dev->name, sf->pid);
 	}
 	return sf->nr_set;
 }
@@ -384,8 +394,9 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 	ret = parse_state(f, &sf);
 	fclose(f);
 	if (ret)
-		return diag__fail(d, ret, "%s is not a state file of this tool: look at it, then remove it",
-			   s->state_path);
+		return diag__fail(d, ret,
+				  "%s is not a state file of this tool: look at it, then remove it",
+				  s->state_path);
 	if (!same_disk(s, &sf, why, sizeof(why))) {
 		fprintf(msgs, "blktrace-bench: discarding %s: %s\n", s->state_path, why);
 	} else {
@@ -394,7 +405,8 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 			return ret;
 	}
 	if (unlink(s->state_path) && errno != ENOENT)
-		return diag__fail(d, -errno, "cannot remove %s: %s", s->state_path, strerror(errno));
+		return diag__fail(d, -errno, "cannot remove %s: %s", s->state_path,
+				  strerror(errno));
 	return ret;
 }
 

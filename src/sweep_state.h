@@ -28,8 +28,8 @@ struct sweep_state;
 
 /* Paths the module reads besides DIR; NULL members take the defaults. */
 struct sweep_env {
-	const char *dir;	/* NULL: SWEEP_STATE_DIR */
-	const char *boot_id;	/* NULL: /proc/sys/kernel/random/boot_id */
+	const char *dir;     /* NULL: SWEEP_STATE_DIR */
+	const char *boot_id; /* NULL: /proc/sys/kernel/random/boot_id */
 };
 
 struct diag;

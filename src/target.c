@@ -151,8 +151,8 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
  * matched by its device number, a swap file by the filesystem it lives on (ino != 0:
  * that very file). Returns 1 with the reason in why, 0, or -errno.
  */
-static int check_swaps(const char *path, const struct devset *s, dev_t fdev, ino_t ino,
-		       char *why, size_t len)
+static int check_swaps(const char *path, const struct devset *s, dev_t fdev, ino_t ino, char *why,
+		       size_t len)
 {
 	char *line = NULL, *field[MAX_FIELDS];
 	size_t cap = 0;
@@ -265,8 +265,8 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
  * disk backing it, or holding the filesystem its backing file is on), or, when ino is
  * not 0, by the file (fdev, ino). 1 with the reason in why, or 0.
  */
-static int check_loops(const struct target_env *env, const struct devset *s, dev_t fdev,
-		       ino_t ino, char *why, size_t len)
+static int check_loops(const struct target_env *env, const struct devset *s, dev_t fdev, ino_t ino,
+		       char *why, size_t len)
 {
 	const char *root = env->sysfs;
 	const char *dev_dir = env->dev_dir ? env->dev_dir : "/dev";
@@ -342,8 +342,7 @@ static int in_use_verdict(const char *name, int ret, const char *why, struct dia
 	return 0;
 }
 
-int target__check_unused(const struct target_env *env, const struct device *dev,
-			 struct diag *d)
+int target__check_unused(const struct target_env *env, const struct device *dev, struct diag *d)
 {
 	const char *name = dev->part_name[0] ? dev->part_name : dev->name;
 	struct devset *s;
@@ -353,9 +352,11 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 	if (!env->sysfs)
 		return diag__usage(d, "no sysfs root given");
 	if (!dev->part_name[0] && dev->nr_partitions)
-		return diag__usage(d, "refusing to write to %s: it has partitions (%s%s): name one "
-			   "of them", name, dev->partitions[0].name,
-			   dev->nr_partitions > 1 ? ", ..." : "");
+		return diag__usage(d,
+				   "refusing to write to %s: it has partitions (%s%s): "
+				   "name one of them",
+				   name, dev->partitions[0].name,
+				   dev->nr_partitions > 1 ? ", ..." : "");
 	s = malloc(sizeof(*s));
 	if (!s)
 		return diag__fail(d, -ENOMEM, "out of memory");
@@ -374,8 +375,8 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 }
 
 /* An existing regular file: not an active swap file, not backing a loop device. */
-static int check_file_unused(const struct target_env *env, const char *path,
-			     const struct stat *st, struct diag *d)
+static int check_file_unused(const struct target_env *env, const char *path, const struct stat *st,
+			     struct diag *d)
 {
 	char why[PATH_MAX];
 	int ret;
@@ -398,8 +399,8 @@ static bool on_traced(const char *sysfs, dev_t dev, const struct device *traced,
 	bool same;
 
 	snprintf(spec, len, "%u:%u", major(dev), minor(dev));
-	same = fs && !device__resolve(sysfs, spec, fs, NULL) &&
-	       fs->major == traced->major && fs->minor == traced->minor &&
+	same = fs && !device__resolve(sysfs, spec, fs, NULL) && fs->major == traced->major &&
+	       fs->minor == traced->minor &&
 	       (!traced->part_name[0] || !strcmp(fs->part_name, traced->part_name));
 	free(fs);
 	return same;
@@ -419,9 +420,10 @@ static int check_on_traced(const char *sysfs, const char *path, dev_t dev,
 
 	if (req->any_fs || on_traced(sysfs, dev, traced, spec, sizeof(spec)))
 		return 0;
-	return diag__usage(d, "%s is on device %s, not on the traced %s: the trace would show "
-			   "nothing (--file elsewhere, or --any-fs to run anyway)", path, spec,
-			   traced_name(traced));
+	return diag__usage(d,
+			   "%s is on device %s, not on the traced %s: the trace would show "
+			   "nothing (--file elsewhere, or --any-fs to run anyway)",
+			   path, spec, traced_name(traced));
 }
 
 static uint32_t file_dio_align(int fd, const struct device *traced)
@@ -462,7 +464,8 @@ static int open_new(struct target *t, const char *sysfs, const char *dir,
 		}
 	}
 	if (fd < 0)
-		return diag__fail(d, -errno, "cannot create a file in %s: %s", dir, strerror(errno));
+		return diag__fail(d, -errno, "cannot create a file in %s: %s", dir,
+				  strerror(errno));
 	t->kind = TARGET_NEW_FILE;
 	t->fd = fd;
 	t->dio_align = file_dio_align(fd, traced);
@@ -519,19 +522,23 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 		     const struct device *traced, struct diag *d)
 {
 	const char *name = traced_name(disk);
-	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor) :
-					  makedev(disk->major, disk->minor);
+	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor)
+					: makedev(disk->major, disk->minor);
 	struct stat st;
 	int ret, lbs;
 
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	if (!req->any_fs && (disk->major != traced->major || disk->minor != traced->minor ||
 			     (traced->part_name[0] && strcmp(disk->part_name, traced->part_name))))
-		return diag__usage(d, "%s is %s, not the traced %s: the trace would show nothing "
-			   "(--any-fs to run anyway)", path, name, traced_name(traced));
+		return diag__usage(d,
+				   "%s is %s, not the traced %s: the trace would show nothing "
+				   "(--any-fs to run anyway)",
+				   path, name, traced_name(traced));
 	if (req->write && !req->destructive)
-		return diag__usage(d, "writing to %s would overwrite the data on it: add "
-			   "--destructive", name);
+		return diag__usage(d,
+				   "writing to %s would overwrite the data on it: add "
+				   "--destructive",
+				   name);
 	if (req->write) {
 		ret = target__check_unused(env, disk, d);
 		if (ret)
@@ -540,14 +547,17 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 	/* O_EXCL: from here on the kernel refuses mounts, swapon and other claims of it. */
 	t->fd = open(path, (req->write ? O_WRONLY | O_EXCL : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
 	if (t->fd < 0 && errno == EBUSY)
-		return diag__usage(d, "refusing to write to %s: the kernel says it is in use "
-			   "(mounted, swap, or claimed by another device)", name);
+		return diag__usage(d,
+				   "refusing to write to %s: the kernel says it is in use "
+				   "(mounted, swap, or claimed by another device)",
+				   name);
 	if (t->fd < 0)
 		return diag__fail(d, -errno, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(t->fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != want)
 		return diag__usage(d, "%s is not %s (%u:%u)", path, name, major(want), minor(want));
 	if (ioctl(t->fd, BLKGETSIZE64, &t->size))
-		return diag__fail(d, -errno, "cannot get the size of %s: %s", path, strerror(errno));
+		return diag__fail(d, -errno, "cannot get the size of %s: %s", path,
+				  strerror(errno));
 	t->dio_align = ioctl(t->fd, BLKSSZGET, &lbs) || lbs <= 0 ? 512 : lbs;
 	t->kind = TARGET_DISK;
 	return 0;
@@ -579,8 +589,10 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		free(disk);
 		return ret;
 	case S_IFDIR:
-		return diag__usage(d, "--file %s is a directory: name a file (or leave --file "
-			   "out for a new file in the current directory)", path);
+		return diag__usage(d,
+				   "--file %s is a directory: name a file (or leave --file "
+				   "out for a new file in the current directory)",
+				   path);
 	case S_IFIFO:
 		kind = "a FIFO";
 		break;
@@ -594,8 +606,9 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		kind = "not a file";
 		break;
 	}
-	return diag__usage(d, "--file %s is %s: the workload needs a regular file or a block device",
-		   path, kind);
+	return diag__usage(d,
+			   "--file %s is %s: the workload needs a regular file or a block device",
+			   path, kind);
 }
 
 int target__open(struct target *t, const struct target_env *env, const struct target_req *req,
@@ -641,18 +654,23 @@ int target__check_io(const struct target *t, uint64_t bs, uint64_t size, bool di
 	char b1[32], b2[32];
 
 	if (direct && t->dio_align > 1 && bs % t->dio_align)
-		return diag__usage(d, "--bs %s is not a multiple of %s, the direct I/O alignment of "
-			   "%s: --direct needs it", fmt__bytes(b1, sizeof(b1), bs),
-			   fmt__bytes(b2, sizeof(b2), t->dio_align), t->name);
+		return diag__usage(d,
+				   "--bs %s is not a multiple of %s, the direct I/O alignment of "
+				   "%s: --direct needs it",
+				   fmt__bytes(b1, sizeof(b1), bs),
+				   fmt__bytes(b2, sizeof(b2), t->dio_align), t->name);
 	if (!fixed)
 		return 0;
 	if (bs > t->size)
-		return diag__usage(d, "--bs %s is larger than %s (%s)", fmt__bytes(b1, sizeof(b1), bs),
-			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
+		return diag__usage(d, "--bs %s is larger than %s (%s)",
+				   fmt__bytes(b1, sizeof(b1), bs), t->name,
+				   fmt__bytes(b2, sizeof(b2), t->size));
 	if (size > t->size && !wrap)
-		return diag__usage(d, "%s per run (--size, or --count x --bs) is more than %s holds "
-			   "(%s): add --wrap to go round it again", fmt__bytes(b1, sizeof(b1), size),
-			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
+		return diag__usage(d,
+				   "%s per run (--size, or --count x --bs) is more than %s holds "
+				   "(%s): add --wrap to go round it again",
+				   fmt__bytes(b1, sizeof(b1), size), t->name,
+				   fmt__bytes(b2, sizeof(b2), t->size));
 	return 0;
 }
 

@@ -31,7 +31,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
-	void *buf;	 /* per-CPU read buffer, large enough for the largest value */
+	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
 static int libbpf_verbose;
@@ -70,13 +70,13 @@ static bool tp_takes_queue(const struct btf *btf, const struct btf_type *proto)
 	if (!t || !btf_is_ptr(t))
 		return false;
 	t = btf__type_by_id(btf, t->type);
-	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off),
-						"request_queue");
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "request_queue");
 }
 
 struct prog_pair {
 	const char *tp;
-	int form;		/* enum blkio_tp: where its argument form is noted; -1 none */
+	int form; /* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
 	bool snoop_only;
 };
@@ -85,32 +85,35 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
-		{"block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		 s->progs.raw_tp_rq_issue, false},
-		{"block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
-		 false},
-		{"block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
-		 s->progs.raw_tp_rq_requeue, false},
-		{"block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		 s->progs.raw_tp_rq_merge, false},
-		{"block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
-		 s->progs.raw_tp_bio_backmerge, false},
-		{"block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
-		 s->progs.raw_tp_bio_frontmerge, false},
-		{"block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split, false},
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
+		  s->progs.raw_tp_rq_issue, false },
+		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
+		  false },
+		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
+		  s->progs.raw_tp_rq_requeue, false },
+		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		  s->progs.raw_tp_rq_merge, false },
+		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
+		  s->progs.raw_tp_bio_backmerge, false },
+		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
+		  s->progs.raw_tp_bio_frontmerge, false },
+		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		  false },
 		/* Snoop mode only (below): who submitted a request. */
-		{"block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
-		 s->progs.raw_tp_rq_insert, true},
+		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
+		  s->progs.raw_tp_rq_insert, true },
 	};
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int err = 0;
 	size_t i;
 
 	if (!vmlinux)
-		return diag__fail(d, -EOPNOTSUPP, "kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
+		return diag__fail(d, -EOPNOTSUPP,
+				  "kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
 				  "CO-RE tracing needs CONFIG_DEBUG_INFO_BTF=y");
 	if (!tp_proto(vmlinux, "block_rq_issue")) {
-		err = diag__fail(d, -EOPNOTSUPP, "tracepoint block_rq_issue not found in kernel BTF");
+		err = diag__fail(d, -EOPNOTSUPP,
+				 "tracepoint block_rq_issue not found in kernel BTF");
 		goto cleanup;
 	}
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
@@ -151,17 +154,19 @@ static int set_members(struct blkio_bpf *s, const struct device *dev, struct dia
 
 	_Static_assert(DEVICE_MAX_PATHS + 1 <= BLKIO_MAX_DISKS, "a head and its paths fit");
 	if (dev->hidden && strlen(dev->name) >= BLKIO_DISK_NAME_BYTES)
-		return diag__fail(d, -ENAMETOOLONG, "%s: the name of a disk without dev_t must be "
-				  "shorter than %d characters to be traced", dev->name,
-				  BLKIO_DISK_NAME_BYTES);
+		return diag__fail(d, -ENAMETOOLONG,
+				  "%s: the name of a disk without dev_t must be "
+				  "shorter than %d characters to be traced",
+				  dev->name, BLKIO_DISK_NAME_BYTES);
 	s->rodata->disk_devs[n] = dev->hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 	if (dev->hidden)
 		pack_name(dev->name, s->rodata->disk_names[n]);
 	n++;
 	for (i = 0; i < dev->nr_paths; i++, n++) {
 		if (strlen(dev->paths[i].name) >= BLKIO_DISK_NAME_BYTES)
-			return diag__fail(d, -ENAMETOOLONG, "%s: path disk name %s is too long to "
-					  "be traced", dev->name, dev->paths[i].name);
+			return diag__fail(d, -ENAMETOOLONG,
+					  "%s: path disk name %s is too long to be traced",
+					  dev->name, dev->paths[i].name);
 		s->rodata->disk_devs[n] = 0;
 		pack_name(dev->paths[i].name, s->rodata->disk_names[n]);
 	}
@@ -218,7 +223,7 @@ out:
  */
 static bool has_bpf_caps(void)
 {
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
 
 	if (syscall(SYS_capget, &hdr, data))
@@ -313,8 +318,10 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
 		/* libbpf prints the log only into a buffer of its own: print ours. */
 		if (opts->verbose && log[0])
-			fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
-				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
+			fprintf(stderr,
+				"-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
+				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp",
+				log);
 		blkio_bpf__destroy(t->skel);
 		t->skel = NULL;
 	}
@@ -323,20 +330,24 @@ cleanup:
 	return err;
 }
 
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
-			bool has_caps, const char *release)
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
+			const char *release)
 {
-	static const char *const names[] = {"tp_btf", "raw_tp"};
+	static const char *const names[] = { "tp_btf", "raw_tp" };
 	size_t used = 0;
 	int i, first = f[0].err ? 0 : 1;
 
 	if ((f[first].err == -EPERM || f[first].err == -EACCES) && !has_caps) {
-		snprintf(buf, len, "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
-				   "CAP_SYS_ADMIN): %s", strerror(-f[first].err));
+		snprintf(buf, len,
+			 "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
+			 "CAP_SYS_ADMIN): %s",
+			 strerror(-f[first].err));
 		return;
 	}
-	used += snprintf(buf, len, "the kernel (%s) refused the BPF programs; this is a bug, "
-			 "please report it with the output of -vv", release);
+	used += snprintf(buf, len,
+			 "the kernel (%s) refused the BPF programs; this is a bug, "
+			 "please report it with the output of -vv",
+			 release);
 	for (i = 0; i < 2; i++) {
 		if (!f[i].err || used >= len)
 			continue;
@@ -366,8 +377,10 @@ static int load_any(struct tracer *t, const struct tracer_opts *opts, struct dia
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
 		if (i == 0 && opts->verbose)
-			fprintf(stderr, "blktrace-bench: the tp_btf flavour failed to load (%s); "
-					"trying raw_tp\n", strerror(-err));
+			fprintf(stderr,
+				"blktrace-bench: the tp_btf flavour failed to load (%s); "
+				"trying raw_tp\n",
+				strerror(-err));
 	}
 	uname(&u);
 	tracer__load_error(msg, sizeof(msg), fail, has_bpf_caps(), u.release);

@@ -12,8 +12,11 @@
 
 static void test_cli_trace_command(void **state)
 {
-	char *argv[] = {"blktrace-bench", "--trace", "loop0", "--json", "out.json", "--", "dd",
-			"if=/dev/zero", "-x", NULL};
+	/* argv as a command line reads: clang-format would tabulate it. */
+	// clang-format off
+	char *argv[] = { "blktrace-bench", "--trace", "loop0", "--json", "out.json", "--", "dd",
+			 "if=/dev/zero", "-x", NULL };
+	// clang-format on
 	struct options o;
 	struct diag d = {};
 
@@ -30,7 +33,7 @@ static void test_cli_trace_command(void **state)
 static void test_cli_command_without_dashes(void **state)
 {
 	/* The first non-option word starts the command; its own options stay its own. */
-	char *argv[] = {"blktrace-bench", "-t", "xvda", "dd", "-v", NULL};
+	char *argv[] = { "blktrace-bench", "-t", "xvda", "dd", "-v", NULL };
 	struct options o;
 	struct diag d = {};
 
@@ -44,7 +47,7 @@ static void test_cli_command_without_dashes(void **state)
 
 static void test_cli_info_json_flag(void **state)
 {
-	char *argv[] = {"info", "--json", "loop0", NULL};
+	char *argv[] = { "info", "--json", "loop0", NULL };
 	struct options o;
 	struct diag d = {};
 
@@ -57,8 +60,9 @@ static void test_cli_info_json_flag(void **state)
 
 static void test_cli_passive(void **state)
 {
-	char *argv[] = {"blktrace-bench", "--trace=202:0", "--duration", "1.5s", "-i", "500ms",
-			NULL};
+	char *argv[] = {
+		"blktrace-bench", "--trace=202:0", "--duration", "1.5s", "-i", "500ms", NULL
+	};
 	struct options o;
 	struct diag d = {};
 
@@ -72,11 +76,11 @@ static void test_cli_passive(void **state)
 
 static void test_cli_wrap_and_state_dir(void **state)
 {
-	char *trace[] = {"blktrace-bench", "--trace", "loop0", "--rw", "read", "--wrap",
-			 "--state-dir", "/tmp/st", NULL};
-	char *restore[] = {"restore", "loop0", "--state-dir=/tmp/st", NULL};
-	char *info[] = {"info", "loop0", "--state-dir", "/tmp/st", NULL};
-	char *empty[] = {"restore", "loop0", "--state-dir=", NULL};
+	char *trace[] = { "blktrace-bench", "--trace",	   "loop0",   "--rw", "read",
+			  "--wrap",	    "--state-dir", "/tmp/st", NULL };
+	char *restore[] = { "restore", "loop0", "--state-dir=/tmp/st", NULL };
+	char *info[] = { "info", "loop0", "--state-dir", "/tmp/st", NULL };
+	char *empty[] = { "restore", "loop0", "--state-dir=", NULL };
 	struct options o;
 	struct diag d = {};
 
@@ -105,8 +109,10 @@ static void test_cli_wrap_and_state_dir(void **state)
 static void test_cli_set(void **state)
 {
 	char arg[2048];
-	char *argv[] = {"blktrace-bench", "--trace", "loop0", "--rw", "write", "--set",
-			"nr_requests=4,8", "--set", "max_sectors_kb=44,128,1024", NULL};
+	// clang-format off
+	char *argv[] = { "blktrace-bench", "--trace", "loop0", "--rw", "write", "--set",
+			 "nr_requests=4,8", "--set", "max_sectors_kb=44,128,1024", NULL };
+	// clang-format on
 	struct options o;
 	struct diag d = {};
 
@@ -127,7 +133,7 @@ static void test_cli_set(void **state)
 /* --help and --version print and leave nothing else to do: 1, nothing in d. */
 static void test_cli_help(void **state)
 {
-	char *argv[] = {"info", "--version", NULL};
+	char *argv[] = { "info", "--version", NULL };
 	struct options o;
 	struct diag d = {};
 

@@ -107,9 +107,9 @@ static void check_limits(const struct queue_limits *got, const struct queue_limi
 	assert_string_equal(got->write_cache, want->write_cache);
 }
 
-static void check_partition(const struct device_partition *p, const char *name,
-			    unsigned int maj, unsigned int min, unsigned int number,
-			    uint64_t start, uint64_t sectors, unsigned int holders)
+static void check_partition(const struct device_partition *p, const char *name, unsigned int maj,
+			    unsigned int min, unsigned int number, uint64_t start, uint64_t sectors,
+			    unsigned int holders)
 {
 	assert_string_equal(p->name, name);
 	assert_int_equal(p->major, maj);
@@ -180,7 +180,8 @@ static void check_xen_disk(const struct device *dev, const char *fixture)
 	assert_int_equal(dev->nr_holders, 0);
 	assert_true(dev->xen.present);
 	assert_false(dev->xen.param_is_old_name);
-	assert_string_equal(device__xen_param_name(&dev->xen), "xen_blkfront.max_indirect_segments");
+	assert_string_equal(device__xen_param_name(&dev->xen),
+			    "xen_blkfront.max_indirect_segments");
 	assert_int_equal(dev->xen.max_queues, 4);
 	check_no_driver_extras(dev);
 	/* An absolute, resolved path inside the fixture. */
@@ -508,7 +509,7 @@ static void test_nvme(void **state)
 /* An NVMe multipath head and its hidden paths, with and without multipath/. */
 static void test_nvme_multipath(void **state)
 {
-	static const char *const heads[] = {"nvme1n1", "nvme2n1"};
+	static const char *const heads[] = { "nvme1n1", "nvme2n1" };
 	struct device *dev;
 	unsigned int i, h;
 	char name[32];
@@ -771,11 +772,14 @@ static void test_dm(void **state)
 
 static void test_errors(void **state)
 {
+	/* clang-format would list these one a line. */
+	// clang-format off
 	static const char *const bad_devnums[] = {
-		"12:",	 ":5",	    "a:b",     "1:2:3",	 "-1:0",      "+1:0",
-		"7: 0",	 "7:0x",    "0x7:0",   "7:-0",	 "99999:0",   "4096:0",
-		"1:1048576", "99999999999999999999999:0", "0:99999999999999999999999",
+		"12:", ":5", "a:b", "1:2:3", "-1:0", "+1:0", "7: 0", "7:0x", "0x7:0", "7:-0",
+		"99999:0", "4096:0", "1:1048576",
+		"99999999999999999999999:0", "0:99999999999999999999999",
 	};
+	// clang-format on
 	struct diag d = {};
 	char longname[DEVICE_NAME_MAX + 8];
 	size_t i;
@@ -808,7 +812,7 @@ static void test_errors(void **state)
 	}
 	assert_int_equal(resolve_err("99999999999999999999999:0", &d), -EINVAL);
 	assert_string_equal(d.msg, "invalid MAJ:MIN \"99999999999999999999999:0\": "
-				 "major number out of range");
+				   "major number out of range");
 
 	assert_int_equal(resolve_err(".", &d), -EINVAL);
 	assert_int_equal(resolve_err("..", &d), -EINVAL);

@@ -279,8 +279,9 @@ static void test_bad_state_not_applied(void **state)
 	(void)state;
 	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	/* Only the settings a sweep changes: the file must not steer other writes. */
-	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
-			      "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
+	put(run, "tst.state",
+	    "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
+	    "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "not a setting this tool changes"));
 	assert_false(dg.usage); /* a state file not ours: the system's state, exit 1 */

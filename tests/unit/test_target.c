@@ -32,8 +32,8 @@
 static char scratch[PATH_MAX];
 static char sys[PATH_MAX + 8], files[PATH_MAX + 8], devdir[PATH_MAX + 8];
 static char mountinfo[PATH_MAX + 16], swaps[PATH_MAX + 16];
-static dev_t files_dev;		/* the filesystem of files/: "on" vdx2 */
-static char host_blk[64];	/* a block device node of this host, "" if none */
+static dev_t files_dev;	  /* the filesystem of files/: "on" vdx2 */
+static char host_blk[64]; /* a block device node of this host, "" if none */
 static dev_t host_rdev;
 static struct target_env env;
 
@@ -156,10 +156,10 @@ static int setup(void **state)
 	add_blockdev("vdx", "vdx", makedev(250, 0), true);
 	add_partition("vdx", "vdx1", makedev(250, 1), 1);
 	add_partition("vdx", "vdx2", files_dev, 2);
-	add_blockdev("vdy", "vdy", makedev(250, 16), true);	/* unused, unless a test says */
-	add_blockdev("vdh", "vdh", makedev(250, 32), true);	/* md0 stacked on it */
+	add_blockdev("vdy", "vdy", makedev(250, 16), true); /* unused, unless a test says */
+	add_blockdev("vdh", "vdh", makedev(250, 32), true); /* md0 stacked on it */
 	put(sys, "devices/virtual/block/vdh/holders/md0", "");
-	add_blockdev("vdp", "vdp", makedev(250, 48), true);	/* dm-3 stacked on vdp1 */
+	add_blockdev("vdp", "vdp", makedev(250, 48), true); /* dm-3 stacked on vdp1 */
 	add_partition("vdp", "vdp1", makedev(250, 49), 1);
 	put(sys, "devices/virtual/block/vdp/vdp1/holders/dm-3", "");
 	if (host_blk[0]) /* vdz is this host's block device, by number */
@@ -175,8 +175,9 @@ static int setup(void **state)
 	put(files, "swap file", "swap");
 	put(scratch, "mountinfo", MOUNTINFO_ROOT);
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
-	env = (struct target_env){ .sysfs = sys, .mountinfo = mountinfo, .swaps = swaps,
-				   .dev_dir = devdir };
+	env = (struct target_env){
+		.sysfs = sys, .mountinfo = mountinfo, .swaps = swaps, .dev_dir = devdir
+	};
 	return 0;
 }
 
@@ -237,9 +238,8 @@ static void test_mounts(void **state)
 
 	(void)state;
 	/* By MAJ:MIN, mount point unescaped. */
-	put(scratch, "mountinfo", MOUNTINFO_ROOT
-				  "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 "
-				  "/dev/vdy rw\n");
+	put(scratch, "mountinfo",
+	    MOUNTINFO_ROOT "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 /dev/vdy rw\n");
 	check_unused("vdy", "vdy is mounted on /mnt/with space");
 	/* The partition of a disk, and the disk of a partition. */
 	put(scratch, "mountinfo", "30 22 250:1 / /boot rw - ext4 /dev/vdx1 rw\n");
@@ -265,14 +265,18 @@ static void test_swaps(void **state)
 
 	(void)state;
 	/* A swap file on vdx2 (its name escaped as the kernel does). */
-	snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-		 "%s/swap\\040file                file\t1020\t0\t-2\n", files);
+	snprintf(text, sizeof(text),
+		 "Filename\tType\tSize\tUsed\tPriority\n"
+		 "%s/swap\\040file                file\t1020\t0\t-2\n",
+		 files);
 	put(scratch, "swaps", text);
 	check_unused("vdx2", "vdx2 holds the swap file");
 	check_unused("vdy", NULL);
 	if (host_blk[0]) {
-		snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-			 "%s                partition\t1020\t0\t-2\n", host_blk);
+		snprintf(text, sizeof(text),
+			 "Filename\tType\tSize\tUsed\tPriority\n"
+			 "%s                partition\t1020\t0\t-2\n",
+			 host_blk);
 		put(scratch, "swaps", text);
 		check_unused("vdz", "vdz is used as swap");
 	}
@@ -291,8 +295,9 @@ static void test_loop_on_disk(void **state)
 static int open_target(struct target *t, const char *file, const char *traced, bool write,
 		       bool overwrite, bool any_fs, struct diag *dg)
 {
-	struct target_req req = { .file = file, .dir = files, .write = write,
-				  .overwrite = overwrite, .any_fs = any_fs };
+	struct target_req req = {
+		.file = file, .dir = files, .write = write, .overwrite = overwrite, .any_fs = any_fs
+	};
 	struct device *d = resolve(traced);
 	int ret;
 
@@ -353,19 +358,19 @@ static void test_existing_file(void **state)
 	assert_int_equal(t.size, 5);
 	target__close(&t);
 	/* Elsewhere: refused, naming the override. */
-	assert_int_equal(open_target(&t, path, "vdy", false, false, false, &dg),
-			 -EINVAL);
+	assert_int_equal(open_target(&t, path, "vdy", false, false, false, &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "not on the traced vdy"));
 	assert_non_null(strstr(dg.msg, "--any-fs"));
 	/* Writing: only with --overwrite, and never into a loop device's backing file. */
-	assert_int_equal(open_target(&t, path, "vdx2", true, false, false, &dg),
-			 -EINVAL);
+	assert_int_equal(open_target(&t, path, "vdx2", true, false, false, &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "needs --overwrite"));
 	expect_refused(path, true, "it backs loop5");
 	/* Nor into an active swap file. */
 	snprintf(path, sizeof(path), "%s/swap file", files);
-	snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-		 "%s/swap\\040file                file\t1020\t0\t-2\n", files);
+	snprintf(text, sizeof(text),
+		 "Filename\tType\tSize\tUsed\tPriority\n"
+		 "%s/swap\\040file                file\t1020\t0\t-2\n",
+		 files);
 	put(scratch, "swaps", text);
 	expect_refused(path, true, "it is an active swap file");
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
@@ -421,23 +426,31 @@ static void test_new_file_unlinked(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 	target__close(&t);
 	/* The current directory must be on the traced disk too. */
-	assert_int_equal(open_target(&t, NULL, "vdy", true, false, false, &dg),
-			 -EINVAL);
+	assert_int_equal(open_target(&t, NULL, "vdy", true, false, false, &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "not on the traced vdy"));
 	assert_int_equal(count_entries(files), before);
 	/* What the system cannot do is a runtime failure (exit 1), not bad input. */
-	assert_int_equal(open_target(&t, "/nonexistent-dir/x.bin", "vdx2", false, false, false,
-				     &dg), -ENOENT);
+	assert_int_equal(
+		open_target(&t, "/nonexistent-dir/x.bin", "vdx2", false, false, false, &dg),
+		-ENOENT);
 	assert_false(dg.usage);
 	assert_string_equal(dg.msg, "cannot use /nonexistent-dir: No such file or directory");
 }
 
 static void test_check_io(void **state)
 {
-	struct target disk = { .kind = TARGET_DISK, .name = "loop9", .fd = -1, .write = true,
-			       .size = 512ULL << 20, .dio_align = 512 };
-	struct target wfile = { .kind = TARGET_FILE, .name = "f", .fd = -1, .write = true,
-				.size = 4096, .dio_align = 4096 };
+	struct target disk = { .kind = TARGET_DISK,
+			       .name = "loop9",
+			       .fd = -1,
+			       .write = true,
+			       .size = 512ULL << 20,
+			       .dio_align = 512 };
+	struct target wfile = { .kind = TARGET_FILE,
+				.name = "f",
+				.fd = -1,
+				.write = true,
+				.size = 4096,
+				.dio_align = 4096 };
 	struct diag dg = {};
 
 	(void)state;
@@ -454,11 +467,9 @@ static void test_check_io(void **state)
 	assert_int_equal(target__check_io(&disk, 1 << 20, 0, false, false, &dg), 0);
 	/* Writes extend a file: no bound but the alignment. */
 	assert_int_equal(target__check_io(&wfile, 1 << 20, 1ULL << 30, true, false, &dg), 0);
-	assert_int_equal(target__check_io(&wfile, 512, 4096, true, false, &dg),
-			 -EINVAL);
+	assert_int_equal(target__check_io(&wfile, 512, 4096, true, false, &dg), -EINVAL);
 	wfile.write = false;
-	assert_int_equal(target__check_io(&wfile, 8192, 8192, false, false, &dg),
-			 -EINVAL);
+	assert_int_equal(target__check_io(&wfile, 8192, 8192, false, false, &dg), -EINVAL);
 }
 
 int main(void)
