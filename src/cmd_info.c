@@ -21,7 +21,6 @@ static void print_limit(const char *name, int64_t v, const char *unit)
 		printf("  %-22s %lld%s\n", name, (long long)v, unit);
 }
 
-
 static const char *on_off(int64_t v)
 {
 	return v < 0 ? "-" : v ? "on" : "off";
@@ -93,7 +92,7 @@ static void print_params(const struct device *d)
 
 static void print_xen(const struct xen_blkfront *x)
 {
-	char b[32];
+	char b[32], param[96];
 
 	printf("xen-blkfront:\n");
 	print_limit("segments", x->segments, " (negotiated: queue/max_segments)");
@@ -108,18 +107,21 @@ static void print_xen(const struct xen_blkfront *x)
 	print_limit("max_queues", x->max_queues, "");
 	printf("  %-22s %s\n", "feature_persistent", on_off(x->feature_persistent));
 	if (x->max_indirect_segments >= 0)
-		printf("  %-22s %s=%lld (boot or modprobe)\n", "boot parameter", x->param_name,
-		       (long long)x->max_indirect_segments);
+		printf("  %-22s %s (boot or modprobe)\n", "boot parameter",
+		       device__xen_boot_parameter(x, x->max_indirect_segments, param,
+						  sizeof(param)));
 	else
-		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter", x->param_name);
+		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter",
+		       device__xen_param_name(x));
 	/* A rebooted guest negotiates again: say which side to change. */
 	if (x->backend_limited)
 		printf("  the module asks for %lld segments but the backend limits it to %lld\n",
 		       (long long)x->max_indirect_segments, (long long)x->segments);
 	else if (!x->indirect_descriptors)
-		printf("  %s=32 (the default) or more turns indirect descriptors on, where the "
+		printf("  %s (the default) or more turns indirect descriptors on, where the "
 		       "backend offers them\n",
-		       x->param_name);
+		       device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param,
+						  sizeof(param)));
 }
 
 /* An NVMe multipath head issues nothing itself: its paths carry the requests. */
@@ -128,12 +130,14 @@ static void print_paths(const struct device *d)
 	unsigned int i;
 
 	if (d->hidden)
-		printf("%s is a hidden disk (an NVMe multipath path): no device node, traced by "
-		       "name\n", d->name);
+		printf("%s is a hidden disk (an NVMe multipath path): no device node, "
+		       "traced by name\n",
+		       d->name);
 	if (!d->nr_paths)
 		return;
-	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, traced "
-	       "with it:\n", d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
+	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, "
+	       "traced with it:\n",
+	       d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
 	for (i = 0; i < d->nr_paths; i++) {
 		const struct device_path *p = &d->paths[i];
 
@@ -155,8 +159,9 @@ static void print_drivers(const struct device *d)
 		printf("virtio_blk:\n");
 		print_limit("queue_depth", v->queue_depth, " (per hardware queue: mq/*/nr_tags)");
 		print_limit("queue_depth parameter", v->queue_depth_param,
-			    v->queue_depth_param == 0 ? " (module parameter: 0 = the virtqueue size)"
-						      : " (module parameter)");
+			    v->queue_depth_param == 0
+				    ? " (module parameter: 0 = the virtqueue size)"
+				    : " (module parameter)");
 		print_limit("num_request_queues", v->num_request_queues, " (module parameter)");
 		print_limit("poll_queues", v->poll_queues, " (module parameter)");
 		print_limit("host segment limit", v->host_max_segments, " (seg_max)");
@@ -217,9 +222,8 @@ static void info_text(const struct device *d)
 	       fmt__bytes(b, sizeof(b), (double)d->size_sectors * 512),
 	       d->driver[0] ? d->driver : "-", d->module[0] ? d->module : "-");
 	if (d->part_name[0])
-		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
-		       d->part_name, d->part_major, d->part_minor,
-		       (unsigned long long)d->part_start,
+		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n", d->part_name,
+		       d->part_major, d->part_minor, (unsigned long long)d->part_start,
 		       (unsigned long long)d->part_sectors,
 		       fmt__bytes(b, sizeof(b), (double)d->part_sectors * 512));
 	print_partitions(d);
@@ -245,49 +249,39 @@ static void info_text(const struct device *d)
 	print_stacking(d);
 }
 
-int cmd_info(int argc, char **argv, const struct env_config *cfg)
+/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
+static int info_json(const struct options *o, const struct device *dev, struct diag *d)
 {
-	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile out = {};
-	struct device dev;
-	struct options o;
-	char err_msg[512];
 	json_t *doc;
 	int err;
 
-	err = cli_parse("info", argc, argv, &o);
+	err = outfile__open(&out, "--json", o->json, NULL, 0, d);
 	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.nr_positional != 1) {
-		die_msg("info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
-		return EXIT_USAGE;
-	}
-	if (device__resolve(cfg->sysfs_root, o.positional[0], &dev, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
-	driver_probes__notice(&probes, &dev, stderr);
-	if (!o.json) {
-		info_text(&dev);
-		return finish_stdout() ? EXIT_FAIL : EXIT_OK;
-	}
-	/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
-	err = outfile__open(&out, "--json", o.json, NULL, 0, err_msg, sizeof(err_msg));
-	if (err) {
-		die_msg("%s", err_msg);
-		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
-	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
+		return err;
+	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(dev));
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {
 		outfile__abort(&out);
-		die_msg("cannot write --json %s: %s", o.json, strerror(-err));
-		return EXIT_FAIL;
+		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
 	}
-	if (outfile__commit(&out, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
-	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
+	return outfile__commit(&out, d);
+}
+
+int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	struct device dev;
+	int err;
+
+	err = device__resolve(cfg->sysfs_root, o->positional[0], &dev, d);
+	if (err)
+		return err;
+	driver_probes__notice(&probes, &dev, stderr);
+	if (!o->json)
+		info_text(&dev);
+	else
+		err = info_json(o, &dev, d);
+	return err ? err : finish_stdout(d);
 }

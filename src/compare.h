@@ -7,7 +7,7 @@
  * compare_json.c and compare_text.c only print it.
  *
  * A change is "significant" when Welch's t-test over the repetitions gives
- * p < COMPARE_ALPHA and the 95% confidence intervals of the two means do not
+ * p < STATS_ALPHA and the 95% confidence intervals of the two means do not
  * overlap; the second test keeps a tiny p from a huge n from calling noise a win.
  */
 #ifndef BLKTRACE_BENCH_COMPARE_H
@@ -20,13 +20,11 @@
 #include "series.h"
 #include "stats.h"
 
-#define COMPARE_ALPHA 0.05
-
 enum verdict {
 	VERDICT_SAME,
 	VERDICT_BETTER,
 	VERDICT_WORSE,
-	VERDICT_HIGHER,	 /* significant, for a metric with no good direction */
+	VERDICT_HIGHER, /* significant, for a metric with no good direction */
 	VERDICT_LOWER,
 	VERDICT_UNKNOWN, /* fewer than 2 repetitions on a side */
 	NR_VERDICTS,
@@ -56,9 +54,9 @@ struct metric_result {
 
 /* A series of A and the one of B it is compared with. */
 struct set_comparison {
-	size_t a, b;		    /* indexes into the series of A and of B */
-	bool by_params;		    /* false: paired as the only series in each file */
-	json_t *param_changes;	    /* when !by_params: [{"name", "a", "b"}] */
+	size_t a, b;	       /* indexes into the series of A and of B */
+	bool by_params;	       /* false: paired as the only series in each file */
+	json_t *param_changes; /* when !by_params: [{"name", "a", "b"}] */
 	struct metric_result m[NR_METRICS];
 	size_t nr_m;
 };
@@ -67,7 +65,7 @@ struct comparison {
 	const struct loaded_result *a, *b;
 	const char *name_a, *name_b;
 	struct series_set sa, sb;
-	json_t *device_changes;	    /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
+	json_t *device_changes; /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
 	struct set_comparison *sets;
 	size_t nr_sets;
 	bool *matched_a, *matched_b; /* per series: part of a pair */

@@ -19,7 +19,8 @@
 #define DEVICE_MAX_PARAMS 32
 /* BLKIF_MAX_SEGMENTS_PER_REQUEST: what fits in one ring slot without indirect descriptors. */
 #define XEN_DIRECT_SEGMENTS 11
-#define XEN_SEGMENT_BYTES 4096 /* one grant page per segment */
+#define XEN_SEGMENT_BYTES 4096		 /* one grant page per segment */
+#define XEN_DEFAULT_INDIRECT_SEGMENTS 32 /* the module's max_indirect_segments default */
 
 /* Queue limits as sysfs shows them; -1 where the kernel does not have the file. */
 struct queue_limits {
@@ -33,8 +34,8 @@ struct queue_limits {
 	int64_t physical_block_size;
 	int64_t wbt_lat_usec;
 	int64_t nomerges;
-	int64_t rotational; /* 0 or 1 */
-	char scheduler[32]; /* the active one, "none" when none, "" without the file */
+	int64_t rotational;   /* 0 or 1 */
+	char scheduler[32];   /* the active one, "none" when none, "" without the file */
 	char write_cache[32]; /* "write back" / "write through", "" without the file */
 };
 
@@ -44,12 +45,11 @@ struct xen_blkfront {
 	bool param_is_old_name;	       /* the parameter is called "max" */
 	int64_t segments;	       /* negotiated: queue/max_segments */
 	bool indirect_descriptors;     /* segments > 11 */
-	int64_t max_request_bytes;     /* segments x 4096 */
+	int64_t max_request_bytes;     /* segments x XEN_SEGMENT_BYTES */
 	int64_t max_ring_page_order;
 	int64_t max_queues;
-	int64_t feature_persistent;    /* -1 when the parameter is absent */
-	bool backend_limited;	       /* the module asked for more segments than negotiated */
-	char param_name[48];	       /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
+	int64_t feature_persistent; /* -1 when the parameter is absent */
+	bool backend_limited;	    /* the module asked for more segments than negotiated */
 };
 
 /*
@@ -59,8 +59,8 @@ struct xen_blkfront {
  */
 struct virtio_blk_info {
 	bool present;
-	int64_t queue_depth;		/* in effect: nr_tags of a hardware queue, -1 unknown */
-	int64_t queue_depth_param;	/* the module parameter (0: the virtqueue size) */
+	int64_t queue_depth;	   /* in effect: nr_tags of a hardware queue, -1 unknown */
+	int64_t queue_depth_param; /* the module parameter (0: the virtqueue size) */
 	int64_t num_request_queues;
 	int64_t poll_queues;
 	int64_t host_max_segments; /* queue/max_segments */
@@ -75,18 +75,18 @@ struct nvme_info {
 };
 
 struct loop_info {
-	bool present;		  /* bound to a backing file (loop/ exists) */
+	bool present; /* bound to a backing file (loop/ exists) */
 	char backing_file[256];
-	int64_t dio;		  /* loop/dio: backing file opened O_DIRECT */
+	int64_t dio; /* loop/dio: backing file opened O_DIRECT */
 };
 
 struct device_partition {
 	char name[DEVICE_NAME_MAX];
 	unsigned int major, minor;
-	unsigned int number;	  /* the partition file */
-	uint64_t start;		  /* sectors */
+	unsigned int number; /* the partition file */
+	uint64_t start;	     /* sectors */
 	uint64_t sectors;
-	unsigned int nr_holders;  /* e.g. a dm device on top of it */
+	unsigned int nr_holders; /* e.g. a dm device on top of it */
 };
 
 struct module_param {
@@ -120,17 +120,17 @@ struct device {
 	unsigned int major, minor;	 /* of the whole disk */
 	char part_name[DEVICE_NAME_MAX]; /* "" unless the user named a partition */
 	unsigned int part_major, part_minor;
-	uint64_t part_start;		 /* sectors, on the whole disk */
+	uint64_t part_start; /* sectors, on the whole disk */
 	uint64_t part_sectors;
-	uint64_t size_sectors;		 /* the whole disk */
-	char driver[DEVICE_NAME_MAX];	 /* e.g. "vbd", "virtio_blk", "loop", "" if unknown */
-	char module[DEVICE_NAME_MAX];	 /* e.g. "xen_blkfront", "loop" */
+	uint64_t size_sectors;	      /* the whole disk */
+	char driver[DEVICE_NAME_MAX]; /* e.g. "vbd", "virtio_blk", "loop", "" if unknown */
+	char module[DEVICE_NAME_MAX]; /* e.g. "xen_blkfront", "loop" */
 	struct queue_limits limits;
-	unsigned int nr_hw_queues;	 /* mq/ entries (0 for bio-based devices) */
-	unsigned int max_tags;		 /* largest mq/N/nr_tags */
+	unsigned int nr_hw_queues; /* mq/ entries (0 for bio-based devices) */
+	unsigned int max_tags;	   /* largest mq/N/nr_tags */
 	struct xen_blkfront xen;
-	char sysfs_path[512];		 /* resolved directory of the whole disk */
-	bool hidden;			 /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
+	char sysfs_path[512]; /* resolved directory of the whole disk */
+	bool hidden;	      /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
 
 	/* An NVMe multipath head: its requests are issued on these disks, traced with it. */
 	unsigned int nr_paths;
@@ -138,35 +138,43 @@ struct device {
 
 	/* No mq/ and no real scheduler: dm, md, zram never issue requests themselves. */
 	bool bio_based;
-	char dm_name[128];		 /* dm/name, "" unless device-mapper */
-	char md_level[32];		 /* md/level, "" unless md */
-	int64_t scsi_queue_depth;	 /* device/queue_depth of SCSI disks, -1 otherwise */
+	char dm_name[128];	  /* dm/name, "" unless device-mapper */
+	char md_level[32];	  /* md/level, "" unless md */
+	int64_t scsi_queue_depth; /* device/queue_depth of SCSI disks, -1 otherwise */
 	unsigned int nr_partitions;
 	struct device_partition partitions[DEVICE_MAX_PARTITIONS]; /* by number */
-	unsigned int nr_slaves;		 /* the disks underneath, traceable instead */
+	unsigned int nr_slaves; /* the disks underneath, traceable instead */
 	char slaves[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
-	unsigned int nr_holders;	 /* devices stacked on the whole disk */
+	unsigned int nr_holders; /* devices stacked on the whole disk */
 	char holders[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
-	unsigned int nr_module_params;	 /* <root>/module/<module>/parameters, by name */
+	unsigned int nr_module_params; /* <root>/module/<module>/parameters, by name */
 	struct module_param module_params[DEVICE_MAX_PARAMS];
 	struct virtio_blk_info virtio_blk;
 	struct nvme_info nvme;
 	struct loop_info loop;
 };
 
+struct diag;
+
 /*
  * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below sysfs_root ("/sys") and read the
- * disk's model. Returns 0, or a negative errno with a one-line reason in err (no trailing
- * newline).
+ * disk's model. Returns 0, or a negative errno with the reason in d: bad input for a name
+ * that is invalid or resolves to no disk (-ENOENT) or outside the root (-EXDEV), a runtime
+ * failure for sysfs that cannot be read.
  */
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
-		    size_t errlen);
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
 int device__read_limits(struct device *dev);
 
 /* Read one attribute of the whole disk's directory (e.g. "diskseq"), without trailing newline. */
 int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len);
+
+/*
+ * The active scheduler of a queue/scheduler text: "none [mq-deadline] kyber" ->
+ * "mq-deadline"; an mq queue before 4.11 shows just "none"; "" when none is marked.
+ */
+void device__active_scheduler(const char *text, char *out, size_t len);
 
 /* Read/write one queue/ attribute of the whole disk; values without trailing newline. */
 int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len);
@@ -181,5 +189,14 @@ int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits
 
 /* enum device_limit bits as text: "max_sectors_kb", "max_segments", both joined by "+", "". */
 const char *device__limit_name(unsigned int limits);
+
+/*
+ * xen-blkfront's boot (or modprobe) parameter for the segments it asks for:
+ * "xen_blkfront.max_indirect_segments", "xen_blkfront.max" on 3.11..4.5.
+ */
+const char *device__xen_param_name(const struct xen_blkfront *x);
+/* That parameter set to segments, into buf: "xen_blkfront.max_indirect_segments=32". */
+const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				       size_t len);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

@@ -30,7 +30,7 @@ struct ctx {
 	const struct device *dev;
 	const struct block_stats *b;
 	struct block_summary s;
-	uint64_t n; /* data requests */
+	uint64_t n;			  /* data requests */
 	struct finding all[FINDINGS_MAX]; /* every finding, sorted before the caller gets some */
 	size_t nr;
 };
@@ -55,7 +55,6 @@ static struct finding *add(struct ctx *c, const char *kind, uint64_t count, cons
 	va_end(ap);
 	return f;
 }
-
 
 static double pct(const struct ctx *c, uint64_t count)
 {
@@ -131,12 +130,6 @@ static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
 	    fmt__size(b, sizeof(b), cap), l->max_sectors_kb);
 }
 
-/* The boot/modprobe line: "xen_blkfront.max_indirect_segments=32". */
-static void xen_param(const struct xen_blkfront *x, int64_t value, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s=%" PRId64, x->param_name, value);
-}
-
 static void xen_segments_finding(struct ctx *c, uint64_t count)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
@@ -148,15 +141,15 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 			 "the module asks for %" PRId64 " but the backend limits it to %" PRId64,
 			 x->max_indirect_segments, x->segments);
 	} else if (!x->indirect_descriptors) {
-		xen_param(x, 32, param, sizeof(param));
+		device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param, sizeof(param));
 		snprintf(tail, sizeof(tail),
 			 "%s (the default) turns them on where the backend offers them", param);
 	} else if (x->max_indirect_segments >= 0) {
-		xen_param(x, x->max_indirect_segments, param, sizeof(param));
+		device__xen_boot_parameter(x, x->max_indirect_segments, param, sizeof(param));
 		snprintf(tail, sizeof(tail),
 			 "%s now, a larger value raises it where the backend offers more", param);
 	} else {
-		snprintf(tail, sizeof(tail), "a larger %s raises it", x->param_name);
+		snprintf(tail, sizeof(tail), "a larger %s raises it", device__xen_param_name(x));
 	}
 	if (!x->indirect_descriptors)
 		add(c, "max_segments", count,
@@ -173,7 +166,7 @@ static void xen_indirect_finding(struct ctx *c)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
 	uint64_t count = hist_count_at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
-				  XEN_DIRECT_SEGMENTS + 1);
+					     XEN_DIRECT_SEGMENTS + 1);
 
 	if (x->indirect_descriptors || count)
 		add(c, "xen_indirect", count,
@@ -204,8 +197,7 @@ static void uncapped_finding(struct ctx *c, uint64_t count)
 	if (k->splits)
 		add(c, "uncapped", count,
 		    "%.1f%% of requests stayed below every limit%s, %s per request at the "
-		    "median: the remainders of %llu bio splits, or the application's I/O "
-		    "size%s.",
+		    "median: the remainders of %llu bio splits, or the application's I/O size%s.",
 		    pct(c, count), limit, b, (unsigned long long)k->splits, merged);
 	else
 		add(c, "uncapped", count,
@@ -231,8 +223,8 @@ static void bio_based_finding(struct ctx *c)
 		    d->name, under);
 	else
 		add(c, "bio_based", 0,
-		    "%s is bio-based and never issues requests, and has no disks underneath "
-		    "to trace.",
+		    "%s is bio-based and never issues requests, "
+		    "and has no disks underneath to trace.",
 		    d->name);
 }
 

@@ -69,7 +69,8 @@ struct unit {
 	uint64_t mult;
 };
 
-/* Case-insensitive. */
+/* Case-insensitive; a unit's binary, long and decimal forms a line. */
+// clang-format off
 static const struct unit size_units[] = {
 	{"", 1},
 	{"b", 1},
@@ -78,6 +79,7 @@ static const struct unit size_units[] = {
 	{"g", 1ULL << 30}, {"gib", 1ULL << 30}, {"gb", 1000000000ULL},
 	{"t", 1ULL << 40}, {"tib", 1ULL << 40}, {"tb", 1000000000000ULL},
 };
+// clang-format on
 
 int parse_size(const char *s, uint64_t *out)
 {
@@ -104,7 +106,8 @@ int parse_duration(const char *s, double *out)
 	static const struct {
 		const char *suffix;
 		double mult;
-	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"m", 60}, {"h", 3600}};
+	} units[] = { { "", 1 },      { "s", 1 },  { "ms", 1e-3 },
+		      { "us", 1e-6 }, { "m", 60 }, { "h", 3600 } };
 	char *end;
 	double v;
 	size_t i;

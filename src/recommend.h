@@ -2,7 +2,7 @@
 /*
  * After a --set sweep: per workload (the series that differ only in the knob's
  * value), the value with the best mean app.mb_per_s, and the smallest value whose
- * throughput is statistically indistinguishable from it (Welch, p >= 0.05), with
+ * throughput is statistically indistinguishable from it (Welch, p >= STATS_ALPHA), with
  * the evidence. For xen-blkfront, the max_sectors_kb it recommends becomes the
  * max_indirect_segments boot parameter that allows it. Computed here, printed by
  * report_text.c and report_json.c.
@@ -24,10 +24,10 @@ struct rec_evidence {
 
 struct recommendation {
 	const char *knob;
-	const char *workload;	/* the label of the best value's series */
+	const char *workload; /* the label of the best value's series */
 	const char *best;
-	const char *smallest;	/* the smallest equivalent value; NULL when not judged */
-	bool judged;		/* every p-value could be computed (2+ repetitions) */
+	const char *smallest;	 /* the smallest equivalent value; NULL when not judged */
+	bool judged;		 /* every p-value could be computed (2+ repetitions) */
 	char boot_parameter[96]; /* xen-blkfront: "" when it does not apply */
 	struct rec_evidence *evidence;
 	size_t nr_evidence;

@@ -23,6 +23,11 @@ static json_t *jlimit(int64_t v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/*
+ * The json_pack calls of the device object keep each key beside its value, a pair a
+ * line, as the document reads: clang-format would pack them (hence its off/on below).
+ */
+// clang-format off
 static json_t *limits_json(const struct queue_limits *l)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -40,15 +45,19 @@ static json_t *limits_json(const struct queue_limits *l)
 			 "nomerges", jlimit(l->nomerges),
 			 "write_cache", text__json(l->write_cache));
 }
+// clang-format on
 
 static json_t *xen_json(const struct xen_blkfront *x)
 {
 	json_t *o, *boot = json_null();
+	char param[96];
 
 	if (!x->present)
 		return json_null();
 	if (x->max_indirect_segments >= 0)
-		boot = json_sprintf("%s=%lld", x->param_name, (long long)x->max_indirect_segments);
+		boot = json_string(device__xen_boot_parameter(x, x->max_indirect_segments, param,
+							      sizeof(param)));
+	// clang-format off
 	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 		      "max_indirect_segments", jlimit(x->max_indirect_segments),
 		      "segments", jlimit(x->segments),
@@ -57,12 +66,13 @@ static json_t *xen_json(const struct xen_blkfront *x)
 		      "max_ring_page_order", jlimit(x->max_ring_page_order),
 		      "max_queues", jlimit(x->max_queues),
 		      "feature_persistent", jlimit(x->feature_persistent));
+	// clang-format on
 	if (!o) {
 		json_decref(boot);
 		return NULL;
 	}
 	/* Saved results are compared across reboots: keep the line that changes them. */
-	json_object_set_new(o, "parameter_name", json_string(x->param_name));
+	json_object_set_new(o, "parameter_name", json_string(device__xen_param_name(x)));
 	json_object_set_new(o, "boot_parameter", boot);
 	json_object_set_new(o, "backend_limited", json_boolean(x->backend_limited));
 	return o;
@@ -86,19 +96,22 @@ static json_t *partitions_json(const struct device *dev)
 	for (i = 0; a && i < dev->nr_partitions; i++) {
 		const struct device_partition *p = &dev->partitions[i];
 
+		// clang-format off
 		json_array_append_new(a, json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}",
-						   "name", text__json(p->name), "major", (int)p->major,
+						   "name", text__json(p->name),
+						   "major", (int)p->major,
 						   "minor", (int)p->minor,
 						   "number", (int)p->number,
 						   "start_sector", jint(p->start),
 						   "sectors", jint(p->sectors),
 						   "holders", (int)p->nr_holders));
+		// clang-format on
 	}
 	return a;
 }
 
 /* Values as sysfs shows them ("Y", "32"): the types are the module's business. */
-static json_t *module_report_json__params(const struct device *dev)
+static json_t *module_params_json(const struct device *dev)
 {
 	json_t *o = json_object();
 	unsigned int i;
@@ -114,6 +127,7 @@ static json_t *jstr_or_null(const char *s)
 	return s[0] ? text__json(s) : json_null();
 }
 
+// clang-format off
 static json_t *drivers_json(const struct device *dev, json_t *d)
 {
 	const struct virtio_blk_info *v = &dev->virtio_blk;
@@ -139,6 +153,7 @@ static json_t *drivers_json(const struct device *dev, json_t *d)
 				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
 	return d;
 }
+// clang-format on
 
 /* An NVMe multipath head's path disks; empty for every other disk. */
 static json_t *paths_json(const struct device *dev)
@@ -151,9 +166,9 @@ static json_t *paths_json(const struct device *dev)
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:i, s:i}", "name", p->name,
 						   "controller", jstr_or_null(p->controller),
-						   "state", jstr_or_null(p->state),
-						   "nr_hw_queues", (int)p->nr_hw_queues,
-						   "max_tags", (int)p->max_tags));
+						   "state", jstr_or_null(p->state), "nr_hw_queues",
+						   (int)p->nr_hw_queues, "max_tags",
+						   (int)p->max_tags));
 	}
 	return a;
 }
@@ -167,25 +182,25 @@ json_t *report_json__device(const struct device *dev)
 	if (dev->part_name[0])
 		part = json_pack("{s:o, s:i, s:i, s:o, s:o}", "name", text__json(dev->part_name),
 				 "major", (int)dev->part_major, "minor", (int)dev->part_minor,
-				 "start_sector", jint(dev->part_start),
-				 "sectors", jint(dev->part_sectors));
-	d = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
-		      "name", text__json(dev->name), "major", (int)dev->major, "minor",
-		      (int)dev->minor, "size_bytes", jint(dev->size_sectors * 512), "driver",
+				 "start_sector", jint(dev->part_start), "sectors",
+				 jint(dev->part_sectors));
+	d = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o}", "name",
+		      text__json(dev->name), "major", (int)dev->major, "minor", (int)dev->minor,
+		      "size_bytes", jint(dev->size_sectors * 512), "driver",
 		      text__json(dev->driver), "module", text__json(dev->module), "limits",
-		      limits_json(&dev->limits),
-		      "partition", part, "nr_hw_queues", (int)dev->nr_hw_queues,
-		      "max_tags", (int)dev->max_tags, "xen_blkfront", xen_json(&dev->xen));
+		      limits_json(&dev->limits), "partition", part, "nr_hw_queues",
+		      (int)dev->nr_hw_queues, "max_tags", (int)dev->max_tags, "xen_blkfront",
+		      xen_json(&dev->xen));
 	if (!d)
 		return NULL;
 	json_object_set_new(d, "max_request_bytes", jlimit(biggest));
-	json_object_set_new(d, "max_request_limit", biggest < 0 ? json_null() :
-			    json_string(device__limit_name(which)));
+	json_object_set_new(d, "max_request_limit",
+			    biggest < 0 ? json_null() : json_string(device__limit_name(which)));
 	json_object_set_new(d, "bio_based", json_boolean(dev->bio_based));
 	json_object_set_new(d, "partitions", partitions_json(dev));
 	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
 	json_object_set_new(d, "holders", names_json(dev->holders, dev->nr_holders));
-	json_object_set_new(d, "module_parameters", module_report_json__params(dev));
+	json_object_set_new(d, "module_parameters", module_params_json(dev));
 	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
 	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
@@ -261,18 +276,21 @@ static json_t *block_json(const struct run_summary *rs)
 	counters_json(o, &b->c);
 	json_object_set_new(o, "request_bytes",
 			    dist_json(&s->size, HIST_KIND_SIZE, s->size_all, false));
-	json_object_set_new(o, "segments", dist_json(&s->segments, HIST_KIND_COUNT,
-						     b->count[BLKIO_COUNT_SEGMENTS], false));
-	json_object_set_new(o, "segment_bytes", dist_json(&s->seg_bytes, HIST_KIND_SIZE,
-							  b->size[BLKIO_SIZE_SEGMENT], false));
-	json_object_set_new(o, "queue_depth", dist_json(&s->depth, HIST_KIND_COUNT,
-							b->count[BLKIO_COUNT_DEPTH], false));
+	json_object_set_new(
+		o, "segments",
+		dist_json(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], false));
+	json_object_set_new(
+		o, "segment_bytes",
+		dist_json(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], false));
+	json_object_set_new(
+		o, "queue_depth",
+		dist_json(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], false));
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		json_object_set_new(o, blkio_lat_names[k],
 				    dist_json(&s->lat[k], HIST_KIND_LAT, b->lat[k], true));
 	json_object_set_new(o, "limit_bound",
-			    json_pack("{s:f, s:f}", "max_sectors", s->limit_sectors,
-				      "max_segments", s->limit_segments));
+			    json_pack("{s:f, s:f}", "max_sectors", s->limit_sectors, "max_segments",
+				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
 	if (rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
@@ -281,14 +299,38 @@ static json_t *block_json(const struct run_summary *rs)
 	return o;
 }
 
+static json_t *param_json(const struct job_param_def *def, const struct job_params *p)
+{
+	const void *field = job_param__cfield(def, p);
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return text__json(field);
+	case JOB_PARAM_U64:
+		return jint(*(const uint64_t *)field);
+	case JOB_PARAM_UINT:
+		return json_integer(*(const unsigned int *)field);
+	case JOB_PARAM_SECONDS:
+		return json_real(*(const double *)field);
+	case JOB_PARAM_BOOL:
+		return json_boolean(*(const bool *)field);
+	}
+	return NULL;
+}
+
 json_t *report_json__params(const struct job_params *p)
 {
-	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
-			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
-			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth",
-			      (int)p->iodepth, "direct", p->direct, "sync", p->sync, "fsync",
-			      p->fsync, "fdatasync", p->fdatasync);
+	json_t *o = json_object();
+	size_t i;
 
+	for (i = 0; o && i < NR_JOB_PARAMS; i++) {
+		const struct job_param_def *def = &job_param_defs[i];
+
+		if (json_object_set_new(o, def->name, param_json(def, p))) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	if (o && p->set_knob[0])
 		text__json_set(o, p->set_knob, text__json(p->set_value));
 	return o;
@@ -320,8 +362,7 @@ static json_t *findings_json(const struct run_summary *rs)
 
 static json_t *run_json(const struct run_summary *rs)
 {
-	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds",
-			      rs->seconds);
+	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds", rs->seconds);
 
 	if (!o)
 		return NULL;
@@ -363,8 +404,8 @@ static json_t *series_json(const struct report *rep)
 			if (metric_defs[k].judged && s->metric[k].n)
 				json_object_set_new(metrics, metric_defs[k].name,
 						    agg_json(&s->metric[k]));
-		o = json_pack("{s:o, s:o?, s:o, s:o}", "label", text__json(first->label),
-			      "params", first->params.rw[0] ? report_json__params(&first->params) : NULL,
+		o = json_pack("{s:o, s:o?, s:o, s:o}", "label", text__json(first->label), "params",
+			      first->params.rw[0] ? report_json__params(&first->params) : NULL,
 			      "runs", runs, "metrics", metrics);
 		json_array_append_new(out, o);
 	}
@@ -379,11 +420,11 @@ static json_t *recommendation_json(const struct recommendation *r)
 	for (i = 0; ev && i < r->nr_evidence; i++) {
 		const struct rec_evidence *e = &r->evidence[i];
 
-		json_array_append_new(ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value",
-						    text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
-						    e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
-						    isnan(e->p_vs_best) ? json_null() :
-									  json_real(e->p_vs_best)));
+		json_array_append_new(
+			ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value", text__json(e->value),
+				      "mb_per_s", e->mb_per_s, "ci95", e->ci95, "n",
+				      (json_int_t)e->n, "p_value_vs_best",
+				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best)));
 	}
 	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
 			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
@@ -422,8 +463,10 @@ json_t *report_json__doc(const struct report *rep)
 		return NULL;
 	if (res->has_device)
 		json_object_set_new(doc, "device", report_json__device(&res->device));
-	json_object_set_new(doc, "tracer", res->tracer_flavour[0] ?
-			    json_pack("{s:s}", "flavour", res->tracer_flavour) : json_null());
+	json_object_set_new(doc, "tracer",
+			    res->tracer_flavour[0]
+				    ? json_pack("{s:s}", "flavour", res->tracer_flavour)
+				    : json_null());
 	runs = json_array();
 	for (i = 0; runs && i < rep->nr_runs; i++)
 		json_array_append_new(runs, run_json(&rep->runs[i]));

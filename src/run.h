@@ -26,26 +26,55 @@ struct block_stats {
 struct app_stats {
 	uint64_t bytes;
 	uint64_t ios;
-	uint64_t ns;		/* wall time of the timed part */
+	uint64_t ns; /* wall time of the timed part */
 	uint64_t lat_sum_ns;
 	uint64_t lat_max_ns;
-	bool registered_bufs;	/* io_uring: the buffers were registered (pinned once) */
-	bool huge_bufs;		/* --hugepages: the buffers really are in huge pages */
+	bool registered_bufs; /* io_uring: the buffers were registered (pinned once) */
+	bool huge_bufs;	      /* --hugepages: the buffers really are in huge pages */
 	__u64 lat[HIST_LAT_BUCKETS];
 };
 
 /* Parameters of a built-in workload run; rw[0] == '\0' for passive/command runs. */
 struct job_params {
-	char rw[16];		/* read, write, randread, randwrite */
+	char rw[16]; /* read, write, randread, randwrite */
 	uint64_t bs;
 	uint64_t size;
-	double runtime;		/* seconds, 0 = none */
-	char engine[16];	/* psync, io_uring */
+	double runtime;	 /* seconds, 0 = none */
+	char engine[16]; /* psync, io_uring */
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
-	char set_knob[32];	/* --set sweeps: the knob and this run's value */
+	char set_knob[32]; /* --set sweeps: the knob and this run's value */
 	char set_value[64];
 };
+
+/*
+ * The job parameters as a result's "params" holds them, one table for all who name
+ * them: report_json.c writes them in this order, result_load.c reads them back,
+ * series.c keys runs by them. The --set knob and value follow as "KNOB": "VALUE".
+ */
+enum job_param_type {
+	JOB_PARAM_STRING,  /* char[size] */
+	JOB_PARAM_U64,	   /* uint64_t, at most INT64_MAX in a file (JSON integers) */
+	JOB_PARAM_UINT,	   /* unsigned int */
+	JOB_PARAM_SECONDS, /* double, >= 0 */
+	JOB_PARAM_BOOL,
+};
+
+struct job_param_def {
+	const char *name;
+	enum job_param_type type;
+	size_t offset; /* of the field in struct job_params */
+	size_t size;   /* of the field */
+};
+
+#define NR_JOB_PARAMS 10
+extern const struct job_param_def job_param_defs[NR_JOB_PARAMS];
+
+/* The parameter called name, NULL when there is none (a --set knob). */
+const struct job_param_def *job_param__find(const char *name);
+/* The field of p that def describes. */
+void *job_param__field(const struct job_param_def *def, struct job_params *p);
+const void *job_param__cfield(const struct job_param_def *def, const struct job_params *p);
 
 struct run {
 	char label[256];
@@ -56,8 +85,8 @@ struct run {
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
-	int exit_status;	 /* command mode: the command's exit status */
-	bool has_limits;	 /* the queue limits in force during this run (a --set sweep */
+	int exit_status;	    /* command mode: the command's exit status */
+	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 };
 

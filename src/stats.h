@@ -10,13 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The significance level of every verdict: compare's "significant" and the
+ * recommendation's "statistically as good" both ask p < STATS_ALPHA (Welch). The
+ * confidence intervals beside them are 95% ones (student_t_q975).
+ */
+#define STATS_ALPHA 0.05
+
 /* Aggregate of repetitions of one metric. */
 struct agg {
 	size_t n;
 	double mean;
 	double stddev; /* sample (n - 1); 0 when n < 2 */
 	double min, max;
-	double ci95;   /* half-width of the 95% CI of the mean (Student t); 0 when n < 2 */
+	double ci95; /* half-width of the 95% CI of the mean (Student t); 0 when n < 2 */
 };
 
 void agg_compute(const double *x, size_t n, struct agg *out);

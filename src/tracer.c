@@ -15,12 +15,15 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "blkio.skel.h"
+#include "diag.h"
 #include "tracer.h"
 
 /* Caps the slot table: 1M slots (8 MiB) covers 256 queues x 4096 tags. */
 #define MAX_SLOTS (1U << 20)
 /* Used when sysfs shows no mq/ (the device then issues no requests anyway). */
 #define DEFAULT_TAGS 1024
+/* The who map holds requests waiting in a scheduler (nr_requests per hw queue at most). */
+#define WHO_MIN_ENTRIES 4096
 
 struct tracer {
 	struct blkio_bpf *skel;
@@ -28,21 +31,10 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
-	void *buf;	 /* per-CPU read buffer, large enough for the largest value */
+	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
 static int libbpf_verbose;
-
-static void set_err(const struct tracer_opts *opts, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!opts->errbuf || !opts->errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(opts->errbuf, opts->errlen, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The BTF prototype of tracepoint NAME (btf_trace_NAME: a pointer to a function whose
@@ -78,50 +70,50 @@ static bool tp_takes_queue(const struct btf *btf, const struct btf_type *proto)
 	if (!t || !btf_is_ptr(t))
 		return false;
 	t = btf__type_by_id(btf, t->type);
-	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off),
-						"request_queue");
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "request_queue");
 }
 
 struct prog_pair {
 	const char *tp;
-	int form;		/* enum blkio_tp: where its argument form is noted; -1 none */
+	int form; /* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
 	bool snoop_only;
 };
 
-static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
+static int choose_programs(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
-		{"block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		 s->progs.raw_tp_rq_issue, false},
-		{"block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
-		 false},
-		{"block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
-		 s->progs.raw_tp_rq_requeue, false},
-		{"block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		 s->progs.raw_tp_rq_merge, false},
-		{"block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
-		 s->progs.raw_tp_bio_backmerge, false},
-		{"block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
-		 s->progs.raw_tp_bio_frontmerge, false},
-		{"block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split, false},
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
+		  s->progs.raw_tp_rq_issue, false },
+		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
+		  false },
+		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
+		  s->progs.raw_tp_rq_requeue, false },
+		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		  s->progs.raw_tp_rq_merge, false },
+		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
+		  s->progs.raw_tp_bio_backmerge, false },
+		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
+		  s->progs.raw_tp_bio_frontmerge, false },
+		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		  false },
 		/* Snoop mode only (below): who submitted a request. */
-		{"block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
-		 s->progs.raw_tp_rq_insert, true},
+		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
+		  s->progs.raw_tp_rq_insert, true },
 	};
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int err = 0;
 	size_t i;
 
-	if (!vmlinux) {
-		set_err(opts, "kernel BTF (/sys/kernel/btf/vmlinux) is missing: CO-RE tracing "
-			      "needs CONFIG_DEBUG_INFO_BTF=y");
-		return -EOPNOTSUPP;
-	}
+	if (!vmlinux)
+		return diag__fail(d, -EOPNOTSUPP,
+				  "kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
+				  "CO-RE tracing needs CONFIG_DEBUG_INFO_BTF=y");
 	if (!tp_proto(vmlinux, "block_rq_issue")) {
-		set_err(opts, "tracepoint block_rq_issue not found in kernel BTF");
-		err = -EOPNOTSUPP;
+		err = diag__fail(d, -EOPNOTSUPP,
+				 "tracepoint block_rq_issue not found in kernel BTF");
 		goto cleanup;
 	}
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
@@ -156,26 +148,25 @@ static void pack_name(const char *name, volatile __u64 out[2])
  * bio splits; it issues no requests) followed by its path disks, matched by name since
  * the kernel gives them no dev_t. Hardware queues and tags: the largest of any member.
  */
-static int set_members(struct blkio_bpf *s, const struct device *dev, const struct tracer_opts *opts)
+static int set_members(struct blkio_bpf *s, const struct device *dev, struct diag *d)
 {
 	unsigned int i, n = 0;
 
 	_Static_assert(DEVICE_MAX_PATHS + 1 <= BLKIO_MAX_DISKS, "a head and its paths fit");
-	if (dev->hidden && strlen(dev->name) >= BLKIO_DISK_NAME_BYTES) {
-		set_err(opts, "%s: the name of a disk without dev_t must be shorter than %d "
-			      "characters to be traced", dev->name, BLKIO_DISK_NAME_BYTES);
-		return -ENAMETOOLONG;
-	}
+	if (dev->hidden && strlen(dev->name) >= BLKIO_DISK_NAME_BYTES)
+		return diag__fail(d, -ENAMETOOLONG,
+				  "%s: the name of a disk without dev_t must be "
+				  "shorter than %d characters to be traced",
+				  dev->name, BLKIO_DISK_NAME_BYTES);
 	s->rodata->disk_devs[n] = dev->hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 	if (dev->hidden)
 		pack_name(dev->name, s->rodata->disk_names[n]);
 	n++;
 	for (i = 0; i < dev->nr_paths; i++, n++) {
-		if (strlen(dev->paths[i].name) >= BLKIO_DISK_NAME_BYTES) {
-			set_err(opts, "%s: path disk name %s is too long to be traced", dev->name,
-				dev->paths[i].name);
-			return -ENAMETOOLONG;
-		}
+		if (strlen(dev->paths[i].name) >= BLKIO_DISK_NAME_BYTES)
+			return diag__fail(d, -ENAMETOOLONG,
+					  "%s: path disk name %s is too long to be traced",
+					  dev->name, dev->paths[i].name);
 		s->rodata->disk_devs[n] = 0;
 		pack_name(dev->paths[i].name, s->rodata->disk_names[n]);
 	}
@@ -184,7 +175,7 @@ static int set_members(struct blkio_bpf *s, const struct device *dev, const stru
 	return n;
 }
 
-static int configure(struct tracer *t, const struct tracer_opts *opts)
+static int configure(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	const struct device *dev = opts->dev;
 	size_t snoop_bytes = opts->snoop_ring_bytes;
@@ -194,7 +185,7 @@ static int configure(struct tracer *t, const struct tracer_opts *opts)
 	unsigned long long nr;
 	int members, err;
 
-	members = set_members(s, dev, opts);
+	members = set_members(s, dev, d);
 	if (members < 0)
 		return members;
 	nr = (unsigned long long)members * queues * tags;
@@ -216,11 +207,12 @@ static int configure(struct tracer *t, const struct tracer_opts *opts)
 	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
-	if (!err) /* requests waiting in a scheduler: nr_requests per hw queue at most */
-		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who,
+					       nr * 2 < WHO_MIN_ENTRIES ? WHO_MIN_ENTRIES : nr * 2);
 out:
 	if (err)
-		set_err(opts, "cannot size the BPF maps: %s", strerror(-err));
+		diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
 	return err;
 }
 
@@ -231,7 +223,7 @@ out:
  */
 static bool has_bpf_caps(void)
 {
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
 
 	if (syscall(SYS_capget, &hdr, data))
@@ -297,7 +289,7 @@ static void log_tail(const char *log, char *out, size_t len, int lines)
  * (libbpf asks for it only after a failure), so a rejection can be reported precisely.
  */
 static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool btf,
-			struct tracer_load_failure *why)
+			struct tracer_load_failure *why, struct diag *d)
 {
 	/* libbpf's own default (BPF_LOG_BUF_SIZE); untouched pages cost nothing. */
 	size_t log_size = UINT32_MAX >> 8;
@@ -309,14 +301,13 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		return -ENOMEM;
 	t->skel = blkio_bpf__open_opts(&oo);
 	if (!t->skel) {
-		err = -errno;
-		set_err(opts, "cannot open the BPF object: %s", strerror(-err));
+		err = diag__fail(d, -errno, "cannot open the BPF object: %s", strerror(errno));
 		goto cleanup;
 	}
 	t->btf_flavour = btf;
-	err = choose_programs(t, opts);
+	err = choose_programs(t, opts, d);
 	if (!err)
-		err = configure(t, opts);
+		err = configure(t, opts, d);
 	if (err)
 		goto cleanup;
 	failed_prog[0] = '\0';
@@ -327,8 +318,10 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
 		/* libbpf prints the log only into a buffer of its own: print ours. */
 		if (opts->verbose && log[0])
-			fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
-				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
+			fprintf(stderr,
+				"-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
+				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp",
+				log);
 		blkio_bpf__destroy(t->skel);
 		t->skel = NULL;
 	}
@@ -337,20 +330,24 @@ cleanup:
 	return err;
 }
 
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
-			bool has_caps, const char *release)
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
+			const char *release)
 {
-	static const char *const names[] = {"tp_btf", "raw_tp"};
+	static const char *const names[] = { "tp_btf", "raw_tp" };
 	size_t used = 0;
 	int i, first = f[0].err ? 0 : 1;
 
 	if ((f[first].err == -EPERM || f[first].err == -EACCES) && !has_caps) {
-		snprintf(buf, len, "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
-				   "CAP_SYS_ADMIN): %s", strerror(-f[first].err));
+		snprintf(buf, len,
+			 "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
+			 "CAP_SYS_ADMIN): %s",
+			 strerror(-f[first].err));
 		return;
 	}
-	used += snprintf(buf, len, "the kernel (%s) refused the BPF programs; this is a bug, "
-			 "please report it with the output of -vv", release);
+	used += snprintf(buf, len,
+			 "the kernel (%s) refused the BPF programs; this is a bug, "
+			 "please report it with the output of -vv",
+			 release);
 	for (i = 0; i < 2; i++) {
 		if (!f[i].err || used >= len)
 			continue;
@@ -367,28 +364,30 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
  * Probe, configure, load: tp_btf first where the kernel has it, then the raw_tp twins
  * when that fails for any reason (an older verifier may refuse one and take the other).
  */
-static int load_any(struct tracer *t, const struct tracer_opts *opts)
+static int load_any(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	struct tracer_load_failure fail[2] = {};
 	bool want_btf = !opts->force_raw_tp;
+	char msg[DIAG_MSG_MAX];
 	struct utsname u = {};
 	int err = -EINVAL, i;
 
 	for (i = want_btf ? 0 : 1; i < 2; i++) {
-		err = load_flavour(t, opts, i == 0, &fail[i]);
+		err = load_flavour(t, opts, i == 0, &fail[i], d);
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
 		if (i == 0 && opts->verbose)
-			fprintf(stderr, "blktrace-bench: the tp_btf flavour failed to load (%s); "
-					"trying raw_tp\n", strerror(-err));
+			fprintf(stderr,
+				"blktrace-bench: the tp_btf flavour failed to load (%s); "
+				"trying raw_tp\n",
+				strerror(-err));
 	}
 	uname(&u);
-	if (opts->errbuf && opts->errlen)
-		tracer__load_error(opts->errbuf, opts->errlen, fail, has_bpf_caps(), u.release);
-	return err;
+	tracer__load_error(msg, sizeof(msg), fail, has_bpf_caps(), u.release);
+	return diag__fail(d, err, "%s", msg);
 }
 
-int tracer__open(const struct tracer_opts *opts, struct tracer **out)
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
 {
 	struct tracer *t;
 	size_t bufsz;
@@ -403,8 +402,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		return -ENOMEM;
 	t->ncpus = libbpf_num_possible_cpus();
 	if (t->ncpus <= 0) {
-		err = t->ncpus ? t->ncpus : -EINVAL;
-		set_err(opts, "cannot count possible CPUs");
+		err = diag__fail(d, t->ncpus ? t->ncpus : -EINVAL, "cannot count possible CPUs");
 		goto cleanup;
 	}
 	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
@@ -414,7 +412,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	err = load_any(t, opts);
+	err = load_any(t, opts, d);
 	if (err)
 		goto cleanup;
 	*out = t;

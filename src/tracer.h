@@ -3,8 +3,8 @@
  * The block-layer tracer of one disk: an opaque handle over the BPF skeleton.
  * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
  * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
- * safe. Functions return 0 or a negative errno and never print, except libbpf's
- * own diagnostics when opts.verbose is set.
+ * safe. Functions return 0 or a negative errno (tracer__open with the reason in a
+ * struct diag) and never print, except libbpf's own diagnostics when opts.verbose is set.
  */
 #ifndef BLKTRACE_BENCH_TRACER_H
 #define BLKTRACE_BENCH_TRACER_H
@@ -17,15 +17,16 @@
 struct tracer;
 
 struct tracer_opts {
-	const struct device *dev;   /* the disk (and optional partition range) to trace */
-	bool force_raw_tp;	    /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
-	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
-	size_t snoop_ring_bytes;    /* snoop mode: ring buffer size (power of 2); 0: off */
-	char *errbuf;		    /* one-line reason on failure, may be NULL */
-	size_t errlen;
+	const struct device *dev; /* the disk (and optional partition range) to trace */
+	bool force_raw_tp;	  /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
+	int verbose;		  /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	size_t snoop_ring_bytes;  /* snoop mode: ring buffer size (power of 2); 0: off */
 };
 
-int tracer__open(const struct tracer_opts *opts, struct tracer **out);
+struct diag;
+
+/* 0, or -errno with the reason in d (a runtime failure: the kernel, privileges, memory). */
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d);
 int tracer__start(struct tracer *t);
 /* Cumulative totals since tracer__start (max fields: since the last reset). */
 int tracer__snapshot(struct tracer *t, struct block_stats *out);
@@ -47,9 +48,9 @@ int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
 
 /* Why one program flavour failed to load: which program, and the verifier's last lines. */
 struct tracer_load_failure {
-	int err;		/* -errno of the load; 0: this flavour was not tried */
+	int err; /* -errno of the load; 0: this flavour was not tried */
 	char prog[64];
-	char log_tail[1024];	/* "\n    line" per line */
+	char log_tail[1024]; /* "\n    line" per line */
 };
 
 /*
@@ -58,8 +59,8 @@ struct tracer_load_failure {
  * kernel said EPERM/EACCES; otherwise the verifier's rejection, named per program, to
  * be reported as a bug.
  */
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
-			bool has_caps, const char *release);
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
+			const char *release);
 
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
