@@ -185,7 +185,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		if (!next || now_s() < next || stop_signal)
 			continue;
 		/* One interval report, on stdout unless JSON goes there. */
-		err = tracer__snapshot(t, cur);
+		err = tracer__snapshot(t, 0, cur);
 		if (err)
 			goto cleanup;
 		block_stats__delta(delta, cur, prev);
@@ -209,7 +209,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		while (next <= now)
 			next += o->interval;
 	}
-	err = tracer__snapshot(t, cur);
+	err = tracer__snapshot(t, 0, cur);
 	if (err)
 		goto cleanup;
 	block_stats__delta(total, cur, start);
@@ -338,11 +338,13 @@ static int start_tracing(const struct options *o, const struct env_config *cfg,
 			 struct result *res, struct tracer **t, struct snoop **sn,
 			 struct outfile *snoop_out)
 {
+	const struct device *devs[] = {&res->device};
 	struct tracer_opts topts = {};
 	char err_msg[4096] = ""; /* room for the verifier's last lines */
 	int err;
 
-	topts.dev = &res->device;
+	topts.devs = devs;
+	topts.nr_devs = 1;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
@@ -449,7 +451,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		die_msg("out of memory");
 		goto cleanup;
 	}
-	err = tracer__snapshot(t, start);
+	err = tracer__snapshot(t, 0, start);
 	if (!err)
 		err = tracer__reset_max(t);
 	if (err) {
@@ -469,7 +471,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		}
 		run->exit_status = status;
 		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
-		err = tracer__snapshot(t, run->block);
+		err = tracer__snapshot(t, 0, run->block);
 		if (!err)
 			block_stats__delta(run->block, run->block, start);
 	} else {

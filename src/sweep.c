@@ -277,7 +277,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	r->repetition = rep;
 	label_run(r);
-	ret = tracer__snapshot(t, before);
+	ret = tracer__snapshot(t, 0, before);
 	if (!ret)
 		ret = tracer__reset_max(t);
 	if (!ret)
@@ -290,7 +290,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		j->said_huge = true;
 	}
 	if (!ret || ret == -EINTR) {
-		int e = tracer__snapshot(t, r->block);
+		int e = tracer__snapshot(t, 0, r->block);
 
 		if (e)
 			ret = e;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * The block-layer tracer of one disk: an opaque handle over the BPF skeleton.
+ * The block-layer tracer of one or several devices: an opaque handle over the BPF skeleton.
  * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
  * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
  * safe. Functions return 0 or a negative errno and never print, except libbpf's
@@ -17,7 +17,13 @@
 struct tracer;
 
 struct tracer_opts {
-	const struct device *dev;   /* the disk (and optional partition range) to trace */
+	/*
+	 * The devices to trace, each with statistics of its own (tracer__snapshot's
+	 * index): a disk or a partition of one, an NVMe multipath head (with its paths), a
+	 * bio-based device (dm, md: counted in bios). At most BLKIO_MAX_DEVICES.
+	 */
+	const struct device *const *devs;
+	unsigned int nr_devs;
 	bool force_raw_tp;	    /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
 	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
 	size_t snoop_ring_bytes;    /* snoop mode: ring buffer size (power of 2); 0: off */
@@ -27,8 +33,8 @@ struct tracer_opts {
 
 int tracer__open(const struct tracer_opts *opts, struct tracer **out);
 int tracer__start(struct tracer *t);
-/* Cumulative totals since tracer__start (max fields: since the last reset). */
-int tracer__snapshot(struct tracer *t, struct block_stats *out);
+/* Device I's cumulative totals since tracer__start (max fields: since the last reset). */
+int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);
 /* Detach the programs, keep the maps (to drain the snoop ring buffer). */
