@@ -189,26 +189,43 @@ static void print_drivers(const struct device *d)
 		printf("md: %s\n", d->md_level);
 }
 
-/* Stacked devices: where the requests really are. */
-static void print_stacking(const struct device *d)
+/* Stacked devices: the tree under the device, each layer with the limits that shape it. */
+static void print_stack(const struct device *d, const struct stack *st)
 {
-	if (d->bio_based) {
-		printf("%s is bio-based: it never issues requests, so tracing it shows none",
-		       d->name);
-		if (d->nr_slaves)
-			print_names("; trace the disks underneath instead:", d->slaves,
-				    d->nr_slaves);
-		else
-			printf("; it has no disks underneath\n");
-	} else if (d->nr_slaves) {
-		print_names("slaves (disks underneath):", d->slaves, d->nr_slaves);
-	}
+	size_t i;
+
 	if (d->nr_holders)
-		print_names("held by (stacked on top, their I/O arrives here as requests):",
-			    d->holders, d->nr_holders);
+		print_names("held by (stacked on top, their I/O arrives here):", d->holders,
+			    d->nr_holders);
+	if (!st->n) {
+		if (d->bio_based)
+			printf("%s is bio-based and has no disks underneath\n", d->name);
+		if (st->note[0])
+			printf("stack: %s\n", st->note);
+		return;
+	}
+	printf("stack (traced with %s):\n", d->name);
+	printf("  %-16s %-44s %8s %8s %9s  %s\n", "device", "what", "max_kb", "max_segs",
+	       "readahead", "scheduler");
+	printf("  %-16s %-44s %8lld %8lld %9lld  %s\n", d->name, st->top_kind,
+	       (long long)d->limits.max_sectors_kb, (long long)d->limits.max_segments,
+	       (long long)d->limits.read_ahead_kb, d->limits.scheduler[0] ? d->limits.scheduler : "-");
+	for (i = 0; i < st->n; i++) {
+		const struct layer *l = &st->layers[i];
+		const struct queue_limits *q = &l->dev.limits;
+		char name[DEVICE_NAME_MAX + 24];
+
+		snprintf(name, sizeof(name), "%*s%s", 2 * (int)l->level, "",
+			 l->dev.part_name[0] ? l->dev.part_name : l->dev.name);
+		printf("  %-16s %-44.44s %8lld %8lld %9lld  %s\n", name, l->role,
+		       (long long)q->max_sectors_kb, (long long)q->max_segments,
+		       (long long)q->read_ahead_kb, q->scheduler[0] ? q->scheduler : "-");
+	}
+	if (st->note[0])
+		printf("  note: %s\n", st->note);
 }
 
-static void info_text(const struct device *d)
+static void info_text(const struct device *d, const struct stack *st)
 {
 	const struct queue_limits *l = &d->limits;
 	char b[32];
@@ -242,7 +259,7 @@ static void info_text(const struct device *d)
 	print_max_request(d);
 	print_params(d);
 	print_drivers(d);
-	print_stacking(d);
+	print_stack(d, st);
 }
 
 int cmd_info(int argc, char **argv, const struct env_config *cfg)
@@ -250,6 +267,7 @@ int cmd_info(int argc, char **argv, const struct env_config *cfg)
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile out = {};
 	struct device dev;
+	struct stack st;
 	struct options o;
 	char err_msg[512];
 	json_t *doc;
@@ -267,17 +285,27 @@ int cmd_info(int argc, char **argv, const struct env_config *cfg)
 		return EXIT_USAGE;
 	}
 	driver_probes__notice(&probes, &dev, stderr);
+	if (stack__discover(cfg->sysfs_root, &dev, &st, err_msg, sizeof(err_msg))) {
+		die_msg("%s", err_msg);
+		return EXIT_FAIL;
+	}
 	if (!o.json) {
-		info_text(&dev);
+		info_text(&dev, &st);
+		stack__free(&st);
 		return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 	}
 	/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
 	err = outfile__open(&out, "--json", o.json, NULL, 0, err_msg, sizeof(err_msg));
 	if (err) {
+		stack__free(&st);
 		die_msg("%s", err_msg);
 		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
+	if (doc && (st.n || st.note[0]))
+		json_object_set_new(doc, "stack", report_json__stack(&dev, st.layers, st.n,
+								     st.top_kind, st.note));
+	stack__free(&st);
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {

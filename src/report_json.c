@@ -249,10 +249,9 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 }
 
-static json_t *block_json(const struct run_summary *rs)
+/* A device's block statistics of one run: counters, distributions, limit-bound shares. */
+static json_t *block_stats_json(const struct block_stats *b, const struct block_summary *s)
 {
-	const struct block_stats *b = rs->run->block;
-	const struct block_summary *s = &rs->block;
 	json_t *o = json_object();
 	unsigned int k;
 
@@ -275,7 +274,14 @@ static json_t *block_json(const struct run_summary *rs)
 				      "max_segments", s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
-	if (rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
+	return o;
+}
+
+static json_t *block_json(const struct run_summary *rs)
+{
+	json_t *o = block_stats_json(rs->run->block, &rs->block);
+
+	if (o && rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
 		json_object_set_new(o, "device_bytes_per_app_byte",
 				    json_real(rs->metric[METRIC_DEVICE_PER_APP_BYTE]));
 	return o;
@@ -318,6 +324,24 @@ static json_t *findings_json(const struct run_summary *rs)
 	return a;
 }
 
+/* Each layer's block statistics in this run, by device name, with its ratios to the one above. */
+static json_t *layers_run_json(const struct run_summary *rs)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < rs->nr_layers; i++) {
+		const struct layer_summary *l = &rs->layers[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:f, s:f}", "device",
+						   text__json(l->layer->dev.name), "block",
+						   block_stats_json(l->b, l->block),
+						   "bytes_per_above", l->bytes_per_above,
+						   "requests_per_above", l->requests_per_above));
+	}
+	return a;
+}
+
 static json_t *run_json(const struct run_summary *rs)
 {
 	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds",
@@ -333,6 +357,8 @@ static json_t *run_json(const struct run_summary *rs)
 		json_object_set_new(o, "app", app_json(rs));
 	if (rs->has_block) {
 		json_object_set_new(o, "block", block_json(rs));
+		if (rs->nr_layers)
+			json_object_set_new(o, "layers", layers_run_json(rs));
 		json_object_set_new(o, "findings", findings_json(rs));
 	}
 	if (rs->run->has_limits)
@@ -408,6 +434,35 @@ static json_t *recommendations_json(const struct report *rep)
 	return a;
 }
 
+/*
+ * The stack under a device: each layer's device model, its role, the device above it, its
+ * level (1: right under the top) and how it is linked ("slave" or "backing_file").
+ */
+json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
+			   const char *kind, const char *note)
+{
+	json_t *o = json_pack("{s:o, s:o}", "kind", text__json(kind), "note",
+			      note[0] ? text__json(note) : json_null());
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; o && a && i < n; i++) {
+		const struct layer *l = &layers[i];
+		const char *above = l->above < 0 ? top->name : layers[l->above].dev.name;
+
+		json_array_append_new(
+			a, json_pack("{s:o, s:o, s:o, s:i, s:s}", "device", report_json__device(&l->dev),
+				     "role", text__json(l->role), "above", text__json(above), "level",
+				     (int)l->level, "link",
+				     l->link == LAYER_BACKING_FILE ? "backing_file" : "slave"));
+	}
+	if (o)
+		json_object_set_new(o, "layers", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 json_t *report_json__doc(const struct report *rep)
 {
 	const struct result *res = rep->res;
@@ -422,6 +477,10 @@ json_t *report_json__doc(const struct report *rep)
 		return NULL;
 	if (res->has_device)
 		json_object_set_new(doc, "device", report_json__device(&res->device));
+	if (res->nr_layers || res->stack_note[0])
+		json_object_set_new(doc, "stack",
+				    report_json__stack(&res->device, res->layers, res->nr_layers,
+						       res->stack_top_kind, res->stack_note));
 	json_object_set_new(doc, "tracer", res->tracer_flavour[0] ?
 			    json_pack("{s:s}", "flavour", res->tracer_flavour) : json_null());
 	runs = json_array();

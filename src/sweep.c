@@ -277,7 +277,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	r->repetition = rep;
 	label_run(r);
-	ret = tracer__snapshot(t, 0, before);
+	ret = tracer__snapshot_all(t, before);
 	if (!ret)
 		ret = tracer__reset_max(t);
 	if (!ret)
@@ -290,12 +290,12 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		j->said_huge = true;
 	}
 	if (!ret || ret == -EINTR) {
-		int e = tracer__snapshot(t, 0, r->block);
+		int e = tracer__snapshot_all(t, r->block);
 
 		if (e)
 			ret = e;
 		else
-			block_stats__delta(r->block, r->block, before);
+			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
 	if (ret && ret != -EINTR)
@@ -309,7 +309,7 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 	const struct options *o = j->o;
 	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
 	unsigned int rep, repeat = o->repeat ? o->repeat : 1;
-	struct block_stats *before = malloc(sizeof(*before));
+	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
 
 	if (!before)
 		return -ENOMEM;

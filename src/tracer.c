@@ -628,6 +628,21 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 	return err;
 }
 
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < t->nr_devs && !err; i++)
+		err = tracer__snapshot(t, i, &out[i]);
+	return err;
+}
+
+unsigned int tracer__nr_devices(const struct tracer *t)
+{
+	return t->nr_devs;
+}
+
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
 int tracer__reset_max(struct tracer *t)
 {
@@ -703,4 +718,13 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
 		o[i] = a[i] - b[i];
 	out->max = max;
+}
+
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		block_stats__delta(&out[i], &after[i], &before[i]);
 }

@@ -35,6 +35,9 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out);
 int tracer__start(struct tracer *t);
 /* Device I's cumulative totals since tracer__start (max fields: since the last reset). */
 int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out);
+/* Every device's, in tracer_opts.devs order: out has tracer__nr_devices entries. */
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out);
+unsigned int tracer__nr_devices(const struct tracer *t);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);
 /* Detach the programs, keep the maps (to drain the snoop ring buffer). */
@@ -70,5 +73,8 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);
+/* The same for N devices' stats side by side. */
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n);
 
 #endif /* BLKTRACE_BENCH_TRACER_H */
