@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "histogram.h"
 #include "layers.h"
 #include "summary.h"
 
@@ -79,7 +80,7 @@ void layers__free(struct layer_summary *ls, size_t n)
 struct below {
 	int child[STACK_MAX_LAYERS];
 	size_t n;
-	uint64_t bytes, requests, max_bytes;
+	uint64_t bytes, requests;
 	bool all_bios; /* every layer under it is bio-based: its counts are bios */
 	char names[256];
 };
@@ -100,8 +101,6 @@ static void below_of(const struct result *res, const struct run *run, int node, 
 		bl->child[bl->n++] = (int)i;
 		bl->bytes += b->c.bytes[op];
 		bl->requests += b->c.requests[op];
-		if (b->max.bytes > bl->max_bytes)
-			bl->max_bytes = b->max.bytes;
 		if (used < sizeof(bl->names))
 			used += snprintf(bl->names + used, sizeof(bl->names) - used, "%s%s",
 					 used ? ", " : "", res->layers[i].dev.name);
@@ -148,29 +147,55 @@ static void mirror_shares(const struct result *res, const struct run *run, const
 	}
 }
 
-/* Which limit the largest request below sits at, if any: ", at vdc's max_sectors_kb (128)". */
-static void limit_clause(const struct result *res, int node, const struct below *bl, char *buf,
-			 size_t len)
+/* Requests of op on node of at least bytes: where a queue limit caps them. */
+static uint64_t at_least(const struct run *run, int node, unsigned int op, int64_t bytes)
+{
+	const struct block_stats *b = node_stats(run, node);
+
+	if (bytes <= 0)
+		return 0;
+	return hist_count_at_least(HIST_KIND_SIZE,
+				   b->size[op == BLKIO_OP_READ ? BLKIO_SIZE_READ : BLKIO_SIZE_WRITE],
+				   (uint64_t)bytes);
+}
+
+/*
+ * The queue limit most requests below reached, if any: the child's own max_sectors_kb,
+ * or the upper device's (dm and md take theirs from the disks under them and split bios
+ * to it). ", at vdc's max_sectors_kb (128)" or "".
+ */
+static void limit_clause(const struct result *res, const struct run *run, int node,
+			 unsigned int op, const struct below *bl, char *buf, size_t len)
 {
 	const struct device *up = node_dev(res, node);
+	uint64_t own = 0, upper = 0;
+	const char *who = NULL;
 	size_t i;
 
 	buf[0] = '\0';
 	for (i = 0; i < bl->n; i++) {
 		const struct device *d = &res->layers[bl->child[i]].dev;
+		uint64_t n = at_least(run, bl->child[i], op, d->limits.max_sectors_kb * 1024);
 
-		if (d->limits.max_sectors_kb > 0 &&
-		    bl->max_bytes == (uint64_t)d->limits.max_sectors_kb * 1024) {
-			snprintf(buf, len, ", at %s's max_sectors_kb (%lld)", d->name,
-				 (long long)d->limits.max_sectors_kb);
-			return;
+		if (n > own) {
+			own = n;
+			who = d->name;
 		}
+		upper += at_least(run, bl->child[i], op, up->limits.max_sectors_kb * 1024);
 	}
-	if (up->limits.max_sectors_kb > 0 &&
-	    bl->max_bytes == (uint64_t)up->limits.max_sectors_kb * 1024)
+	if (who && 2 * own >= bl->requests) {
+		const struct layer *l = &res->layers[bl->child[0]];
+
+		for (i = 0; i < bl->n; i++)
+			if (!strcmp(res->layers[bl->child[i]].dev.name, who))
+				l = &res->layers[bl->child[i]];
+		snprintf(buf, len, ", at %s's max_sectors_kb (%lld)", who,
+			 (long long)l->dev.limits.max_sectors_kb);
+	} else if (2 * upper >= bl->requests && up->limits.max_sectors_kb > 0) {
 		snprintf(buf, len, ", at %s's own max_sectors_kb (%lld), which it takes from the "
 				   "disks under it",
 			 up->name, (long long)up->limits.max_sectors_kb);
+	}
 }
 
 static const char *const op_words[] = {"reads", "writes"};
@@ -194,7 +219,7 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 		    op_words[op], fmt__bytes(a, sizeof(a), up->c.bytes[op]), bl.names);
 		return;
 	}
-	limit_clause(res, node, &bl, lim, sizeof(lim));
+	limit_clause(res, run, node, op, &bl, lim, sizeof(lim));
 	if (d->md_level[0] && !strncmp(d->md_level, "raid1", 5) && bl.n > 1 && op == BLKIO_OP_READ)
 		mirror_shares(res, run, &bl, op, share, sizeof(share));
 	if (bl.n == 1 && res->layers[bl.child[0]].link == LAYER_BACKING_FILE) {

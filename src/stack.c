@@ -3,6 +3,7 @@
  * Stack discovery: see stack.h.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,9 @@
 #include <linux/dm-ioctl.h>
 #include "stack.h"
 
-static void kind(const struct device *d, char *buf, size_t len);
+static void kind(const struct device *d, bool live, char *buf, size_t len);
 static void role(const struct stack *st, const struct layer *l, const struct device *top,
-		 char *buf, size_t len);
+		 bool live, char *buf, size_t len);
 
 static void note(struct stack *st, const char *fmt, const char *a, const char *b)
 {
@@ -135,6 +136,7 @@ int stack__discover(const char *sysfs_root, const struct device *top, struct sta
 		    size_t errlen)
 {
 	struct device *scratch = malloc(sizeof(*scratch));
+	bool live = !strcmp(sysfs_root, "/sys");
 	size_t next;
 
 	memset(st, 0, sizeof(*st));
@@ -153,9 +155,9 @@ int stack__discover(const char *sysfs_root, const struct device *top, struct sta
 	free(scratch);
 	if (!st->n)
 		return 0;
-	kind(top, st->top_kind, sizeof(st->top_kind));
+	kind(top, live, st->top_kind, sizeof(st->top_kind));
 	for (next = 0; next < st->n; next++)
-		role(st, &st->layers[next], top, st->layers[next].role,
+		role(st, &st->layers[next], top, live, st->layers[next].role,
 		     sizeof(st->layers[next].role));
 	return 0;
 }
@@ -218,14 +220,25 @@ static void dm_targets(const struct device *d, char *out, size_t len)
 		snprintf(out + used, len - used, " (%u targets)", req.io.target_count);
 }
 
-/* What a device is, in words: "dm-crypt", "md raid1", "loop", or its driver. */
-static void kind(const struct device *d, char *buf, size_t len)
+/*
+ * What a device is, in words: "dm-crypt", "md raid1", "loop", or its driver. Only a live
+ * system (sysfs at /sys) is asked for dm tables: a fixture tree has no kernel behind it.
+ */
+static void kind(const struct device *d, bool live, char *buf, size_t len)
 {
 	char targets[96];
 
 	if (d->dm_name[0]) {
-		dm_targets(d, targets, sizeof(targets));
-		snprintf(buf, len, "dm-%s", targets[0] ? targets : "?");
+		char uuid[160] = "";
+
+		targets[0] = '\0';
+		if (live)
+			dm_targets(d, targets, sizeof(targets));
+		device__disk_attr(d, "dm/uuid", uuid, sizeof(uuid));
+		/* The uuid says who made it: cryptsetup (CRYPT-LUKS2-...), LVM (LVM-...). */
+		snprintf(buf, len, "%s%s%s", targets[0] ? "dm-" : "device-mapper", targets,
+			 !strncmp(uuid, "CRYPT-LUKS", 10) ? " (LUKS)" :
+			 !strncmp(uuid, "LVM-", 4)	   ? " (LVM)" : "");
 	} else if (d->md_level[0]) {
 		char chunk[32] = "";
 		unsigned long long bytes = 0;
@@ -244,13 +257,13 @@ static void kind(const struct device *d, char *buf, size_t len)
 }
 
 static void role(const struct stack *st, const struct layer *l, const struct device *top,
-		 char *buf, size_t len)
+		 bool live, char *buf, size_t len)
 {
 	const struct device *up = l->above < 0 ? top : &st->layers[l->above].dev;
 	char what[128];
 	size_t used;
 
-	kind(&l->dev, what, sizeof(what));
+	kind(&l->dev, live, what, sizeof(what));
 	used = (size_t)snprintf(buf, len, "%s", what);
 	if (used >= len)
 		return;
