@@ -52,70 +52,80 @@ enum {
 
 /* The one option table. Each command accepts the subset named in its mask. */
 static const struct argp_option options[] = {
-	{"trace", 't', "DEV", 0, "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0", 0},
-	{"duration", 'd', "SEC", 0, "Passive mode: stop after SEC (500ms, 10, 2m); default: Ctrl-C",
-	 0},
-	{"interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0},
-	{"json", 'j', "FILE", OPTION_ARG_OPTIONAL,
-	 "Write the results as JSON to FILE ('-' or none: stdout)", 0},
-	{"snoop", OPT_SNOOP, "FILE", 0,
-	 "Also write one binary record per request to FILE (see --snoop-text)", 0},
-	{"snoop-text", OPT_SNOOP_TEXT, "FILE", 0, "Print a --snoop FILE as text, one line per request",
-	 0},
-	{"verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0},
-	{"raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN, "Use the raw_tp programs even where tp_btf works",
-	 0},
-	{"fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT", 0,
-	 "compare: exit 3 when a headline metric is significantly worse by more than PCT%", 0},
-	{NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1},
-	{"rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1},
-	{"bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
-	 1},
-	{"size", OPT_SIZE, "SIZE", 0, "Bytes per run (reads: default the whole file or disk)", 1},
-	{"count", OPT_COUNT, "N", 0, "Blocks per run, instead of --size", 1},
-	{"runtime", OPT_RUNTIME, "SEC", 0, "Stop a run after SEC (with --size: wrap until then)", 1},
-	{"wrap", OPT_WRAP, NULL, 0,
-	 "Allow --size larger than the disk or the file being read: go round it again", 1},
-	{"engine", OPT_ENGINE, "NAME", 0, "psync (default, one I/O at a time, like dd) or io_uring",
-	 1},
-	{"iodepth", OPT_IODEPTH, "N", 0, "I/Os in flight for io_uring (default 1)", 1},
-	{"no-fixed-bufs", OPT_NO_FIXED_BUFS, NULL, 0,
-	 "io_uring: do not register the buffers (fio's default; registering them pins their "
-	 "pages once instead of on every I/O)", 1},
-	{"hugepages", OPT_HUGEPAGES, NULL, 0,
-	 "Buffers in transparent huge pages: physically contiguous, so requests are shaped by "
-	 "the disk's limits, not by where 4 KiB pages happen to lie (fio: iomem=mmaphuge)", 1},
-	{"direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1},
-	{"sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1},
-	{"fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)", 1},
-	{"fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1},
-	{"repeat", OPT_REPEAT, "N", 0, "Repetitions of every run (statistics over them)", 1},
-	{"drop-caches", OPT_DROP_CACHES, NULL, 0, "Drop the page cache before each buffered read",
-	 1},
-	{"file", OPT_FILE, "PATH", 0,
-	 "Target file (default: a new file in the current directory, removed afterwards)", 1},
-	{"overwrite", OPT_OVERWRITE, NULL, 0, "Allow writing into an existing --file", 1},
-	{"any-fs", OPT_ANY_FS, NULL, 0,
-	 "Run even when the file's filesystem is not on the traced disk", 1},
-	{"raw", OPT_RAW, NULL, 0, "Use the traced disk itself (reads; writes need --destructive)", 1},
-	{"destructive", OPT_DESTRUCTIVE, NULL, 0,
-	 "Allow writes to a disk (--raw, or a --file that is one); refused anyway while it is "
-	 "mounted, swap, held, backing a loop device, or partitioned", 1},
-	{"set", OPT_SET, "KNOB=V1,V2,...", 0,
-	 "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
-	 "wbt_lat_usec, nomerges, rq_affinity); restored afterwards", 1},
-	{"recommend", OPT_RECOMMEND, NULL, 0,
-	 "After a --set sweep, name the best value and the smallest one as good", 1},
-	{"state-dir", OPT_STATE_DIR, "DIR", 0,
-	 "Where --set sweeps keep their per-disk lock and the original values (default "
-	 "/run/blktrace-bench); also for restore", 1},
-	{"brief", OPT_BRIEF, NULL, 0, "Workload mode: print only the linked table (no per-run "
-	 "sections)", 1},
+	{ "trace", 't', "DEV", 0, "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0", 0 },
+	{ "duration", 'd', "SEC", 0,
+	  "Passive mode: stop after SEC (500ms, 10, 2m); default: Ctrl-C", 0 },
+	{ "interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0 },
+	{ "json", 'j', "FILE", OPTION_ARG_OPTIONAL,
+	  "Write the results as JSON to FILE ('-' or none: stdout)", 0 },
+	{ "snoop", OPT_SNOOP, "FILE", 0,
+	  "Also write one binary record per request to FILE (see --snoop-text)", 0 },
+	{ "snoop-text", OPT_SNOOP_TEXT, "FILE", 0,
+	  "Print a --snoop FILE as text, one line per request", 0 },
+	{ "verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN,
+	  "Use the raw_tp programs even where tp_btf works", 0 },
+	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT", 0,
+	  "compare: exit 3 when a headline metric is significantly worse by more than PCT%", 0 },
+	{ NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1 },
+	{ "rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1 },
+	{ "bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
+	  1 },
+	{ "size", OPT_SIZE, "SIZE", 0, "Bytes per run (reads: default the whole file or disk)", 1 },
+	{ "count", OPT_COUNT, "N", 0, "Blocks per run, instead of --size", 1 },
+	{ "runtime", OPT_RUNTIME, "SEC", 0, "Stop a run after SEC (with --size: wrap until then)",
+	  1 },
+	{ "wrap", OPT_WRAP, NULL, 0,
+	  "Allow --size larger than the disk or the file being read: go round it again", 1 },
+	{ "engine", OPT_ENGINE, "NAME", 0,
+	  "psync (default, one I/O at a time, like dd) or io_uring", 1 },
+	{ "iodepth", OPT_IODEPTH, "N", 0, "I/Os in flight for io_uring (default 1)", 1 },
+	{ "no-fixed-bufs", OPT_NO_FIXED_BUFS, NULL, 0,
+	  "io_uring: do not register the buffers (fio's default; registering them pins their "
+	  "pages once instead of on every I/O)",
+	  1 },
+	{ "hugepages", OPT_HUGEPAGES, NULL, 0,
+	  "Buffers in transparent huge pages: physically contiguous, so requests are shaped by "
+	  "the disk's limits, not by where 4 KiB pages happen to lie (fio: iomem=mmaphuge)",
+	  1 },
+	{ "direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1 },
+	{ "sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1 },
+	{ "fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)",
+	  1 },
+	{ "fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1 },
+	{ "repeat", OPT_REPEAT, "N", 0, "Repetitions of every run (statistics over them)", 1 },
+	{ "drop-caches", OPT_DROP_CACHES, NULL, 0, "Drop the page cache before each buffered read",
+	  1 },
+	{ "file", OPT_FILE, "PATH", 0,
+	  "Target file (default: a new file in the current directory, removed afterwards)", 1 },
+	{ "overwrite", OPT_OVERWRITE, NULL, 0, "Allow writing into an existing --file", 1 },
+	{ "any-fs", OPT_ANY_FS, NULL, 0,
+	  "Run even when the file's filesystem is not on the traced disk", 1 },
+	{ "raw", OPT_RAW, NULL, 0, "Use the traced disk itself (reads; writes need --destructive)",
+	  1 },
+	{ "destructive", OPT_DESTRUCTIVE, NULL, 0,
+	  "Allow writes to a disk (--raw, or a --file that is one); refused anyway while it is "
+	  "mounted, swap, held, backing a loop device, or partitioned",
+	  1 },
+	{ "set", OPT_SET, "KNOB=V1,V2,...", 0,
+	  "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
+	  "wbt_lat_usec, nomerges, rq_affinity); restored afterwards",
+	  1 },
+	{ "recommend", OPT_RECOMMEND, NULL, 0,
+	  "After a --set sweep, name the best value and the smallest one as good", 1 },
+	{ "state-dir", OPT_STATE_DIR, "DIR", 0,
+	  "Where --set sweeps keep their per-disk lock and the original values (default "
+	  "/run/blktrace-bench); also for restore",
+	  1 },
+	{ "brief", OPT_BRIEF, NULL, 0,
+	  "Workload mode: print only the linked table (no per-run "
+	  "sections)",
+	  1 },
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
-	{"help", OPT_HELP, NULL, 0, "Give this help list", -1},
-	{"usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1},
-	{"version", OPT_VERSION, NULL, 0, "Print the program version", -1},
-	{0},
+	{ "help", OPT_HELP, NULL, 0, "Give this help list", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
+	{ "version", OPT_VERSION, NULL, 0, "Print the program version", -1 },
+	{ 0 },
 };
 
 /*
@@ -159,8 +169,6 @@ static error_t bad_value(struct argp_state *state, const char *opt, const char *
 	return usage_error(state, "--%s: %s %s '%s'", opt,
 			   err == -ERANGE ? "out-of-range" : "invalid", what, arg);
 }
-
-
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -215,8 +223,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RW:
 		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
 		    strcmp(arg, "randwrite"))
-			return usage_error(state, "--rw: '%s' is not read, write, randread or "
-						  "randwrite", arg);
+			return usage_error(state,
+					   "--rw: '%s' is not read, write, randread or "
+					   "randwrite",
+					   arg);
 		o->rw = arg;
 		break;
 	case OPT_BS: {
@@ -328,7 +338,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->nr_set_values = 0;
 		for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			if (o->nr_set_values == MAX_BS_LIST)
-				return usage_error(state, "--set: more than %d values", MAX_BS_LIST);
+				return usage_error(state, "--set: more than %d values",
+						   MAX_BS_LIST);
 			o->set_values[o->nr_set_values++] = tok;
 		}
 		if (!o->nr_set_values)
@@ -359,8 +370,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_HELP:
 	case OPT_USAGE:
-		argp_help(state->root_argp, stdout, key == OPT_HELP ? ARGP_HELP_STD_HELP :
-				ARGP_HELP_USAGE, state->name);
+		argp_help(state->root_argp, stdout,
+			  key == OPT_HELP ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE, state->name);
 		ps->done = true;
 		break;
 	case OPT_VERSION:
@@ -403,8 +414,8 @@ static const char trace_doc[] =
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 {
 	struct captured cap = {};
-	struct parse_state ps = {.cmd = cmd, .opts = opts, .cap = &cap};
-	struct argp argp = {options, parse_opt, NULL, trace_doc, NULL, NULL, NULL};
+	struct parse_state ps = { .cmd = cmd, .opts = opts, .cap = &cap };
+	struct argp argp = { options, parse_opt, NULL, trace_doc, NULL, NULL, NULL };
 	int err;
 
 	memset(opts, 0, sizeof(*opts));

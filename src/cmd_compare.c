@@ -14,7 +14,8 @@
 /* The output file, checked before anything is read: not a device, not an input. */
 static int open_output(const struct options *o, struct outfile *out)
 {
-	struct outfile_input in[2] = {{o->positional[0], "input A"}, {o->positional[1], "input B"}};
+	struct outfile_input in[2] = { { o->positional[0], "input A" },
+				       { o->positional[1], "input B" } };
 	char msg[1024];
 	int err;
 
@@ -26,8 +27,7 @@ static int open_output(const struct options *o, struct outfile *out)
 	return err ? (err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE) : 0;
 }
 
-static int write_output(const struct options *o, const struct comparison *c,
-			struct outfile *out)
+static int write_output(const struct options *o, const struct comparison *c, struct outfile *out)
 {
 	char msg[1024];
 	json_t *doc;

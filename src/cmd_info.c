@@ -21,7 +21,6 @@ static void print_limit(const char *name, int64_t v, const char *unit)
 		printf("  %-22s %lld%s\n", name, (long long)v, unit);
 }
 
-
 static const char *on_off(int64_t v)
 {
 	return v < 0 ? "-" : v ? "on" : "off";
@@ -129,11 +128,13 @@ static void print_paths(const struct device *d)
 
 	if (d->hidden)
 		printf("%s is a hidden disk (an NVMe multipath path): no device node, traced by "
-		       "name\n", d->name);
+		       "name\n",
+		       d->name);
 	if (!d->nr_paths)
 		return;
 	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, traced "
-	       "with it:\n", d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
+	       "with it:\n",
+	       d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
 	for (i = 0; i < d->nr_paths; i++) {
 		const struct device_path *p = &d->paths[i];
 
@@ -155,8 +156,9 @@ static void print_drivers(const struct device *d)
 		printf("virtio_blk:\n");
 		print_limit("queue_depth", v->queue_depth, " (per hardware queue: mq/*/nr_tags)");
 		print_limit("queue_depth parameter", v->queue_depth_param,
-			    v->queue_depth_param == 0 ? " (module parameter: 0 = the virtqueue size)"
-						      : " (module parameter)");
+			    v->queue_depth_param == 0
+				    ? " (module parameter: 0 = the virtqueue size)"
+				    : " (module parameter)");
 		print_limit("num_request_queues", v->num_request_queues, " (module parameter)");
 		print_limit("poll_queues", v->poll_queues, " (module parameter)");
 		print_limit("host segment limit", v->host_max_segments, " (seg_max)");
@@ -209,7 +211,8 @@ static void print_stack(const struct device *d, const struct stack *st)
 	       "readahead", "scheduler");
 	printf("  %-16s %-44s %8lld %8lld %9lld  %s\n", d->name, st->top_kind,
 	       (long long)d->limits.max_sectors_kb, (long long)d->limits.max_segments,
-	       (long long)d->limits.read_ahead_kb, d->limits.scheduler[0] ? d->limits.scheduler : "-");
+	       (long long)d->limits.read_ahead_kb,
+	       d->limits.scheduler[0] ? d->limits.scheduler : "-");
 	for (i = 0; i < st->n; i++) {
 		const struct layer *l = &st->layers[i];
 		const struct queue_limits *q = &l->dev.limits;
@@ -234,9 +237,8 @@ static void info_text(const struct device *d, const struct stack *st)
 	       fmt__bytes(b, sizeof(b), (double)d->size_sectors * 512),
 	       d->driver[0] ? d->driver : "-", d->module[0] ? d->module : "-");
 	if (d->part_name[0])
-		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n",
-		       d->part_name, d->part_major, d->part_minor,
-		       (unsigned long long)d->part_start,
+		printf("partition %s (%u:%u): start sector %llu, %llu sectors (%s)\n", d->part_name,
+		       d->part_major, d->part_minor, (unsigned long long)d->part_start,
 		       (unsigned long long)d->part_sectors,
 		       fmt__bytes(b, sizeof(b), (double)d->part_sectors * 512));
 	print_partitions(d);
@@ -303,8 +305,9 @@ int cmd_info(int argc, char **argv, const struct env_config *cfg)
 	}
 	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
 	if (doc && (st.n || st.note[0]))
-		json_object_set_new(doc, "stack", report_json__stack(&dev, st.layers, st.n,
-								     st.top_kind, st.note));
+		json_object_set_new(
+			doc, "stack",
+			report_json__stack(&dev, st.layers, st.n, st.top_kind, st.note));
 	stack__free(&st);
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);

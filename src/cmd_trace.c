@@ -44,7 +44,7 @@ static const int stop_signals[] = {
 
 static void catch_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_signal}, old;
+	struct sigaction sa = { .sa_handler = on_signal }, old;
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
@@ -67,7 +67,7 @@ static double now_s(void)
 
 static void sleep_s(double s)
 {
-	struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9)};
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
 
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
 }
@@ -195,10 +195,10 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
 		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = {.seconds = now - last, .has_block = true, .block = delta};
+			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
 
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, last - t0,
-				 now - t0);
+			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
+				 last - t0, now - t0);
 			report_text__interval(stdout, res, &r);
 			fputc('\n', stdout);
 			fflush(stdout);
@@ -237,9 +237,11 @@ static void say_tracing(const struct options *o, const struct result *res, struc
 	for (i = 0; i < res->nr_layers && used < sizeof(under); i++)
 		used += snprintf(under + used, sizeof(under) - used, "%s%s",
 				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
-	fprintf(stderr, "blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
-			"maps\n", res->device.name, res->device.major, res->device.minor, under,
-		tracer__flavour(t), tracer__map_bytes(t));
+	fprintf(stderr,
+		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
+		"maps\n",
+		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
+		tracer__map_bytes(t));
 }
 
 /*
@@ -274,8 +276,8 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 		die_msg("%s", msg);
 		return err;
 	}
-	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records, o->snoop,
-		lost);
+	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
+		o->snoop, lost);
 	return 0;
 }
 
@@ -303,8 +305,8 @@ static int report(const struct options *o, const struct result *res, struct outf
 		if (err) {
 			outfile__abort(json);
 			report__free(&rep);
-			die_msg("cannot write --json %s: %s", strcmp(o->json, "-") ? o->json :
-				"to stdout", strerror(-err));
+			die_msg("cannot write --json %s: %s",
+				strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
 			return EXIT_FAIL;
 		}
 		if (outfile__commit(json, msg, sizeof(msg))) {
@@ -323,8 +325,8 @@ static int report(const struct options *o, const struct result *res, struct outf
  */
 static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop)
 {
-	struct outfile_input in[2] = {{o->rw ? o->file : NULL, "the workload's --file"},
-				      {o->json, "the --json output as well"}};
+	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
+				       { o->json, "the --json output as well" } };
 	char msg[512];
 	int err = 0;
 
@@ -343,11 +345,10 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 }
 
 /* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
-static int start_tracing(const struct options *o, const struct env_config *cfg,
-			 struct result *res, struct tracer **t, struct snoop **sn,
-			 struct outfile *snoop_out)
+static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
+			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out)
 {
-	const struct device *devs[1 + STACK_MAX_LAYERS] = {&res->device};
+	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
 	struct tracer_opts topts = {};
 	char err_msg[4096] = ""; /* room for the verifier's last lines */
 	size_t i;
@@ -568,8 +569,8 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
 		if (err)
 			die_msg("%s", err_msg);
-		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) :
-			     (finish_stdout() ? EXIT_FAIL : EXIT_OK);
+		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL)
+			   : (finish_stdout() ? EXIT_FAIL : EXIT_OK);
 	}
 	rc = check_modes(&o);
 	if (rc)
@@ -604,8 +605,8 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	rc = open_outputs(&o, &json_out, &snoop_out);
 	if (rc == EXIT_OK)
-		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out) :
-			    run_trace(&o, cfg, &res, &json_out, &snoop_out);
+		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out)
+			  : run_trace(&o, cfg, &res, &json_out, &snoop_out);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);

@@ -9,12 +9,8 @@
 #include "report_json.h"
 
 static const char *const verdict_names[NR_VERDICTS] = {
-	[VERDICT_SAME] = "same",
-	[VERDICT_BETTER] = "better",
-	[VERDICT_WORSE] = "worse",
-	[VERDICT_HIGHER] = "higher",
-	[VERDICT_LOWER] = "lower",
-	[VERDICT_UNKNOWN] = "unknown",
+	[VERDICT_SAME] = "same",     [VERDICT_BETTER] = "better", [VERDICT_WORSE] = "worse",
+	[VERDICT_HIGHER] = "higher", [VERDICT_LOWER] = "lower",	  [VERDICT_UNKNOWN] = "unknown",
 };
 
 const char *compare__verdict_name(enum verdict v)
@@ -82,8 +78,8 @@ static void diff_values(json_t *out, const char *name, json_t *a, json_t *b)
 	a = a ?: json_null();
 	b = b ?: json_null();
 	if (!json_equal(a, b))
-		json_array_append_new(out, json_pack("{s:s, s:O, s:O}", "name", name, "a", a,
-						     "b", b));
+		json_array_append_new(out,
+				      json_pack("{s:s, s:O, s:O}", "name", name, "a", a, "b", b));
 }
 
 static json_t *get2(json_t *doc, const char *o, const char *key)
@@ -172,8 +168,9 @@ static int match(struct comparison *c)
 		hit = bsearch(&key, sorted, c->sb.nr, sizeof(*sorted), by_key);
 		if (!hit)
 			continue;
-		c->sets[c->nr_sets++] = (struct set_comparison){
-			.a = i, .b = (size_t)(*hit - c->sb.series), .by_params = true};
+		c->sets[c->nr_sets++] = (struct set_comparison){ .a = i,
+								 .b = (size_t)(*hit - c->sb.series),
+								 .by_params = true };
 	}
 	free(sorted);
 	return 0;
@@ -206,7 +203,7 @@ int compare__build(struct comparison *c, const struct loaded_result *a,
 	 * on purpose: pair them and say which parameters differ.
 	 */
 	if (!c->nr_sets && c->sa.nr == 1 && c->sb.nr == 1) {
-		c->sets[0] = (struct set_comparison){.a = 0, .b = 0};
+		c->sets[0] = (struct set_comparison){ .a = 0, .b = 0 };
 		c->sets[0].param_changes = param_changes(&a->runs[c->sa.series[0].first],
 							 &b->runs[c->sb.series[0].first]);
 		if (!c->sets[0].param_changes)
@@ -255,8 +252,9 @@ int compare__regressions(const struct comparison *c, double pct, FILE *f)
 			if (!metric_defs[m->id].headline)
 				continue;
 			if (m->cmp.verdict == VERDICT_UNKNOWN)
-				reason = compare__unknown_reason(c->sa.series[sc->a].metric[m->id].n,
-								 c->sb.series[sc->b].metric[m->id].n);
+				reason = compare__unknown_reason(
+					c->sa.series[sc->a].metric[m->id].n,
+					c->sb.series[sc->b].metric[m->id].n);
 			if (m->cmp.verdict != VERDICT_WORSE)
 				continue;
 			/* No finite change: worse from 0 (a latency that was 0 in A). */
@@ -265,9 +263,11 @@ int compare__regressions(const struct comparison *c, double pct, FILE *f)
 				continue;
 			n++;
 			if (f)
-				fprintf(f, "blktrace-bench: regression in '%s': %s worse by "
-					   "%.1f%% (more than %g%%), p = %.2g\n", label[0] ? label : "?",
-					metric_defs[m->id].name, worse, pct, m->cmp.p);
+				fprintf(f,
+					"blktrace-bench: regression in '%s': %s worse by "
+					"%.1f%% (more than %g%%), p = %.2g\n",
+					label[0] ? label : "?", metric_defs[m->id].name, worse, pct,
+					m->cmp.p);
 		}
 		/* Not a failure, but a pipeline must not read it as a pass in silence. */
 		if (reason && f)

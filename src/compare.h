@@ -26,7 +26,7 @@ enum verdict {
 	VERDICT_SAME,
 	VERDICT_BETTER,
 	VERDICT_WORSE,
-	VERDICT_HIGHER,	 /* significant, for a metric with no good direction */
+	VERDICT_HIGHER, /* significant, for a metric with no good direction */
 	VERDICT_LOWER,
 	VERDICT_UNKNOWN, /* fewer than 2 repetitions on a side */
 	NR_VERDICTS,
@@ -56,9 +56,9 @@ struct metric_result {
 
 /* A series of A and the one of B it is compared with. */
 struct set_comparison {
-	size_t a, b;		    /* indexes into the series of A and of B */
-	bool by_params;		    /* false: paired as the only series in each file */
-	json_t *param_changes;	    /* when !by_params: [{"name", "a", "b"}] */
+	size_t a, b;	       /* indexes into the series of A and of B */
+	bool by_params;	       /* false: paired as the only series in each file */
+	json_t *param_changes; /* when !by_params: [{"name", "a", "b"}] */
 	struct metric_result m[NR_METRICS];
 	size_t nr_m;
 };
@@ -67,7 +67,7 @@ struct comparison {
 	const struct loaded_result *a, *b;
 	const char *name_a, *name_b;
 	struct series_set sa, sb;
-	json_t *device_changes;	    /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
+	json_t *device_changes; /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
 	struct set_comparison *sets;
 	size_t nr_sets;
 	bool *matched_a, *matched_b; /* per series: part of a pair */

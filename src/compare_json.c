@@ -64,13 +64,13 @@ static json_t *metric_json(const struct comparison *c, const struct set_comparis
 	const struct agg *ga = &c->sa.series[sc->a].metric[m->id];
 	const struct agg *gb = &c->sb.series[sc->b].metric[m->id];
 	const struct metric_cmp *mc = &m->cmp;
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:I, s:I, s:o, s:o}",
-			      "name", metric_defs[m->id].name, "a", jnum(ga->mean), "b",
-			      jnum(gb->mean), "change", jnum(mc->change), "p_value", jnum(mc->p),
-			      "verdict", compare__verdict_name(mc->verdict), "significant",
-			      mc->significant, "headline", metric_defs[m->id].headline, "n_a",
-			      (json_int_t)ga->n, "n_b", (json_int_t)gb->n, "ci95_a",
-			      jnum(ga->ci95), "ci95_b", jnum(gb->ci95));
+	json_t *o =
+		json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:I, s:I, s:o, s:o}", "name",
+			  metric_defs[m->id].name, "a", jnum(ga->mean), "b", jnum(gb->mean),
+			  "change", jnum(mc->change), "p_value", jnum(mc->p), "verdict",
+			  compare__verdict_name(mc->verdict), "significant", mc->significant,
+			  "headline", metric_defs[m->id].headline, "n_a", (json_int_t)ga->n, "n_b",
+			  (json_int_t)gb->n, "ci95_a", jnum(ga->ci95), "ci95_b", jnum(gb->ci95));
 
 	if (o && mc->verdict == VERDICT_UNKNOWN)
 		json_object_set_new(o, "reason",
@@ -90,15 +90,15 @@ static json_t *underneath_json(const struct series *sa, const struct series *sb)
 		if (!ga->n && !gb->n)
 			continue;
 		json_object_set_new(o, metric_defs[underneath_ids[k]].name,
-				    json_pack("{s:o, s:o}", "a", ga->n ? jnum(ga->mean) : json_null(),
-					      "b", gb->n ? jnum(gb->mean) : json_null()));
+				    json_pack("{s:o, s:o}", "a",
+					      ga->n ? jnum(ga->mean) : json_null(), "b",
+					      gb->n ? jnum(gb->mean) : json_null()));
 	}
 	return o;
 }
 
 /* One pair, its metrics appended to flat as well (with "set": the label). */
-static json_t *set_json(const struct comparison *c, const struct set_comparison *sc,
-			json_t *flat)
+static json_t *set_json(const struct comparison *c, const struct set_comparison *sc, json_t *flat)
 {
 	const struct series *sa = &c->sa.series[sc->a], *sb = &c->sb.series[sc->b];
 	const struct run_summary *fa = &c->a->runs[sa->first], *fb = &c->b->runs[sb->first];

@@ -50,8 +50,7 @@ static void print_side(FILE *f, const char *tag, const char *name, json_t *doc)
 		fprintf(f, "   %s\n", json_string_value(cmd));
 }
 
-static void print_changes(FILE *f, json_t *changes, int indent, const char *title,
-			  const char *none)
+static void print_changes(FILE *f, json_t *changes, int indent, const char *title, const char *none)
 {
 	char ba[64], bb[64];
 	json_t *c;
@@ -116,8 +115,7 @@ static void print_metrics(FILE *f, const struct comparison *c, const struct set_
 	char ba[32], bb[32], bc[32], bp[32];
 	size_t i;
 
-	fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", "metric", "A", "B", "change", "p",
-		"verdict");
+	fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", "metric", "A", "B", "change", "p", "verdict");
 	for (i = 0; i < sc->nr_m; i++) {
 		const struct metric_result *m = &sc->m[i];
 		const struct agg *ga = &c->sa.series[sc->a].metric[m->id];
@@ -160,12 +158,12 @@ static void print_underneath(FILE *f, const struct series *a, const struct serie
 		enum metric_id x, y;
 		int kind;
 	} lines[] = {
-		{"request size", "p50 %s -> %s, mean %s -> %s", METRIC_REQ_BYTES_P50,
-		 METRIC_REQ_BYTES_MEAN, 'b'},
-		{"segments", "p50 %s -> %s, mean %s -> %s", METRIC_SEGMENTS_P50,
-		 METRIC_SEGMENTS_MEAN, 'n'},
-		{"limit-bound", "max_sectors_kb %s -> %s, max_segments %s -> %s",
-		 METRIC_LIMIT_SECTORS, METRIC_LIMIT_SEGMENTS, '%'},
+		{ "request size", "p50 %s -> %s, mean %s -> %s", METRIC_REQ_BYTES_P50,
+		  METRIC_REQ_BYTES_MEAN, 'b' },
+		{ "segments", "p50 %s -> %s, mean %s -> %s", METRIC_SEGMENTS_P50,
+		  METRIC_SEGMENTS_MEAN, 'n' },
+		{ "limit-bound", "max_sectors_kb %s -> %s, max_segments %s -> %s",
+		  METRIC_LIMIT_SECTORS, METRIC_LIMIT_SEGMENTS, '%' },
 	};
 	char b0[32], b1[32], b2[32], b3[32];
 	size_t i;
@@ -339,7 +337,9 @@ void compare_text__print(FILE *f, const struct comparison *c)
 			   "in B\n");
 		return;
 	}
-	fprintf(f, "\nverdicts: %zu better, %zu worse, %zu same, %zu higher, %zu lower, "
-		   "%zu cannot judge\n", n[VERDICT_BETTER], n[VERDICT_WORSE], n[VERDICT_SAME],
-		n[VERDICT_HIGHER], n[VERDICT_LOWER], n[VERDICT_UNKNOWN]);
+	fprintf(f,
+		"\nverdicts: %zu better, %zu worse, %zu same, %zu higher, %zu lower, "
+		"%zu cannot judge\n",
+		n[VERDICT_BETTER], n[VERDICT_WORSE], n[VERDICT_SAME], n[VERDICT_HIGHER],
+		n[VERDICT_LOWER], n[VERDICT_UNKNOWN]);
 }

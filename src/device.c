@@ -51,8 +51,7 @@ static bool read_partition(const char *dir, const char *name, struct device_part
 	memset(p, 0, sizeof(*p));
 	text__copy(p->name, sizeof(p->name), name);
 	if (sysfs__read_devnum(dir, &p->major, &p->minor) ||
-	    sysfs__read_u64(dir, "start", &p->start) ||
-	    sysfs__read_u64(dir, "size", &p->sectors) ||
+	    sysfs__read_u64(dir, "start", &p->start) || sysfs__read_u64(dir, "size", &p->sectors) ||
 	    sysfs__read_u64(dir, "partition", &num) || num > UINT32_MAX)
 		return false;
 	p->number = num;
@@ -104,8 +103,8 @@ cleanup:
  * The user named the partition in dir: fill the part_* fields and cut disk (a copy of
  * dir) to its parent disk's directory, which sits within the root already.
  */
-static int read_named_partition(const char *root, const char *dir, char *disk,
-				struct device *dev, char *err, size_t errlen)
+static int read_named_partition(const char *root, const char *dir, char *disk, struct device *dev,
+				char *err, size_t errlen)
 {
 	char *slash;
 	int ret;
@@ -117,8 +116,7 @@ static int read_named_partition(const char *root, const char *dir, char *disk,
 	if (!ret)
 		ret = sysfs__read_u64(dir, "size", &dev->part_sectors);
 	if (ret) {
-		set_err(err, errlen, "%s: cannot read its dev/start/size: %s", dir,
-			strerror(-ret));
+		set_err(err, errlen, "%s: cannot read its dev/start/size: %s", dir, strerror(-ret));
 		return ret;
 	}
 	slash = strrchr(disk, '/');
@@ -278,8 +276,7 @@ int device__resolve(const char *sysfs_root, const char *spec, struct device *dev
 	}
 	ret = spec_to_dir(root, spec, dir, err, errlen);
 	/* Hidden disks (NVMe paths) have no dev; everything else without one is no disk. */
-	if (ret == -ENOENT ||
-	    (!ret && !sysfs__exists(dir, "dev", false) && !hidden_disk(dir))) {
+	if (ret == -ENOENT || (!ret && !sysfs__exists(dir, "dev", false) && !hidden_disk(dir))) {
 		set_err(err, errlen, "no such block device: %s", spec);
 		ret = -ENOENT;
 		goto cleanup;

@@ -33,8 +33,8 @@ struct queue_limits {
 	int64_t physical_block_size;
 	int64_t wbt_lat_usec;
 	int64_t nomerges;
-	int64_t rotational; /* 0 or 1 */
-	char scheduler[32]; /* the active one, "none" when none, "" without the file */
+	int64_t rotational;   /* 0 or 1 */
+	char scheduler[32];   /* the active one, "none" when none, "" without the file */
 	char write_cache[32]; /* "write back" / "write through", "" without the file */
 };
 
@@ -47,9 +47,9 @@ struct xen_blkfront {
 	int64_t max_request_bytes;     /* segments x 4096 */
 	int64_t max_ring_page_order;
 	int64_t max_queues;
-	int64_t feature_persistent;    /* -1 when the parameter is absent */
-	bool backend_limited;	       /* the module asked for more segments than negotiated */
-	char param_name[48];	       /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
+	int64_t feature_persistent; /* -1 when the parameter is absent */
+	bool backend_limited;	    /* the module asked for more segments than negotiated */
+	char param_name[48];	    /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
 };
 
 /*
@@ -59,8 +59,8 @@ struct xen_blkfront {
  */
 struct virtio_blk_info {
 	bool present;
-	int64_t queue_depth;		/* in effect: nr_tags of a hardware queue, -1 unknown */
-	int64_t queue_depth_param;	/* the module parameter (0: the virtqueue size) */
+	int64_t queue_depth;	   /* in effect: nr_tags of a hardware queue, -1 unknown */
+	int64_t queue_depth_param; /* the module parameter (0: the virtqueue size) */
 	int64_t num_request_queues;
 	int64_t poll_queues;
 	int64_t host_max_segments; /* queue/max_segments */
@@ -75,18 +75,18 @@ struct nvme_info {
 };
 
 struct loop_info {
-	bool present;		  /* bound to a backing file (loop/ exists) */
+	bool present; /* bound to a backing file (loop/ exists) */
 	char backing_file[256];
-	int64_t dio;		  /* loop/dio: backing file opened O_DIRECT */
+	int64_t dio; /* loop/dio: backing file opened O_DIRECT */
 };
 
 struct device_partition {
 	char name[DEVICE_NAME_MAX];
 	unsigned int major, minor;
-	unsigned int number;	  /* the partition file */
-	uint64_t start;		  /* sectors */
+	unsigned int number; /* the partition file */
+	uint64_t start;	     /* sectors */
 	uint64_t sectors;
-	unsigned int nr_holders;  /* e.g. a dm device on top of it */
+	unsigned int nr_holders; /* e.g. a dm device on top of it */
 };
 
 struct module_param {
@@ -120,17 +120,17 @@ struct device {
 	unsigned int major, minor;	 /* of the whole disk */
 	char part_name[DEVICE_NAME_MAX]; /* "" unless the user named a partition */
 	unsigned int part_major, part_minor;
-	uint64_t part_start;		 /* sectors, on the whole disk */
+	uint64_t part_start; /* sectors, on the whole disk */
 	uint64_t part_sectors;
-	uint64_t size_sectors;		 /* the whole disk */
-	char driver[DEVICE_NAME_MAX];	 /* e.g. "vbd", "virtio_blk", "loop", "" if unknown */
-	char module[DEVICE_NAME_MAX];	 /* e.g. "xen_blkfront", "loop" */
+	uint64_t size_sectors;	      /* the whole disk */
+	char driver[DEVICE_NAME_MAX]; /* e.g. "vbd", "virtio_blk", "loop", "" if unknown */
+	char module[DEVICE_NAME_MAX]; /* e.g. "xen_blkfront", "loop" */
 	struct queue_limits limits;
-	unsigned int nr_hw_queues;	 /* mq/ entries (0 for bio-based devices) */
-	unsigned int max_tags;		 /* largest mq/N/nr_tags */
+	unsigned int nr_hw_queues; /* mq/ entries (0 for bio-based devices) */
+	unsigned int max_tags;	   /* largest mq/N/nr_tags */
 	struct xen_blkfront xen;
-	char sysfs_path[512];		 /* resolved directory of the whole disk */
-	bool hidden;			 /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
+	char sysfs_path[512]; /* resolved directory of the whole disk */
+	bool hidden;	      /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
 
 	/* An NVMe multipath head: its requests are issued on these disks, traced with it. */
 	unsigned int nr_paths;
@@ -138,16 +138,16 @@ struct device {
 
 	/* No mq/ and no real scheduler: dm, md, zram never issue requests themselves. */
 	bool bio_based;
-	char dm_name[128];		 /* dm/name, "" unless device-mapper */
-	char md_level[32];		 /* md/level, "" unless md */
-	int64_t scsi_queue_depth;	 /* device/queue_depth of SCSI disks, -1 otherwise */
+	char dm_name[128];	  /* dm/name, "" unless device-mapper */
+	char md_level[32];	  /* md/level, "" unless md */
+	int64_t scsi_queue_depth; /* device/queue_depth of SCSI disks, -1 otherwise */
 	unsigned int nr_partitions;
 	struct device_partition partitions[DEVICE_MAX_PARTITIONS]; /* by number */
-	unsigned int nr_slaves;		 /* the disks underneath, traceable instead */
+	unsigned int nr_slaves; /* the disks underneath, traceable instead */
 	char slaves[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
-	unsigned int nr_holders;	 /* devices stacked on the whole disk */
+	unsigned int nr_holders; /* devices stacked on the whole disk */
 	char holders[DEVICE_MAX_STACK][DEVICE_NAME_MAX];
-	unsigned int nr_module_params;	 /* <root>/module/<module>/parameters, by name */
+	unsigned int nr_module_params; /* <root>/module/<module>/parameters, by name */
 	struct module_param module_params[DEVICE_MAX_PARAMS];
 	struct virtio_blk_info virtio_blk;
 	struct nvme_info nvme;

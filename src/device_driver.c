@@ -69,7 +69,7 @@ static void detect_driver(struct device *dev, const char *path)
 	static const struct {
 		const char *driver, *module;
 	} modules[] = {
-		{ "vbd", "xen_blkfront" },    { "sd", "sd_mod" }, { "sr", "sr_mod" },
+		{ "vbd", "xen_blkfront" },     { "sd", "sd_mod" }, { "sr", "sr_mod" },
 		{ "device-mapper", "dm_mod" }, { "md", "md_mod" }, { "mmcblk", "mmc_block" },
 	};
 	char link[64];
@@ -201,8 +201,8 @@ static bool is_path_of(const char *name, unsigned int subsys, unsigned int ns)
 	unsigned int s, c, n;
 	int end = 0;
 
-	return sscanf(name, "nvme%uc%un%u%n", &s, &c, &n, &end) == 3 && !name[end] &&
-	       s == subsys && n == ns;
+	return sscanf(name, "nvme%uc%un%u%n", &s, &c, &n, &end) == 3 && !name[end] && s == subsys &&
+	       n == ns;
 }
 
 /*

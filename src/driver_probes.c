@@ -169,8 +169,7 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
 	return 0;
 }
 
-bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev,
-			   FILE *f)
+bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev, FILE *f)
 {
 	static bool said;
 	struct xen_probe_support s;

@@ -15,7 +15,7 @@
 /* Where to look; both are needed (env_config.h has the defaults). */
 struct driver_probe_env {
 	const char *kallsyms;	/* /proc/kallsyms */
-	const char *sysfs_root;	/* /sys: kernel/btf/, bus/event_source/devices/kprobe/ */
+	const char *sysfs_root; /* /sys: kernel/btf/, bus/event_source/devices/kprobe/ */
 };
 
 struct xen_probe_support {
@@ -39,7 +39,6 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
  * why) and that the block-layer view is what follows. At most once per process; returns
  * whether it printed.
  */
-bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev,
-			   FILE *f);
+bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev, FILE *f);
 
 #endif /* BLKTRACE_BENCH_DRIVER_PROBES_H */

@@ -25,28 +25,28 @@
 #include <stdint.h>
 
 struct io_unit {
-	void *buf;		/* aligned to 4096, len bytes (rounded up to 4096) */
-	uint64_t offset;	/* of the whole I/O */
-	uint32_t len;		/* of the whole I/O */
-	uint32_t done;		/* already transferred by earlier short attempts */
-	int64_t res;		/* engine: bytes moved by this attempt or -errno */
-	uint64_t start_ns;	/* driver: stamp of the batch that first submitted it */
-	unsigned int index;	/* position in engine->units; the registered buffer index */
+	void *buf;	    /* aligned to 4096, len bytes (rounded up to 4096) */
+	uint64_t offset;    /* of the whole I/O */
+	uint32_t len;	    /* of the whole I/O */
+	uint32_t done;	    /* already transferred by earlier short attempts */
+	int64_t res;	    /* engine: bytes moved by this attempt or -errno */
+	uint64_t start_ns;  /* driver: stamp of the batch that first submitted it */
+	unsigned int index; /* position in engine->units; the registered buffer index */
 };
 
 struct engine {
 	const struct engine_ops *ops;
 	int fd;
 	bool write;
-	bool fixed_bufs;	/* in: asked for registered buffers; out: in use */
-	unsigned int depth;	/* units in flight at most; <= ops->max_depth */
-	struct io_unit *units;	/* depth units, owned by the driver */
-	void *priv;		/* engine state between init and cleanup */
+	bool fixed_bufs;       /* in: asked for registered buffers; out: in use */
+	unsigned int depth;    /* units in flight at most; <= ops->max_depth */
+	struct io_unit *units; /* depth units, owned by the driver */
+	void *priv;	       /* engine state between init and cleanup */
 };
 
 struct engine_ops {
 	const char *name;
-	unsigned int max_depth;	/* 1 for engines that complete inside submit */
+	unsigned int max_depth; /* 1 for engines that complete inside submit */
 	int (*init)(struct engine *e);
 	/* Returns 0 or -errno; on error none of the nr units is in flight. */
 	int (*submit)(struct engine *e, struct io_unit **units, unsigned int nr);

@@ -9,7 +9,7 @@
 #include "engine.h"
 
 struct psync_data {
-	struct io_unit *done;	/* the unit run by the last submit, until reaped */
+	struct io_unit *done; /* the unit run by the last submit, until reaped */
 };
 
 static int psync_init(struct engine *e)

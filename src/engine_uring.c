@@ -14,7 +14,7 @@
 
 struct uring_data {
 	struct io_uring ring;
-	unsigned int queued;	/* prepared SQEs not yet entered */
+	unsigned int queued; /* prepared SQEs not yet entered */
 	bool fixed_file;
 	bool fixed_bufs;
 };

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 
 struct env_config {
-	const char *sysfs_root;	/* "/sys" */
+	const char *sysfs_root; /* "/sys" */
 	const char *kallsyms;	/* "/proc/kallsyms" */
 	bool force_raw_tp;	/* false */
 };

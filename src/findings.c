@@ -30,7 +30,7 @@ struct ctx {
 	const struct device *dev;
 	const struct block_stats *b;
 	struct block_summary s;
-	uint64_t n; /* data requests */
+	uint64_t n;			  /* data requests */
 	struct finding all[FINDINGS_MAX]; /* every finding, sorted before the caller gets some */
 	size_t nr;
 };
@@ -55,7 +55,6 @@ static struct finding *add(struct ctx *c, const char *kind, uint64_t count, cons
 	va_end(ap);
 	return f;
 }
-
 
 static double pct(const struct ctx *c, uint64_t count)
 {
@@ -173,7 +172,7 @@ static void xen_indirect_finding(struct ctx *c)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
 	uint64_t count = hist_count_at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
-				  XEN_DIRECT_SEGMENTS + 1);
+					     XEN_DIRECT_SEGMENTS + 1);
 
 	if (x->indirect_descriptors || count)
 		add(c, "xen_indirect", count,

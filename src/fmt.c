@@ -6,7 +6,7 @@
 
 const char *fmt__bytes(char *buf, size_t len, double bytes)
 {
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	unsigned int u = 0;
 
 	while (bytes >= 1024 && u < 4) {

@@ -12,13 +12,13 @@ static const struct {
 	const char *name;
 	int64_t min, max; /* -2: not numeric (scheduler) */
 } knobs[] = {
-	{"max_sectors_kb", 4, INT64_MAX}, /* at least a page; at most max_hw_sectors_kb */
-	{"read_ahead_kb", 0, INT64_MAX},
-	{"nr_requests", 4, INT64_MAX},	  /* BLKDEV_MIN_RQ */
-	{"scheduler", -2, -2},
-	{"wbt_lat_usec", -1, INT64_MAX},  /* -1: the default */
-	{"nomerges", 0, 2},
-	{"rq_affinity", 0, 2},
+	{ "max_sectors_kb", 4, INT64_MAX }, /* at least a page; at most max_hw_sectors_kb */
+	{ "read_ahead_kb", 0, INT64_MAX },
+	{ "nr_requests", 4, INT64_MAX }, /* BLKDEV_MIN_RQ */
+	{ "scheduler", -2, -2 },
+	{ "wbt_lat_usec", -1, INT64_MAX }, /* -1: the default */
+	{ "nomerges", 0, 2 },
+	{ "rq_affinity", 0, 2 },
 };
 
 bool knob__is_sweepable(const char *name)
@@ -67,7 +67,8 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			break;
 	if (i == sizeof(knobs) / sizeof(knobs[0]))
 		return ERR("--set %s: not a sweepable setting (max_sectors_kb, read_ahead_kb, "
-			   "nr_requests, scheduler, wbt_lat_usec, nomerges, rq_affinity)", name);
+			   "nr_requests, scheduler, wbt_lat_usec, nomerges, rq_affinity)",
+			   name);
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	ret = device__queue_get(dev, name, k->original, sizeof(k->original));
 	if (ret)
@@ -83,7 +84,8 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 
 		if (knobs[i].min == -2) {
 			if (!in_list(list, val))
-				return ERR("--set scheduler=%s: %s offers %s", val, dev->name, list);
+				return ERR("--set scheduler=%s: %s offers %s", val, dev->name,
+					   list);
 			continue;
 		}
 		if (!strcmp(val, "-1") && knobs[i].min == -1)
@@ -93,8 +95,8 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 			return ERR("--set %s=%s: not a valid value", name, val);
 		if (!strcmp(name, "max_sectors_kb") && dev->limits.max_hw_sectors_kb > 0 &&
 		    (int64_t)u > dev->limits.max_hw_sectors_kb)
-			return ERR("--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s", val,
-				   (long long)dev->limits.max_hw_sectors_kb, dev->name);
+			return ERR("--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s",
+				   val, (long long)dev->limits.max_hw_sectors_kb, dev->name);
 	}
 	return 0;
 }
@@ -121,7 +123,8 @@ int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
 	k->changed = true;
 	ret = device__queue_set(k->dev, k->name, value);
 	if (ret)
-		return ERR("--set %s=%s: the kernel refused it: %s", k->name, value, strerror(-ret));
+		return ERR("--set %s=%s: the kernel refused it: %s", k->name, value,
+			   strerror(-ret));
 	return 0;
 }
 
@@ -148,9 +151,11 @@ int knob__restore(struct knob *k)
 		return 0;
 	ret = knob__put(k->dev, k->name, k->original);
 	if (ret) {
-		fprintf(stderr, "blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
-				"yourself: echo %s > %s/queue/%s\n", k->name, k->dev->name,
-			strerror(-ret), k->original, k->dev->sysfs_path, k->name);
+		fprintf(stderr,
+			"blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
+			"yourself: echo %s > %s/queue/%s\n",
+			k->name, k->dev->name, strerror(-ret), k->original, k->dev->sysfs_path,
+			k->name);
 		return ret;
 	}
 	k->changed = false;

@@ -46,7 +46,8 @@ int layers__summarize(const struct result *res, const struct run *run, struct la
 		return -ENOMEM;
 	for (i = 0; i < res->nr_layers; i++) {
 		const struct layer *l = &res->layers[i];
-		const struct block_stats *b = node_stats(run, (int)i), *up = node_stats(run, l->above);
+		const struct block_stats *b = node_stats(run, (int)i),
+					 *up = node_stats(run, l->above);
 
 		ls[i].layer = l;
 		ls[i].b = b;
@@ -141,7 +142,8 @@ static void mirror_shares(const struct result *res, const struct run *run, const
 	for (i = 0; i < bl->n && bl->requests && used < len; i++) {
 		const struct block_stats *b = node_stats(run, bl->child[i]);
 
-		used += snprintf(buf + used, len - used, "%s%s to %s", i ? ", " : "; requests went ",
+		used += snprintf(buf + used, len - used, "%s%s to %s",
+				 i ? ", " : "; requests went ",
 				 fmt__share(s, sizeof(s), (double)b->c.requests[op] / bl->requests),
 				 res->layers[bl->child[i]].dev.name);
 	}
@@ -154,9 +156,9 @@ static uint64_t at_least(const struct run *run, int node, unsigned int op, int64
 
 	if (bytes <= 0)
 		return 0;
-	return hist_count_at_least(HIST_KIND_SIZE,
-				   b->size[op == BLKIO_OP_READ ? BLKIO_SIZE_READ : BLKIO_SIZE_WRITE],
-				   (uint64_t)bytes);
+	return hist_count_at_least(
+		HIST_KIND_SIZE, b->size[op == BLKIO_OP_READ ? BLKIO_SIZE_READ : BLKIO_SIZE_WRITE],
+		(uint64_t)bytes);
 }
 
 /*
@@ -164,8 +166,8 @@ static uint64_t at_least(const struct run *run, int node, unsigned int op, int64
  * or the upper device's (dm and md take theirs from the disks under them and split bios
  * to it). ", at vdc's max_sectors_kb (128)" or "".
  */
-static void limit_clause(const struct result *res, const struct run *run, int node,
-			 unsigned int op, const struct below *bl, char *buf, size_t len)
+static void limit_clause(const struct result *res, const struct run *run, int node, unsigned int op,
+			 const struct below *bl, char *buf, size_t len)
 {
 	const struct device *up = node_dev(res, node);
 	uint64_t own = 0, upper = 0;
@@ -192,13 +194,14 @@ static void limit_clause(const struct result *res, const struct run *run, int no
 		snprintf(buf, len, ", at %s's max_sectors_kb (%lld)", who,
 			 (long long)l->dev.limits.max_sectors_kb);
 	} else if (2 * upper >= bl->requests && up->limits.max_sectors_kb > 0) {
-		snprintf(buf, len, ", at %s's own max_sectors_kb (%lld), which it takes from the "
-				   "disks under it",
+		snprintf(buf, len,
+			 ", at %s's own max_sectors_kb (%lld), which it takes from the "
+			 "disks under it",
 			 up->name, (long long)up->limits.max_sectors_kb);
 	}
 }
 
-static const char *const op_words[] = {"reads", "writes"};
+static const char *const op_words[] = { "reads", "writes" };
 
 /* One sentence: what NODE's reads or writes became on the layers right under it. */
 static void node_op_finding(const struct result *res, const struct run *run, int node,
@@ -225,8 +228,9 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 	if (bl.n == 1 && res->layers[bl.child[0]].link == LAYER_BACKING_FILE) {
 		const struct device *under = &res->layers[bl.child[0]].dev;
 
-		snprintf(via, sizeof(via), " (%s holds its backing file: read-ahead there is %lld "
-					   "KiB, and any other I/O on %s counts too)",
+		snprintf(via, sizeof(via),
+			 " (%s holds its backing file: read-ahead there is %lld "
+			 "KiB, and any other I/O on %s counts too)",
 			 under->name, (long long)under->limits.read_ahead_kb, under->name);
 	}
 	add(o, op ? "layer_write" : "layer_read",
@@ -237,14 +241,14 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 	    fmt__size(b, sizeof(b), (double)up->c.bytes[op] / up->c.requests[op]),
 	    fmt__bytes(c, sizeof(c), bl.bytes), (double)bl.bytes / up->c.bytes[op],
 	    (unsigned long long)bl.requests, bl.all_bios ? "bios" : "requests",
-	    fmt__size(e, sizeof(e), (double)bl.bytes / bl.requests),
-	    bl.names, (double)bl.requests / up->c.requests[op], unit, lim, share, via);
+	    fmt__size(e, sizeof(e), (double)bl.bytes / bl.requests), bl.names,
+	    (double)bl.requests / up->c.requests[op], unit, lim, share, via);
 }
 
 int layers__findings(const struct result *res, const struct run *run, struct finding *out,
 		     size_t max)
 {
-	struct out o = {out, max, 0};
+	struct out o = { out, max, 0 };
 	int node;
 	unsigned int op;
 

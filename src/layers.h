@@ -15,16 +15,15 @@
 struct block_summary;
 
 struct layer_summary {
-	const struct layer *layer;	/* res->layers[i] */
-	const struct block_stats *b;	/* run->block[1 + i] */
+	const struct layer *layer;   /* res->layers[i] */
+	const struct block_stats *b; /* run->block[1 + i] */
 	struct block_summary *block;
-	double bytes_per_above;		/* read+write bytes per read+write byte of the layer above */
-	double requests_per_above;	/* read+write requests per request (bio) above */
+	double bytes_per_above;	   /* read+write bytes per read+write byte of the layer above */
+	double requests_per_above; /* read+write requests per request (bio) above */
 };
 
 /* One per res->nr_layers, or NULL when there are none; free with layers__free. */
-int layers__summarize(const struct result *res, const struct run *run,
-		      struct layer_summary **out);
+int layers__summarize(const struct result *res, const struct run *run, struct layer_summary **out);
 void layers__free(struct layer_summary *ls, size_t n);
 
 /* The findings across the layers of a run into out[0..max); returns how many. */

@@ -15,10 +15,10 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
-	{"trace", cmd_trace},
-	{"info", cmd_info},
-	{"compare", cmd_compare},
-	{"restore", cmd_restore},
+	{ "trace", cmd_trace },
+	{ "info", cmd_info },
+	{ "compare", cmd_compare },
+	{ "restore", cmd_restore },
 };
 
 int main(int argc, char **argv)

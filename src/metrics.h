@@ -39,10 +39,10 @@ enum metric_id {
 };
 
 struct metric_def {
-	const char *name;	/* the JSON path within a run */
-	int direction;		/* +1: higher is better, -1: lower is better, 0: neither */
-	bool headline;		/* judged by compare --fail-on-regression */
-	bool judged;		/* aggregated in "series" and given a verdict by compare */
+	const char *name; /* the JSON path within a run */
+	int direction;	  /* +1: higher is better, -1: lower is better, 0: neither */
+	bool headline;	  /* judged by compare --fail-on-regression */
+	bool judged;	  /* aggregated in "series" and given a verdict by compare */
 };
 
 extern const struct metric_def metric_defs[NR_METRICS];

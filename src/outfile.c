@@ -245,7 +245,7 @@ static int dump_chunk(const char *buf, size_t len, void *data)
 
 int outfile__write_json(struct outfile *of, json_t *doc, size_t flags)
 {
-	struct dump_ctx ctx = {.f = of->f};
+	struct dump_ctx ctx = { .f = of->f };
 
 	errno = 0;
 	if (json_dump_callback(doc, dump_chunk, &ctx, flags) || dump_chunk("\n", 1, &ctx)) {

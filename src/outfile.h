@@ -26,19 +26,19 @@
 #include <jansson.h>
 
 struct outfile {
-	const char *what;	/* the option, for messages: "--json" */
-	const char *path;	/* as given; NULL: not in use */
-	FILE *f;		/* where to write: the temporary file, or stdout */
-	int dirfd;		/* the directory of path, -1 for stdout */
-	char *name;		/* the last component of path */
-	char *tmp;		/* the temporary file in dirfd, NULL once renamed or removed */
-	int err;		/* the first write error (-errno) seen by outfile__write_json */
+	const char *what; /* the option, for messages: "--json" */
+	const char *path; /* as given; NULL: not in use */
+	FILE *f;	  /* where to write: the temporary file, or stdout */
+	int dirfd;	  /* the directory of path, -1 for stdout */
+	char *name;	  /* the last component of path */
+	char *tmp;	  /* the temporary file in dirfd, NULL once renamed or removed */
+	int err;	  /* the first write error (-errno) seen by outfile__write_json */
 };
 
 /* Another path of the same run the output must not be: an input, or another output. */
 struct outfile_input {
 	const char *path;
-	const char *what;	/* "the workload's --file", "input A", "the --snoop output" */
+	const char *what; /* "the workload's --file", "input A", "the --snoop output" */
 };
 
 /*

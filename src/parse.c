@@ -71,12 +71,20 @@ struct unit {
 
 /* Case-insensitive. */
 static const struct unit size_units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1ULL << 10}, {"kib", 1ULL << 10}, {"kb", 1000ULL},
-	{"m", 1ULL << 20}, {"mib", 1ULL << 20}, {"mb", 1000000ULL},
-	{"g", 1ULL << 30}, {"gib", 1ULL << 30}, {"gb", 1000000000ULL},
-	{"t", 1ULL << 40}, {"tib", 1ULL << 40}, {"tb", 1000000000000ULL},
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1ULL << 10 },
+	{ "kib", 1ULL << 10 },
+	{ "kb", 1000ULL },
+	{ "m", 1ULL << 20 },
+	{ "mib", 1ULL << 20 },
+	{ "mb", 1000000ULL },
+	{ "g", 1ULL << 30 },
+	{ "gib", 1ULL << 30 },
+	{ "gb", 1000000000ULL },
+	{ "t", 1ULL << 40 },
+	{ "tib", 1ULL << 40 },
+	{ "tb", 1000000000000ULL },
 };
 
 int parse_size(const char *s, uint64_t *out)
@@ -104,7 +112,8 @@ int parse_duration(const char *s, double *out)
 	static const struct {
 		const char *suffix;
 		double mult;
-	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"m", 60}, {"h", 3600}};
+	} units[] = { { "", 1 },      { "s", 1 },  { "ms", 1e-3 },
+		      { "us", 1e-6 }, { "m", 60 }, { "h", 3600 } };
 	char *end;
 	double v;
 	size_t i;

@@ -43,8 +43,9 @@ static void xen_boot_parameter(struct recommendation *r, const struct device *de
 		return;
 	/* One 4 KiB grant per segment: the request size needs kb / 4 segments. */
 	snprintf(r->boot_parameter, sizeof(r->boot_parameter), "%s=%ld",
-		 dev->xen.param_is_old_name ? "xen_blkfront.max" :
-					      "xen_blkfront.max_indirect_segments", (kb + 3) / 4);
+		 dev->xen.param_is_old_name ? "xen_blkfront.max"
+					    : "xen_blkfront.max_indirect_segments",
+		 (kb + 3) / 4);
 }
 
 /* One workload: series idx[0..n) of ss, which differ only in the knob's value. */
@@ -73,8 +74,11 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 		p = idx[i] == b ? 1 : NAN;
 		if (idx[i] != b && welch_t_test(a, best, &t, &df, &p))
 			r->judged = false;
-		*e = (struct rec_evidence){.value = first->params.set_value, .mb_per_s = a->mean,
-					   .ci95 = a->ci95, .p_vs_best = p, .n = a->n};
+		*e = (struct rec_evidence){ .value = first->params.set_value,
+					    .mb_per_s = a->mean,
+					    .ci95 = a->ci95,
+					    .p_vs_best = p,
+					    .n = a->n };
 		if (!isnan(p) && p >= 0.05 &&
 		    (small == SIZE_MAX || order_of(e->value, i) < small_order)) {
 			small = idx[i];

@@ -24,10 +24,10 @@ struct rec_evidence {
 
 struct recommendation {
 	const char *knob;
-	const char *workload;	/* the label of the best value's series */
+	const char *workload; /* the label of the best value's series */
 	const char *best;
-	const char *smallest;	/* the smallest equivalent value; NULL when not judged */
-	bool judged;		/* every p-value could be computed (2+ repetitions) */
+	const char *smallest;	 /* the smallest equivalent value; NULL when not judged */
+	bool judged;		 /* every p-value could be computed (2+ repetitions) */
 	char boot_parameter[96]; /* xen-blkfront: "" when it does not apply */
 	struct rec_evidence *evidence;
 	size_t nr_evidence;

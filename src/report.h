@@ -20,10 +20,10 @@
 
 struct report {
 	const struct result *res;
-	struct run_summary *runs;	/* one per res->runs[i] */
+	struct run_summary *runs; /* one per res->runs[i] */
 	size_t nr_runs;
 	struct series_set series;
-	bool has_recommendation;	/* --recommend */
+	bool has_recommendation; /* --recommend */
 	struct recommendations rec;
 };
 

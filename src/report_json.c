@@ -26,19 +26,16 @@ static json_t *jlimit(int64_t v)
 static json_t *limits_json(const struct queue_limits *l)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "max_sectors_kb", jlimit(l->max_sectors_kb),
-			 "max_hw_sectors_kb", jlimit(l->max_hw_sectors_kb),
-			 "max_segments", jlimit(l->max_segments),
-			 "max_segment_size", jlimit(l->max_segment_size),
-			 "nr_requests", jlimit(l->nr_requests),
-			 "scheduler", text__json(l->scheduler),
-			 "read_ahead_kb", jlimit(l->read_ahead_kb),
-			 "rotational", l->rotational < 0 ? json_null() : json_boolean(l->rotational),
-			 "logical_block_size", jlimit(l->logical_block_size),
-			 "physical_block_size", jlimit(l->physical_block_size),
-			 "wbt_lat_usec", jlimit(l->wbt_lat_usec),
-			 "nomerges", jlimit(l->nomerges),
-			 "write_cache", text__json(l->write_cache));
+			 "max_sectors_kb", jlimit(l->max_sectors_kb), "max_hw_sectors_kb",
+			 jlimit(l->max_hw_sectors_kb), "max_segments", jlimit(l->max_segments),
+			 "max_segment_size", jlimit(l->max_segment_size), "nr_requests",
+			 jlimit(l->nr_requests), "scheduler", text__json(l->scheduler),
+			 "read_ahead_kb", jlimit(l->read_ahead_kb), "rotational",
+			 l->rotational < 0 ? json_null() : json_boolean(l->rotational),
+			 "logical_block_size", jlimit(l->logical_block_size), "physical_block_size",
+			 jlimit(l->physical_block_size), "wbt_lat_usec", jlimit(l->wbt_lat_usec),
+			 "nomerges", jlimit(l->nomerges), "write_cache",
+			 text__json(l->write_cache));
 }
 
 static json_t *xen_json(const struct xen_blkfront *x)
@@ -49,13 +46,11 @@ static json_t *xen_json(const struct xen_blkfront *x)
 		return json_null();
 	if (x->max_indirect_segments >= 0)
 		boot = json_sprintf("%s=%lld", x->param_name, (long long)x->max_indirect_segments);
-	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-		      "max_indirect_segments", jlimit(x->max_indirect_segments),
-		      "segments", jlimit(x->segments),
-		      "indirect_descriptors", x->indirect_descriptors,
-		      "max_request_bytes", jlimit(x->max_request_bytes),
-		      "max_ring_page_order", jlimit(x->max_ring_page_order),
-		      "max_queues", jlimit(x->max_queues),
+	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}", "max_indirect_segments",
+		      jlimit(x->max_indirect_segments), "segments", jlimit(x->segments),
+		      "indirect_descriptors", x->indirect_descriptors, "max_request_bytes",
+		      jlimit(x->max_request_bytes), "max_ring_page_order",
+		      jlimit(x->max_ring_page_order), "max_queues", jlimit(x->max_queues),
 		      "feature_persistent", jlimit(x->feature_persistent));
 	if (!o) {
 		json_decref(boot);
@@ -86,13 +81,12 @@ static json_t *partitions_json(const struct device *dev)
 	for (i = 0; a && i < dev->nr_partitions; i++) {
 		const struct device_partition *p = &dev->partitions[i];
 
-		json_array_append_new(a, json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}",
-						   "name", text__json(p->name), "major", (int)p->major,
-						   "minor", (int)p->minor,
-						   "number", (int)p->number,
-						   "start_sector", jint(p->start),
-						   "sectors", jint(p->sectors),
-						   "holders", (int)p->nr_holders));
+		json_array_append_new(a,
+				      json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}", "name",
+						text__json(p->name), "major", (int)p->major,
+						"minor", (int)p->minor, "number", (int)p->number,
+						"start_sector", jint(p->start), "sectors",
+						jint(p->sectors), "holders", (int)p->nr_holders));
 	}
 	return a;
 }
@@ -120,23 +114,28 @@ static json_t *drivers_json(const struct device *dev, json_t *d)
 	const struct nvme_info *nv = &dev->nvme;
 	const struct loop_info *lo = &dev->loop;
 
-	json_object_set_new(d, "virtio_blk", !v->present ? json_null() :
-			    json_pack("{s:o, s:o, s:o, s:o, s:o}",
-				      "queue_depth", jlimit(v->queue_depth),
-				      "queue_depth_parameter", jlimit(v->queue_depth_param),
-				      "num_request_queues", jlimit(v->num_request_queues),
-				      "poll_queues", jlimit(v->poll_queues),
-				      "host_max_segments", jlimit(v->host_max_segments)));
-	json_object_set_new(d, "nvme", !nv->present ? json_null() :
-			    json_pack("{s:o, s:o, s:o, s:o, s:i}",
-				      "io_queue_depth", jlimit(nv->io_queue_depth),
-				      "poll_queues", jlimit(nv->poll_queues),
-				      "write_queues", jlimit(nv->write_queues),
-				      "max_hw_sectors_kb", jlimit(dev->limits.max_hw_sectors_kb),
-				      "queues", (int)dev->nr_hw_queues));
-	json_object_set_new(d, "loop", !lo->present ? json_null() :
-			    json_pack("{s:o, s:o}", "backing_file", text__json(lo->backing_file),
-				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
+	json_object_set_new(d, "virtio_blk",
+			    !v->present
+				    ? json_null()
+				    : json_pack("{s:o, s:o, s:o, s:o, s:o}", "queue_depth",
+						jlimit(v->queue_depth), "queue_depth_parameter",
+						jlimit(v->queue_depth_param), "num_request_queues",
+						jlimit(v->num_request_queues), "poll_queues",
+						jlimit(v->poll_queues), "host_max_segments",
+						jlimit(v->host_max_segments)));
+	json_object_set_new(d, "nvme",
+			    !nv->present ? json_null()
+					 : json_pack("{s:o, s:o, s:o, s:o, s:i}", "io_queue_depth",
+						     jlimit(nv->io_queue_depth), "poll_queues",
+						     jlimit(nv->poll_queues), "write_queues",
+						     jlimit(nv->write_queues), "max_hw_sectors_kb",
+						     jlimit(dev->limits.max_hw_sectors_kb),
+						     "queues", (int)dev->nr_hw_queues));
+	json_object_set_new(
+		d, "loop",
+		!lo->present ? json_null()
+			     : json_pack("{s:o, s:o}", "backing_file", text__json(lo->backing_file),
+					 "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
 	return d;
 }
 
@@ -151,9 +150,9 @@ static json_t *paths_json(const struct device *dev)
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:i, s:i}", "name", p->name,
 						   "controller", jstr_or_null(p->controller),
-						   "state", jstr_or_null(p->state),
-						   "nr_hw_queues", (int)p->nr_hw_queues,
-						   "max_tags", (int)p->max_tags));
+						   "state", jstr_or_null(p->state), "nr_hw_queues",
+						   (int)p->nr_hw_queues, "max_tags",
+						   (int)p->max_tags));
 	}
 	return a;
 }
@@ -167,20 +166,20 @@ json_t *report_json__device(const struct device *dev)
 	if (dev->part_name[0])
 		part = json_pack("{s:o, s:i, s:i, s:o, s:o}", "name", text__json(dev->part_name),
 				 "major", (int)dev->part_major, "minor", (int)dev->part_minor,
-				 "start_sector", jint(dev->part_start),
-				 "sectors", jint(dev->part_sectors));
-	d = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
-		      "name", text__json(dev->name), "major", (int)dev->major, "minor",
-		      (int)dev->minor, "size_bytes", jint(dev->size_sectors * 512), "driver",
+				 "start_sector", jint(dev->part_start), "sectors",
+				 jint(dev->part_sectors));
+	d = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o}", "name",
+		      text__json(dev->name), "major", (int)dev->major, "minor", (int)dev->minor,
+		      "size_bytes", jint(dev->size_sectors * 512), "driver",
 		      text__json(dev->driver), "module", text__json(dev->module), "limits",
-		      limits_json(&dev->limits),
-		      "partition", part, "nr_hw_queues", (int)dev->nr_hw_queues,
-		      "max_tags", (int)dev->max_tags, "xen_blkfront", xen_json(&dev->xen));
+		      limits_json(&dev->limits), "partition", part, "nr_hw_queues",
+		      (int)dev->nr_hw_queues, "max_tags", (int)dev->max_tags, "xen_blkfront",
+		      xen_json(&dev->xen));
 	if (!d)
 		return NULL;
 	json_object_set_new(d, "max_request_bytes", jlimit(biggest));
-	json_object_set_new(d, "max_request_limit", biggest < 0 ? json_null() :
-			    json_string(device__limit_name(which)));
+	json_object_set_new(d, "max_request_limit",
+			    biggest < 0 ? json_null() : json_string(device__limit_name(which)));
 	json_object_set_new(d, "bio_based", json_boolean(dev->bio_based));
 	json_object_set_new(d, "partitions", partitions_json(dev));
 	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
@@ -260,18 +259,21 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 	counters_json(o, &b->c);
 	json_object_set_new(o, "request_bytes",
 			    dist_json(&s->size, HIST_KIND_SIZE, s->size_all, false));
-	json_object_set_new(o, "segments", dist_json(&s->segments, HIST_KIND_COUNT,
-						     b->count[BLKIO_COUNT_SEGMENTS], false));
-	json_object_set_new(o, "segment_bytes", dist_json(&s->seg_bytes, HIST_KIND_SIZE,
-							  b->size[BLKIO_SIZE_SEGMENT], false));
-	json_object_set_new(o, "queue_depth", dist_json(&s->depth, HIST_KIND_COUNT,
-							b->count[BLKIO_COUNT_DEPTH], false));
+	json_object_set_new(
+		o, "segments",
+		dist_json(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], false));
+	json_object_set_new(
+		o, "segment_bytes",
+		dist_json(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], false));
+	json_object_set_new(
+		o, "queue_depth",
+		dist_json(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], false));
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		json_object_set_new(o, blkio_lat_names[k],
 				    dist_json(&s->lat[k], HIST_KIND_LAT, b->lat[k], true));
 	json_object_set_new(o, "limit_bound",
-			    json_pack("{s:f, s:f}", "max_sectors", s->limit_sectors,
-				      "max_segments", s->limit_segments));
+			    json_pack("{s:f, s:f}", "max_sectors", s->limit_sectors, "max_segments",
+				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
 	return o;
@@ -344,8 +346,7 @@ static json_t *layers_run_json(const struct run_summary *rs)
 
 static json_t *run_json(const struct run_summary *rs)
 {
-	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds",
-			      rs->seconds);
+	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds", rs->seconds);
 
 	if (!o)
 		return NULL;
@@ -389,8 +390,8 @@ static json_t *series_json(const struct report *rep)
 			if (metric_defs[k].judged && s->metric[k].n)
 				json_object_set_new(metrics, metric_defs[k].name,
 						    agg_json(&s->metric[k]));
-		o = json_pack("{s:o, s:o?, s:o, s:o}", "label", text__json(first->label),
-			      "params", first->params.rw[0] ? report_json__params(&first->params) : NULL,
+		o = json_pack("{s:o, s:o?, s:o, s:o}", "label", text__json(first->label), "params",
+			      first->params.rw[0] ? report_json__params(&first->params) : NULL,
 			      "runs", runs, "metrics", metrics);
 		json_array_append_new(out, o);
 	}
@@ -405,11 +406,11 @@ static json_t *recommendation_json(const struct recommendation *r)
 	for (i = 0; ev && i < r->nr_evidence; i++) {
 		const struct rec_evidence *e = &r->evidence[i];
 
-		json_array_append_new(ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value",
-						    text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
-						    e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
-						    isnan(e->p_vs_best) ? json_null() :
-									  json_real(e->p_vs_best)));
+		json_array_append_new(
+			ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value", text__json(e->value),
+				      "mb_per_s", e->mb_per_s, "ci95", e->ci95, "n",
+				      (json_int_t)e->n, "p_value_vs_best",
+				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best)));
 	}
 	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
 			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
@@ -451,9 +452,9 @@ json_t *report_json__stack(const struct device *top, const struct layer *layers,
 		const char *above = l->above < 0 ? top->name : layers[l->above].dev.name;
 
 		json_array_append_new(
-			a, json_pack("{s:o, s:o, s:o, s:i, s:s}", "device", report_json__device(&l->dev),
-				     "role", text__json(l->role), "above", text__json(above), "level",
-				     (int)l->level, "link",
+			a, json_pack("{s:o, s:o, s:o, s:i, s:s}", "device",
+				     report_json__device(&l->dev), "role", text__json(l->role),
+				     "above", text__json(above), "level", (int)l->level, "link",
 				     l->link == LAYER_BACKING_FILE ? "backing_file" : "slave"));
 	}
 	if (o)
@@ -481,8 +482,10 @@ json_t *report_json__doc(const struct report *rep)
 		json_object_set_new(doc, "stack",
 				    report_json__stack(&res->device, res->layers, res->nr_layers,
 						       res->stack_top_kind, res->stack_note));
-	json_object_set_new(doc, "tracer", res->tracer_flavour[0] ?
-			    json_pack("{s:s}", "flavour", res->tracer_flavour) : json_null());
+	json_object_set_new(doc, "tracer",
+			    res->tracer_flavour[0]
+				    ? json_pack("{s:s}", "flavour", res->tracer_flavour)
+				    : json_null());
 	runs = json_array();
 	for (i = 0; runs && i < rep->nr_runs; i++)
 		json_array_append_new(runs, run_json(&rep->runs[i]));

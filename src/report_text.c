@@ -63,7 +63,8 @@ static void hist_lines(FILE *f, const char *title, enum hist_kind kind, const __
 		else if (u == UINT64_MAX)
 			snprintf(label, sizeof(label), ">= %s", fmt__size_short(lo, sizeof(lo), l));
 		else
-			snprintf(label, sizeof(label), "[%s, %s)", fmt__size_short(lo, sizeof(lo), l),
+			snprintf(label, sizeof(label), "[%s, %s)",
+				 fmt__size_short(lo, sizeof(lo), l),
 				 fmt__size_short(hi, sizeof(hi), u));
 		fprintf(f, "    %-20s : %-9llu ", label, (unsigned long long)h[i]);
 		bar(f, h[i], peak);
@@ -73,7 +74,7 @@ static void hist_lines(FILE *f, const char *title, enum hist_kind kind, const __
 /* Latency: regrouped into powers of two of microseconds, like biolatency. */
 static void lat_lines(FILE *f, const char *title, const __u64 *h)
 {
-	uint64_t groups[64] = {0}, peak = 0;
+	uint64_t groups[64] = { 0 }, peak = 0;
 	int i, g, first = -1, last = -1;
 	char label[64];
 
@@ -150,14 +151,16 @@ static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
 		fprintf(f, "  %-10s %12llu %16llu %12.2f\n", blkio_op_names[k],
 			(unsigned long long)c->requests[k], (unsigned long long)c->bytes[k],
 			seconds > 0 ? c->bytes[k] / seconds / 1e6 : 0.0);
-	fprintf(f, "  merges %llu (requests merged %llu), splits %llu, requeues %llu, errors %llu, "
-		   "lost events %llu\n",
+	fprintf(f,
+		"  merges %llu (requests merged %llu), splits %llu, requeues %llu, errors %llu, "
+		"lost events %llu\n",
 		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
 		(unsigned long long)c->splits, (unsigned long long)c->requeues,
 		(unsigned long long)c->errors, (unsigned long long)c->lost_events);
 	if (c->untracked || c->stale_slots || c->slot_overflow)
-		fprintf(f, "  not timed: %llu completions of requests issued before tracing, "
-			   "%llu lost completions, %llu outside the slot table\n",
+		fprintf(f,
+			"  not timed: %llu completions of requests issued before tracing, "
+			"%llu lost completions, %llu outside the slot table\n",
 			(unsigned long long)c->untracked, (unsigned long long)c->stale_slots,
 			(unsigned long long)c->slot_overflow);
 }
@@ -185,8 +188,9 @@ static void per_request_table(FILE *f, const struct run_summary *rs)
 		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "queue depth", s->depth.mean,
 			s->depth.p50, (unsigned long long)s->depth.max);
 	if (s->data_requests)
-		fprintf(f, "  limit-bound: %.1f%% of data requests reached max_sectors_kb=%lld, "
-			   "%.1f%% max_segments=%lld\n",
+		fprintf(f,
+			"  limit-bound: %.1f%% of data requests reached max_sectors_kb=%lld, "
+			"%.1f%% max_segments=%lld\n",
 			100 * s->limit_sectors, (long long)rs->limits.max_sectors_kb,
 			100 * s->limit_segments, (long long)rs->limits.max_segments);
 }
@@ -233,8 +237,8 @@ static void stack_table(FILE *f, const struct result *res, const struct run_summ
 		return;
 	snprintf(top_role, sizeof(top_role), "%s%s", res->stack_top_kind,
 		 res->device.bio_based ? ", counted in bios" : "");
-	fprintf(f, "\n  %-14s %-6s %10s %10s %10s %8s %10s  %s\n", "stack", "op", "count",
-		"bytes", "mean size", "x above", "p50 us", "what");
+	fprintf(f, "\n  %-14s %-6s %10s %10s %10s %8s %10s  %s\n", "stack", "op", "count", "bytes",
+		"mean size", "x above", "p50 us", "what");
 	for (k = BLKIO_OP_READ; k <= BLKIO_OP_WRITE; k++)
 		stack_row(f, res->device.name, top_role, 0, blkio_op_names[k], &b->c, k, &rs->block,
 			  0);
@@ -303,9 +307,10 @@ static void limit_sentence(FILE *f, const struct report *rep, const struct serie
 	char b1[32], b2[32];
 
 	if (!strcmp(p->rw, "read") && !p->direct && p->bs > 0 && p50 > p->bs) {
-		fprintf(f, "  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
-			   "at the median\n", first->label,
-			(long long)rep->res->device.limits.read_ahead_kb,
+		fprintf(f,
+			"  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
+			"at the median\n",
+			first->label, (long long)rep->res->device.limits.read_ahead_kb,
 			fmt__bytes(b1, sizeof(b1), (double)p->bs), fmt__bytes(b2, sizeof(b2), p50));
 		return;
 	}
@@ -343,18 +348,17 @@ static void linked_row(FILE *f, const struct report *rep, const struct series *s
 	const struct agg *m = s->metric;
 	char b1[32], b2[32], b3[32];
 
-	fprintf(f, "%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
-		   "%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
-		rep->runs[s->first].label, m[METRIC_APP_MB_PER_S].mean,
-		m[METRIC_APP_MB_PER_S].ci95, m[METRIC_APP_IOPS].mean,
-		m[METRIC_APP_LAT_P99].mean / 1e3, m[METRIC_REQUESTS].mean,
+	fprintf(f,
+		"%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
+		"%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
+		rep->runs[s->first].label, m[METRIC_APP_MB_PER_S].mean, m[METRIC_APP_MB_PER_S].ci95,
+		m[METRIC_APP_IOPS].mean, m[METRIC_APP_LAT_P99].mean / 1e3, m[METRIC_REQUESTS].mean,
 		fmt__bytes(b1, sizeof(b1), m[METRIC_REQ_BYTES_MEAN].mean),
 		fmt__bytes(b2, sizeof(b2), m[METRIC_REQ_BYTES_P50].mean),
 		m[METRIC_SEGMENTS_MEAN].mean,
 		fmt__bytes(b3, sizeof(b3), m[METRIC_SEGMENT_BYTES_MEAN].mean),
-		m[METRIC_DEPTH_MEAN].mean, m[METRIC_DEPTH_MAX].max,
-		m[METRIC_DEVICE_P50].mean / 1e3, m[METRIC_DEVICE_P99].mean / 1e3,
-		m[METRIC_MERGES_PER_REQUEST].mean,
+		m[METRIC_DEPTH_MEAN].mean, m[METRIC_DEPTH_MAX].max, m[METRIC_DEVICE_P50].mean / 1e3,
+		m[METRIC_DEVICE_P99].mean / 1e3, m[METRIC_MERGES_PER_REQUEST].mean,
 		100 * fmax(m[METRIC_LIMIT_SECTORS].mean, m[METRIC_LIMIT_SEGMENTS].mean),
 		m[METRIC_DEVICE_PER_APP_BYTE].mean);
 }
@@ -366,8 +370,8 @@ static void linked_table(FILE *f, const struct report *rep)
 
 	fprintf(f, "\n%-44s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n",
 		"parameters", "app MB/s (95% CI)", "IOPS", "p99 us", "requests", "req mean",
-		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge",
-		"limit%", "dev/app");
+		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge", "limit%",
+		"dev/app");
 	for (i = 0; i < rep->series.nr; i++)
 		linked_row(f, rep, &rep->series.series[i]);
 	fputc('\n', f);

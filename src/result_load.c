@@ -55,8 +55,8 @@ static const struct {
 	enum hist_kind kind;
 	size_t max;
 } hists[] = {
-	{"request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS},
-	{"segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS},
+	{ "request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS },
+	{ "segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS },
 };
 
 const char *result_load__type_name(json_t *v)
@@ -134,7 +134,7 @@ static void skip_ws(struct loader *l)
  */
 static int extent(struct loader *l, size_t *end)
 {
-	unsigned char stack[JSON_DEPTH_MAX / 8] = {0};
+	unsigned char stack[JSON_DEPTH_MAX / 8] = { 0 };
 	size_t i, depth = 0;
 
 	for (i = l->pos; i < l->len; i++) {
@@ -325,8 +325,8 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 /* The bucket of ours [lo, hi) is: its index, or -1 when it is none (hi -1: open). */
 static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 {
-	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo) :
-						    hist_count_index((uint64_t)lo);
+	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo)
+						  : hist_count_index((uint64_t)lo);
 	uint64_t want_hi = hist_bucket_hi(kind, idx);
 
 	if (hist_bucket_lo(kind, idx) != (uint64_t)lo)
@@ -356,15 +356,21 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	if (ret)
 		return ret;
 	if (hi >= 0 && hi <= lo)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
-			    "hi %lld", i, h, j, (long long)lo, (long long)hi);
+		return fail(l, -ERANGE,
+			    "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
+			    "hi %lld",
+			    i, h, j, (long long)lo, (long long)hi);
 	if (j && (*prev_hi < 0 || lo < *prev_hi))
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
-			    "bucket before it (buckets ascend)", i, h, j, (long long)lo);
+		return fail(l, -ERANGE,
+			    "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+			    "bucket before it (buckets ascend)",
+			    i, h, j, (long long)lo);
 	idx = our_bucket(hists[k].kind, lo, hi);
 	if (idx < 0)
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
-			    "bucket of this histogram", i, h, j, (long long)lo, (long long)hi);
+		return fail(l, -EINVAL,
+			    "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+			    "bucket of this histogram",
+			    i, h, j, (long long)lo, (long long)hi);
 	*prev_hi = hi;
 	out[idx] += (__u64)count;
 	return 0;
@@ -382,9 +388,10 @@ static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, _
 		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
 			    hists[k].name, result_load__type_name(buckets));
 	if (json_array_size(buckets) > hists[k].max)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets has %zu buckets; the "
-			    "histogram has %zu", i, hists[k].name, json_array_size(buckets),
-			    hists[k].max);
+		return fail(l, -ERANGE,
+			    "runs[%zu].block.%s.buckets has %zu buckets; the "
+			    "histogram has %zu",
+			    i, hists[k].name, json_array_size(buckets), hists[k].max);
 	json_array_foreach(buckets, j, b) {
 		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
 		if (ret)
@@ -395,7 +402,7 @@ static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, _
 
 static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
 {
-	__u64 *dest[] = {rs->block.size_all, rs->segments_all};
+	__u64 *dest[] = { rs->block.size_all, rs->segments_all };
 	json_t *block = json_object_get(run, "block"), *v;
 	size_t k;
 	int ret;
@@ -423,8 +430,8 @@ static int param_string(struct loader *l, size_t i, const char *key, json_t *v, 
 		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not a string", i, key,
 			    result_load__type_name(v));
 	if (strlen(json_string_value(v)) >= len)
-		return fail(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i,
-			    key, len - 1);
+		return fail(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i, key,
+			    len - 1);
 	snprintf(out, len, "%s", json_string_value(v));
 	return 0;
 }
@@ -450,8 +457,7 @@ static int param_bool(struct loader *l, size_t i, const char *key, json_t *v, bo
 }
 
 /* One member of params; a key that is no job parameter is the --set knob (one at most). */
-static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
-		      struct job_params *p)
+static int read_param(struct loader *l, size_t i, const char *key, json_t *v, struct job_params *p)
 {
 	uint64_t u;
 	int ret;
@@ -472,8 +478,10 @@ static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
 	if (!strcmp(key, "runtime")) {
 		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
 		    json_number_value(v) > METRIC_MAX)
-			return fail(l, -EINVAL, "runs[%zu].params.runtime is %s, not a number of "
-				    "seconds", i, result_load__type_name(v));
+			return fail(l, -EINVAL,
+				    "runs[%zu].params.runtime is %s, not a number of "
+				    "seconds",
+				    i, result_load__type_name(v));
 		p->runtime = json_number_value(v);
 		return 0;
 	}
@@ -486,11 +494,15 @@ static int read_param(struct loader *l, size_t i, const char *key, json_t *v,
 	if (!strcmp(key, "fdatasync"))
 		return param_bool(l, i, key, v, &p->fdatasync);
 	if (p->set_knob[0])
-		return fail(l, -EINVAL, "runs[%zu].params has two settings, %s and %s: a run "
-			    "sweeps one", i, p->set_knob, key);
+		return fail(l, -EINVAL,
+			    "runs[%zu].params has two settings, %s and %s: a run "
+			    "sweeps one",
+			    i, p->set_knob, key);
 	if (strlen(key) >= sizeof(p->set_knob))
-		return fail(l, -ERANGE, "runs[%zu].params: setting name longer than %zu "
-			    "characters", i, sizeof(p->set_knob) - 1);
+		return fail(l, -ERANGE,
+			    "runs[%zu].params: setting name longer than %zu "
+			    "characters",
+			    i, sizeof(p->set_knob) - 1);
 	snprintf(p->set_knob, sizeof(p->set_knob), "%s", key);
 	return param_string(l, i, key, v, p->set_value, sizeof(p->set_value));
 }
@@ -529,8 +541,10 @@ static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary 
 		return fail(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
 			    result_load__type_name(params));
 	if (!label && !params)
-		return fail(l, -EINVAL, "runs[%zu] has neither \"params\" nor \"label\": it "
-			    "cannot be matched", i);
+		return fail(l, -EINVAL,
+			    "runs[%zu] has neither \"params\" nor \"label\": it "
+			    "cannot be matched",
+			    i);
 	if (label)
 		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
 	if (params && (ret = read_params(l, i, params, rs)))
@@ -590,8 +604,8 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 /* Top-level members compare reads; the rest (series, recommendation) is checked JSON. */
 static bool kept(const char *key)
 {
-	static const char *const keys[] = {"schema", "tool_version", "command_line", "host",
-					   "device"};
+	static const char *const keys[] = { "schema", "tool_version", "command_line", "host",
+					    "device" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -613,8 +627,10 @@ static int check_schema(struct loader *l, json_t *schema)
 		return fail(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
 	parse_uint(&RESULT_SCHEMA[plen], INT32_MAX, &ours);
 	if (version > ours)
-		return fail(l, -EPROTONOSUPPORT, "schema %s is newer than this blktrace-bench "
-			    "reads (%s): compare with a newer blktrace-bench", s, RESULT_SCHEMA);
+		return fail(l, -EPROTONOSUPPORT,
+			    "schema %s is newer than this blktrace-bench "
+			    "reads (%s): compare with a newer blktrace-bench",
+			    s, RESULT_SCHEMA);
 	return 0;
 }
 
@@ -625,18 +641,21 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		const char *path;
 		json_type type;
 	} want[] = {
-		{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
-		{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+		{ "tool_version", JSON_STRING },
+		{ "command_line", JSON_STRING },
+		{ "host", JSON_OBJECT },
+		{ "device", JSON_OBJECT },
 	};
-	static const char *const strings[] = {"host.kernel", "device.name", "device.driver"};
-	static const char *const objects[] = {"device.limits", "device.xen_blkfront"};
+	static const char *const strings[] = { "host.kernel", "device.name", "device.driver" };
+	static const char *const objects[] = { "device.limits", "device.xen_blkfront" };
 	size_t i, klen = strlen(key);
 
 	if (!strcmp(key, "schema"))
 		return check_schema(l, v);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strcmp(key, want[i].path) && json_typeof(v) != want[i].type)
-			return fail(l, -EINVAL, "\"%s\" is %s, not %s", key, result_load__type_name(v),
+			return fail(l, -EINVAL, "\"%s\" is %s, not %s", key,
+				    result_load__type_name(v),
 				    want[i].type == JSON_STRING ? "a string" : "an object");
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		json_t *s;
@@ -692,9 +711,11 @@ static int load_top(struct loader *l, struct loaded_result *out)
 	}
 	if (l->buf[l->pos] != '{') {
 		type = first_type(l->buf[l->pos]);
-		ret = type ? fail(l, -EINVAL, "not a blktrace-bench result: the top level is %s, "
-				  "not an object", type) :
-			     syntax(l, l->pos, "invalid token");
+		ret = type ? fail(l, -EINVAL,
+				  "not a blktrace-bench result: the top level is %s, "
+				  "not an object",
+				  type)
+			   : syntax(l, l->pos, "invalid token");
 		goto out;
 	}
 	l->pos++;
@@ -708,8 +729,9 @@ static int load_top(struct loader *l, struct loaded_result *out)
 
 		skip_ws(l);
 		if (l->pos >= l->len || l->buf[l->pos] != '"') {
-			ret = syntax(l, l->pos, l->pos >= l->len ? "premature end of input" :
-								  "string or '}' expected");
+			ret = syntax(l, l->pos,
+				     l->pos >= l->len ? "premature end of input"
+						      : "string or '}' expected");
 			goto out;
 		}
 		ret = parse_value(l, &key, 0);
@@ -778,26 +800,29 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 	if (!json_object_get(doc, "schema"))
 		return fail(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
 	if (!out->has_runs)
-		return fail(l, -EINVAL, "%s%s",
-			    json_object_get(doc, "runs") ? "\"runs\" is not an array" :
-							   "no \"runs\" array",
-			    !json_object_get(doc, "runs") && json_object_get(doc, "device") ?
-			    ": a device description (info --json), not the result of a run" : "");
+		return fail(
+			l, -EINVAL, "%s%s",
+			json_object_get(doc, "runs") ? "\"runs\" is not an array"
+						     : "no \"runs\" array",
+			!json_object_get(doc, "runs") && json_object_get(doc, "device")
+				? ": a device description (info --json), not the result of a run"
+				: "");
 	if (!out->nr_runs)
 		return fail(l, -EINVAL, "\"runs\" is empty: nothing to compare");
 	for (i = 0; i < out->nr_runs && !any_metric; i++)
 		for (k = 0; !any_metric && k < NR_METRICS; k++)
 			any_metric = out->runs[i].has_metric[k];
 	if (!any_metric)
-		return fail(l, -EINVAL, "no run holds a metric compare knows (such as app.mb_per_s "
+		return fail(l, -EINVAL,
+			    "no run holds a metric compare knows (such as app.mb_per_s "
 			    "or block.requests)");
 	return 0;
 }
 
-int result_load__buffer(const char *name, const char *buf, size_t len,
-			struct loaded_result *out, char *err, size_t errlen)
+int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
+			char *err, size_t errlen)
 {
-	struct loader l = {.name = name, .buf = buf, .len = len, .err = err, .errlen = errlen};
+	struct loader l = { .name = name, .buf = buf, .len = len, .err = err, .errlen = errlen };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -814,8 +839,8 @@ int result_load__buffer(const char *name, const char *buf, size_t len,
 	return ret;
 }
 
-int result_load__string(const char *name, const char *text, struct loaded_result *out,
-			char *err, size_t len)
+int result_load__string(const char *name, const char *text, struct loaded_result *out, char *err,
+			size_t len)
 {
 	return result_load__buffer(name, text, strlen(text), out, err, len);
 }
@@ -868,7 +893,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 
 int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len)
 {
-	struct loader l = {.name = path, .err = err, .errlen = len};
+	struct loader l = { .name = path, .err = err, .errlen = len };
 	struct stat st;
 	char *buf = NULL;
 	size_t got = 0;

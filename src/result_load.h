@@ -15,7 +15,7 @@ struct loaded_result {
 	json_t *header;		  /* schema, tool_version, command_line, host, device */
 	struct run_summary *runs; /* label, params, metrics, the two histograms */
 	size_t nr_runs;
-	bool has_runs;		  /* "runs" was an array */
+	bool has_runs; /* "runs" was an array */
 };
 
 /*
@@ -27,10 +27,10 @@ struct loaded_result {
  */
 int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len);
 /* The same for a document in memory; name stands for the file in messages. */
-int result_load__buffer(const char *name, const char *buf, size_t len,
-			struct loaded_result *out, char *err, size_t errlen);
-int result_load__string(const char *name, const char *text, struct loaded_result *out,
-			char *err, size_t len);
+int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
+			char *err, size_t errlen);
+int result_load__string(const char *name, const char *text, struct loaded_result *out, char *err,
+			size_t len);
 void result_load__free(struct loaded_result *lr);
 
 /* "an object", "a number", ...: for messages. */

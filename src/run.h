@@ -27,24 +27,24 @@ struct block_stats {
 struct app_stats {
 	uint64_t bytes;
 	uint64_t ios;
-	uint64_t ns;		/* wall time of the timed part */
+	uint64_t ns; /* wall time of the timed part */
 	uint64_t lat_sum_ns;
 	uint64_t lat_max_ns;
-	bool registered_bufs;	/* io_uring: the buffers were registered (pinned once) */
-	bool huge_bufs;		/* --hugepages: the buffers really are in huge pages */
+	bool registered_bufs; /* io_uring: the buffers were registered (pinned once) */
+	bool huge_bufs;	      /* --hugepages: the buffers really are in huge pages */
 	__u64 lat[HIST_LAT_BUCKETS];
 };
 
 /* Parameters of a built-in workload run; rw[0] == '\0' for passive/command runs. */
 struct job_params {
-	char rw[16];		/* read, write, randread, randwrite */
+	char rw[16]; /* read, write, randread, randwrite */
 	uint64_t bs;
 	uint64_t size;
-	double runtime;		/* seconds, 0 = none */
-	char engine[16];	/* psync, io_uring */
+	double runtime;	 /* seconds, 0 = none */
+	char engine[16]; /* psync, io_uring */
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
-	char set_knob[32];	/* --set sweeps: the knob and this run's value */
+	char set_knob[32]; /* --set sweeps: the knob and this run's value */
 	char set_value[64];
 };
 
@@ -58,8 +58,8 @@ struct run {
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
-	int exit_status;	 /* command mode: the command's exit status */
-	bool has_limits;	 /* the queue limits in force during this run (a --set sweep */
+	int exit_status;	    /* command mode: the command's exit status */
+	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 };
 

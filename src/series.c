@@ -14,16 +14,17 @@ void series__key(const struct job_params *p, const char *label, char *buf, size_
 		snprintf(buf, len, "label=%s", label);
 		return;
 	}
-	n = snprintf(buf, len, "rw=%s bs=%llu size=%llu runtime=%.17g engine=%s iodepth=%u "
-		     "direct=%d sync=%d fsync=%d fdatasync=%d", p->rw, (unsigned long long)p->bs,
-		     (unsigned long long)p->size, p->runtime, p->engine, p->iodepth, p->direct,
-		     p->sync, p->fsync, p->fdatasync);
+	n = snprintf(buf, len,
+		     "rw=%s bs=%llu size=%llu runtime=%.17g engine=%s iodepth=%u "
+		     "direct=%d sync=%d fsync=%d fdatasync=%d",
+		     p->rw, (unsigned long long)p->bs, (unsigned long long)p->size, p->runtime,
+		     p->engine, p->iodepth, p->direct, p->sync, p->fsync, p->fdatasync);
 	if (p->set_knob[0] && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - n, " %s=%s", p->set_knob, p->set_value);
 }
 
-void series__agg(const struct run_summary *runs, const size_t *idx, size_t n,
-		 enum metric_id id, struct agg *out)
+void series__agg(const struct run_summary *runs, const size_t *idx, size_t n, enum metric_id id,
+		 struct agg *out)
 {
 	double *x = calloc(n ? n : 1, sizeof(*x));
 	size_t i, m = 0;

@@ -17,17 +17,17 @@
 #define SERIES_KEY_MAX 512
 
 struct series {
-	char key[SERIES_KEY_MAX];	/* series__key() of its runs */
-	size_t first;			/* index of its first run */
-	size_t *runs;			/* indexes of its runs, ascending */
+	char key[SERIES_KEY_MAX]; /* series__key() of its runs */
+	size_t first;		  /* index of its first run */
+	size_t *runs;		  /* indexes of its runs, ascending */
 	size_t nr_runs;
-	struct agg metric[NR_METRICS];	/* n == 0: none of its runs has the metric */
+	struct agg metric[NR_METRICS]; /* n == 0: none of its runs has the metric */
 };
 
 struct series_set {
 	struct series *series;
 	size_t nr;
-	size_t *storage;		/* every series' run indexes */
+	size_t *storage; /* every series' run indexes */
 };
 
 /*
@@ -41,7 +41,7 @@ int series__group(struct series_set *out, const struct run_summary *runs, size_t
 void series__free(struct series_set *ss);
 
 /* The aggregate of metric id over the runs at idx[0..n). */
-void series__agg(const struct run_summary *runs, const size_t *idx, size_t n,
-		 enum metric_id id, struct agg *out);
+void series__agg(const struct run_summary *runs, const size_t *idx, size_t n, enum metric_id id,
+		 struct agg *out);
 
 #endif /* BLKTRACE_BENCH_SERIES_H */

@@ -40,7 +40,7 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static void *drain(void *arg)
 {
-	struct timespec tick = {.tv_nsec = 20 * 1000 * 1000};
+	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
 	struct snoop *s = arg;
 	int n;
 
@@ -59,8 +59,9 @@ static void *drain(void *arg)
 
 int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out)
 {
-	struct snoop_header h = {.magic = SNOOP_MAGIC, .version = SNOOP_VERSION,
-				 .record_size = sizeof(struct blkio_event)};
+	struct snoop_header h = { .magic = SNOOP_MAGIC,
+				  .version = SNOOP_VERSION,
+				  .record_size = sizeof(struct blkio_event) };
 	struct snoop *s;
 	int err;
 
@@ -133,14 +134,15 @@ int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t 
 		return -EINVAL;
 	}
 	if (h.version != SNOOP_VERSION || h.record_size != sizeof(e)) {
-		snprintf(err, errlen, "%s: snoop format %u with %u-byte records; this build reads "
-			 "format %u with %zu-byte records", name, h.version, h.record_size,
-			 SNOOP_VERSION, sizeof(e));
+		snprintf(err, errlen,
+			 "%s: snoop format %u with %u-byte records; this build reads "
+			 "format %u with %zu-byte records",
+			 name, h.version, h.record_size, SNOOP_VERSION, sizeof(e));
 		return -EINVAL;
 	}
-	fprintf(out, "%-18s %-7s %-16s %-8s %-5s %12s %8s %5s %5s %10s %10s %s\n", "TIME(s)",
-		"PID", "COMM", "DEV", "OP", "SECTOR", "BYTES", "SEGS", "QD", "QUEUE(us)",
-		"DEVICE(us)", "ERR");
+	fprintf(out, "%-18s %-7s %-16s %-8s %-5s %12s %8s %5s %5s %10s %10s %s\n", "TIME(s)", "PID",
+		"COMM", "DEV", "OP", "SECTOR", "BYTES", "SEGS", "QD", "QUEUE(us)", "DEVICE(us)",
+		"ERR");
 	while (fread(&e, sizeof(e), 1, f) == 1) {
 		print_record(out, &e);
 		n++;

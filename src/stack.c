@@ -16,8 +16,8 @@
 #include "stack.h"
 
 static void kind(const struct device *d, bool live, char *buf, size_t len);
-static void role(const struct stack *st, const struct layer *l, const struct device *top,
-		 bool live, char *buf, size_t len);
+static void role(const struct stack *st, const struct layer *l, const struct device *top, bool live,
+		 char *buf, size_t len);
 
 static void note(struct stack *st, const char *fmt, const char *a, const char *b)
 {
@@ -29,7 +29,8 @@ static void note(struct stack *st, const char *fmt, const char *a, const char *b
 	snprintf(st->note + used, sizeof(st->note) - used, fmt, a, b);
 }
 
-/* Where D sits in the list, or -1: the same whole disk (matched by name: hidden disks have no dev_t). */
+/* Where D sits in the list, or -1: the same whole disk (matched by name: hidden disks have no
+ * dev_t). */
 static int find(const struct stack *st, const struct device *top, const struct device *d)
 {
 	size_t i;
@@ -96,8 +97,9 @@ static int backing_disk(const char *root, const struct device *loop, struct devi
 		return -errno;
 	}
 	if (!major(sb.st_dev)) {
-		note(st, "%s: its backing file %s is on a file system without a block device "
-			 "(tmpfs, btrfs, zfs, NFS...)",
+		note(st,
+		     "%s: its backing file %s is on a file system without a block device "
+		     "(tmpfs, btrfs, zfs, NFS...)",
 		     loop->name, file);
 		return -ENODEV;
 	}
@@ -237,8 +239,9 @@ static void kind(const struct device *d, bool live, char *buf, size_t len)
 		device__disk_attr(d, "dm/uuid", uuid, sizeof(uuid));
 		/* The uuid says who made it: cryptsetup (CRYPT-LUKS2-...), LVM (LVM-...). */
 		snprintf(buf, len, "%s%s%s", targets[0] ? "dm-" : "device-mapper", targets,
-			 !strncmp(uuid, "CRYPT-LUKS", 10) ? " (LUKS)" :
-			 !strncmp(uuid, "LVM-", 4)	   ? " (LVM)" : "");
+			 !strncmp(uuid, "CRYPT-LUKS", 10) ? " (LUKS)"
+			 : !strncmp(uuid, "LVM-", 4)	  ? " (LVM)"
+							  : "");
 	} else if (d->md_level[0]) {
 		char chunk[32] = "";
 		unsigned long long bytes = 0;
@@ -250,14 +253,15 @@ static void kind(const struct device *d, bool live, char *buf, size_t len)
 		else
 			snprintf(buf, len, "md %s", d->md_level);
 	} else if (d->loop.present) {
-		snprintf(buf, len, "loop of %.*s", (int)(len > 9 ? len - 9 : 0), d->loop.backing_file);
+		snprintf(buf, len, "loop of %.*s", (int)(len > 9 ? len - 9 : 0),
+			 d->loop.backing_file);
 	} else {
 		snprintf(buf, len, "disk (%s)", d->driver[0] ? d->driver : "?");
 	}
 }
 
-static void role(const struct stack *st, const struct layer *l, const struct device *top,
-		 bool live, char *buf, size_t len)
+static void role(const struct stack *st, const struct layer *l, const struct device *top, bool live,
+		 char *buf, size_t len)
 {
 	const struct device *up = l->above < 0 ? top : &st->layers[l->above].dev;
 	char what[128];

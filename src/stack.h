@@ -23,17 +23,17 @@ enum layer_link {
 
 struct layer {
 	struct device dev;
-	int above;	     /* index of the layer it serves, -1: the top */
-	unsigned int level;  /* 1: right under the top */
+	int above;	    /* index of the layer it serves, -1: the top */
+	unsigned int level; /* 1: right under the top */
 	enum layer_link link;
-	char role[160];	     /* in words: "dm-crypt", "disk (virtio_blk), raid1 member", ... */
+	char role[160]; /* in words: "dm-crypt", "disk (virtio_blk), raid1 member", ... */
 };
 
 struct stack {
 	struct layer *layers; /* breadth first: every layer after the one above it */
 	size_t n;
-	char note[256];	      /* what could not be followed, "" when everything was */
-	char top_kind[96];    /* the top in words: "dm-linear (2 targets)", "md raid1", "loop" */
+	char note[256];	   /* what could not be followed, "" when everything was */
+	char top_kind[96]; /* the top in words: "dm-linear (2 targets)", "md raid1", "loop" */
 };
 
 /*

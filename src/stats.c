@@ -106,8 +106,8 @@ static double lgamma_ratio(double a, double b)
 	for (k = 0; k < 2; k++) {
 		double r = 1 / z[k], r2 = r * r;
 
-		corr[k] = r * (1.0 / 12 - r2 * (1.0 / 360 - r2 * (1.0 / 1260 -
-			  r2 * (1.0 / 1680 - r2 / 1188))));
+		corr[k] = r * (1.0 / 12 - r2 * (1.0 / 360 -
+						r2 * (1.0 / 1260 - r2 * (1.0 / 1680 - r2 / 1188))));
 	}
 	return (a + b - 0.5) * log1p(b / a) + b * log(a) - b + corr[1] - corr[0];
 }
@@ -151,13 +151,13 @@ double student_t_p_two_sided(double t, double df)
 	if (t * t <= df) {
 		r = t / df * t;
 		l = log1p(r);
-		return betai(df / 2, 0.5, 1 / (1 + (long double)r), r / (1 + (long double)r),
-			     -l, log(r) - l);
+		return betai(df / 2, 0.5, 1 / (1 + (long double)r), r / (1 + (long double)r), -l,
+			     log(r) - l);
 	}
 	r = df / t / t;
 	l = log1p(r);
-	return betai(df / 2, 0.5, r / (1 + (long double)r), 1 / (1 + (long double)r),
-		     log(r) - l, -l);
+	return betai(df / 2, 0.5, r / (1 + (long double)r), 1 / (1 + (long double)r), log(r) - l,
+		     -l);
 }
 
 double student_t_q975(double df)

@@ -16,7 +16,7 @@ struct agg {
 	double mean;
 	double stddev; /* sample (n - 1); 0 when n < 2 */
 	double min, max;
-	double ci95;   /* half-width of the 95% CI of the mean (Student t); 0 when n < 2 */
+	double ci95; /* half-width of the 95% CI of the mean (Student t); 0 when n < 2 */
 };
 
 void agg_compute(const double *x, size_t n, struct agg *out);

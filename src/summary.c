@@ -6,8 +6,8 @@
 #include <string.h>
 #include "summary.h"
 
-const char *const blkio_op_names[BLKIO_NR_OPS] = {"read", "write", "flush", "discard", "other"};
-const char *const blkio_lat_names[BLKIO_NR_LATS] = {"queue_ns", "device_ns", "total_ns"};
+const char *const blkio_op_names[BLKIO_NR_OPS] = { "read", "write", "flush", "discard", "other" };
+const char *const blkio_lat_names[BLKIO_NR_LATS] = { "queue_ns", "device_ns", "total_ns" };
 
 void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max)
 {
@@ -52,13 +52,13 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 
 	dist__fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
 	dist__fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
-		  b->max.segments);
+		   b->max.segments);
 	dist__fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
-		  top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
+		   top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
 	/* Bytes per segment: the exact mean is total bytes over total segments. */
 	s->seg_bytes.mean = c->sum_segments ? (double)rw_bytes / c->sum_segments : 0;
 	dist__fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
-		  b->max.depth);
+		   b->max.depth);
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		dist__fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
 
@@ -72,8 +72,8 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	if (lim->max_sectors_kb > 0)
 		s->size_bound = hist_count_at_least(HIST_KIND_SIZE, rw, lim->max_sectors_kb * 1024);
 	if (lim->max_segments > 0)
-		s->segments_bound = hist_count_at_least(HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS],
-						   lim->max_segments);
+		s->segments_bound = hist_count_at_least(
+			HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], lim->max_segments);
 	s->limit_sectors = (double)s->size_bound / s->data_requests;
 	s->limit_segments = (double)s->segments_bound / s->data_requests;
 }

@@ -23,10 +23,10 @@ struct dist {
 };
 
 struct block_summary {
-	struct dist size;	 /* bytes per request with a payload */
-	struct dist segments;	 /* physical segments per read/write request */
-	struct dist seg_bytes;	 /* bytes per segment */
-	struct dist depth;	 /* in flight at issue */
+	struct dist size;      /* bytes per request with a payload */
+	struct dist segments;  /* physical segments per read/write request */
+	struct dist seg_bytes; /* bytes per segment */
+	struct dist depth;     /* in flight at issue */
 	struct dist lat[BLKIO_NR_LATS];
 	uint64_t data_requests;	 /* read + write requests with a payload */
 	uint64_t size_bound;	 /* of those, size >= max_sectors_kb */
@@ -42,10 +42,10 @@ struct block_summary {
 struct app_summary {
 	uint64_t bytes, ios;
 	double seconds;
-	double mb_per_s;	/* decimal, like dd */
+	double mb_per_s; /* decimal, like dd */
 	double mib_per_s;
 	double iops;
-	struct dist lat;	/* per application I/O, ns */
+	struct dist lat; /* per application I/O, ns */
 	bool registered_bufs, huge_bufs;
 };
 
@@ -55,7 +55,7 @@ struct app_summary {
  * (result_load.c: the label, params, metrics and the two histograms compare prints).
  */
 struct run_summary {
-	const struct run *run;	 /* the run it was computed from; NULL when loaded */
+	const struct run *run; /* the run it was computed from; NULL when loaded */
 	char label[256];
 	struct job_params params; /* params.rw[0] == '\0': passive or command mode */
 	unsigned int repetition;

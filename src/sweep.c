@@ -34,13 +34,13 @@ static void drop_caches(void)
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	if (fd >= 0) {
 		if (write(fd, "3\n", 2) < 0)
-			fprintf(stderr, "blktrace-bench: cannot drop caches: %s\n", strerror(errno));
+			fprintf(stderr, "blktrace-bench: cannot drop caches: %s\n",
+				strerror(errno));
 		close(fd);
 	}
 }
 
-static void fill_params(struct job_params *p, const struct options *o, uint64_t bs,
-			uint64_t size)
+static void fill_params(struct job_params *p, const struct options *o, uint64_t bs, uint64_t size)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->rw, sizeof(p->rw), "%s", o->rw);
@@ -95,7 +95,6 @@ static int validate(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
-
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
 static uint64_t run_size(const struct options *o, uint64_t bs)
 {
@@ -106,8 +105,12 @@ static int open_target(struct sweep *j, const struct workload_env *env, char *er
 {
 	const struct options *o = j->o;
 	struct target_req req = {
-		.file = o->file, .raw = o->raw, .write = j->write, .overwrite = o->overwrite,
-		.destructive = o->destructive, .any_fs = o->any_fs,
+		.file = o->file,
+		.raw = o->raw,
+		.write = j->write,
+		.overwrite = o->overwrite,
+		.destructive = o->destructive,
+		.any_fs = o->any_fs,
 	};
 	int i, ret;
 
@@ -116,8 +119,8 @@ static int open_target(struct sweep *j, const struct workload_env *env, char *er
 		return ret;
 	if (j->target.kind == TARGET_NEW_FILE && !j->write && !j->max_size)
 		return o->file ? ERR("%s does not exist: give --size to create it for reading",
-				     o->file) :
-				 ERR("--rw %s of a new file needs --size or --count", o->rw);
+				     o->file)
+			       : ERR("--rw %s of a new file needs --size or --count", o->rw);
 	for (i = 0; i < j->nr_bs; i++) {
 		ret = target__check_io(&j->target, j->bs_list[i], run_size(o, j->bs_list[i]),
 				       o->direct, o->wrap, err, errlen);
@@ -158,8 +161,8 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, char *
 }
 
 int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
-		  const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
-		  size_t errlen)
+		   const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
+		   size_t errlen)
 {
 	int i, ret;
 
@@ -227,8 +230,8 @@ void sweep__close(struct sweep *j)
 
 /* One traced run of block size bs, repetition rep, appended to res. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
-		   unsigned int rep, int v, struct block_stats *before,
-		   volatile sig_atomic_t *stop, char *err, size_t errlen)
+		   unsigned int rep, int v, struct block_stats *before, volatile sig_atomic_t *stop,
+		   char *err, size_t errlen)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -304,7 +307,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 }
 
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
-	      char *err, size_t errlen)
+	       char *err, size_t errlen)
 {
 	const struct options *o = j->o;
 	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;

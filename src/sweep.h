@@ -23,14 +23,14 @@ struct sweep {
 	struct device *d;
 	struct target target;
 	struct knob knob;
-	struct sweep_state *state;	/* held during a --set sweep */
-	bool restore_failed;		/* said once; the state file keeps the original */
-	bool said_huge;			/* --hugepages not granted: said once */
+	struct sweep_state *state; /* held during a --set sweep */
+	bool restore_failed;	   /* said once; the state file keeps the original */
+	bool said_huge;		   /* --hugepages not granted: said once */
 	bool write;
 	const uint64_t *bs_list;
 	int nr_bs;
 	uint64_t default_bs;
-	uint64_t max_size;		/* the largest bytes per run; 0: whole file or disk */
+	uint64_t max_size; /* the largest bytes per run; 0: whole file or disk */
 };
 
 /*
@@ -43,8 +43,8 @@ struct sweep {
  * reason in err. On error everything is already undone.
  */
 int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
-		  const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
-		  size_t errlen);
+		   const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
+		   size_t errlen);
 
 /*
  * One traced run per (value, block size, repetition), appended to res, then the swept
@@ -52,7 +52,7 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
  * far are kept); another negative errno with the reason in err.
  */
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
-	      char *err, size_t errlen);
+	       char *err, size_t errlen);
 
 /* Restore what is still changed, forget the state, release the lock, close the target. */
 void sweep__close(struct sweep *j);

@@ -40,7 +40,7 @@ struct sweep_state {
 	char dir[PATH_MAX];
 	char lock_path[PATH_MAX + 64];
 	char state_path[PATH_MAX + 64];
-	char diskseq[32];	/* "" on kernels without it (before 5.15) */
+	char diskseq[32]; /* "" on kernels without it (before 5.15) */
 	char boot_id[64];
 	struct saved_value saved[MAX_SAVED];
 	int nr_saved;
@@ -85,8 +85,10 @@ static int ensure_dir(const char *dir, char *err, size_t errlen)
 	if (!S_ISDIR(st.st_mode))
 		return ERR(-ENOTDIR, "%s is not a directory", dir);
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return ERR(-EPERM, "%s is writable by others: not trusting its lock and state "
-			   "files", dir);
+		return ERR(-EPERM,
+			   "%s is writable by others: not trusting its lock and state "
+			   "files",
+			   dir);
 	return 0;
 }
 
@@ -163,8 +165,8 @@ static int take_lock(struct sweep_state *s, char *err, size_t errlen)
 	return ERR(-EAGAIN, "cannot lock %s: it keeps being replaced", s->lock_path);
 }
 
-int sweep_state__lock(const struct sweep_env *env, const struct device *d,
-		      struct sweep_state **out, char *err, size_t errlen)
+int sweep_state__lock(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
+		      char *err, size_t errlen)
 {
 	struct sweep_state *s;
 	int ret;
@@ -214,9 +216,9 @@ static int write_state(struct sweep_state *s)
 		close(fd);
 		goto cleanup;
 	}
-	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC,
-		(int)getpid(), s->dev->name, s->dev->major, s->dev->minor,
-		s->diskseq[0] ? s->diskseq : "-", s->boot_id[0] ? s->boot_id : "-");
+	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC, (int)getpid(),
+		s->dev->name, s->dev->major, s->dev->minor, s->diskseq[0] ? s->diskseq : "-",
+		s->boot_id[0] ? s->boot_id : "-");
 	for (i = 0; i < s->nr_saved; i++)
 		fprintf(f, "set %s %s\n", s->saved[i].name, s->saved[i].value);
 	if (fflush(f) || fsync(fileno(f)))
@@ -327,15 +329,17 @@ static bool same_disk(const struct sweep_state *s, const struct state_file *sf, 
 	else if (differ(sf->boot, s->boot_id))
 		snprintf(why, len, "it was written before the last reboot");
 	else if (differ(sf->diskseq, s->diskseq))
-		snprintf(why, len, "%.64s was re-attached or replaced since (diskseq %.31s, "
-			 "now %.31s)", sf->disk, sf->diskseq, s->diskseq);
+		snprintf(why, len,
+			 "%.64s was re-attached or replaced since (diskseq %.31s, "
+			 "now %.31s)",
+			 sf->disk, sf->diskseq, s->diskseq);
 	else
 		return true;
 	return false;
 }
 
-static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs,
-			  char *err, size_t errlen)
+static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs, char *err,
+			  size_t errlen)
 {
 	int i, ret;
 
@@ -348,12 +352,15 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 				   s->state_path, v->name);
 		ret = knob__put(s->dev, v->name, v->value);
 		if (ret)
-			return ERR(ret, "cannot restore %s=%s on %s (left by PID %d): %s; the "
-				   "state stays in %s", v->name, v->value, s->dev->name, sf->pid,
-				   strerror(-ret), s->state_path);
-		fprintf(msgs, "blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
-			      "which ended without restoring it\n", v->name, v->value,
-			s->dev->name, sf->pid);
+			return ERR(ret,
+				   "cannot restore %s=%s on %s (left by PID %d): %s; the "
+				   "state stays in %s",
+				   v->name, v->value, s->dev->name, sf->pid, strerror(-ret),
+				   s->state_path);
+		fprintf(msgs,
+			"blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
+			"which ended without restoring it\n",
+			v->name, v->value, s->dev->name, sf->pid);
 	}
 	return sf->nr_set;
 }

@@ -28,8 +28,8 @@ struct sweep_state;
 
 /* Paths the module reads besides DIR; NULL members take the defaults. */
 struct sweep_env {
-	const char *dir;	/* NULL: SWEEP_STATE_DIR */
-	const char *boot_id;	/* NULL: /proc/sys/kernel/random/boot_id */
+	const char *dir;     /* NULL: SWEEP_STATE_DIR */
+	const char *boot_id; /* NULL: /proc/sys/kernel/random/boot_id */
 };
 
 /*
@@ -37,8 +37,8 @@ struct sweep_env {
  * needed. 0; -EBUSY with "DISK is being swept by PID N" in err; another -errno with
  * the reason in err.
  */
-int sweep_state__lock(const struct sweep_env *env, const struct device *d,
-		      struct sweep_state **out, char *err, size_t errlen);
+int sweep_state__lock(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
+		      char *err, size_t errlen);
 
 /*
  * Under the lock: put back what a dead run left in the state file and remove it, each

@@ -164,8 +164,8 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
  * matched by its device number, a swap file by the filesystem it lives on (ino != 0:
  * that very file). Returns 1 with the reason in why, 0, or -errno.
  */
-static int check_swaps(const char *path, const struct devset *s, dev_t fdev, ino_t ino,
-		       char *why, size_t len)
+static int check_swaps(const char *path, const struct devset *s, dev_t fdev, ino_t ino, char *why,
+		       size_t len)
 {
 	char *line = NULL, *field[MAX_FIELDS];
 	size_t cap = 0;
@@ -277,8 +277,8 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
  * disk backing it, or holding the filesystem its backing file is on), or, when ino is
  * not 0, by the file (fdev, ino). 1 with the reason in why, or 0.
  */
-static int check_loops(const struct target_env *env, const struct devset *s, dev_t fdev,
-		       ino_t ino, char *why, size_t len)
+static int check_loops(const struct target_env *env, const struct devset *s, dev_t fdev, ino_t ino,
+		       char *why, size_t len)
 {
 	const char *root = env->sysfs;
 	const char *dev_dir = env->dev_dir ? env->dev_dir : "/dev";
@@ -354,9 +354,10 @@ int target__check_unused(const struct target_env *env, const struct device *d, c
 	if (!env->sysfs)
 		return ERR(-EINVAL, "no sysfs root given");
 	if (!d->part_name[0] && d->nr_partitions)
-		return ERR(-EINVAL, "refusing to write to %s: it has partitions (%s%s): name one "
-			   "of them", name, d->partitions[0].name,
-			   d->nr_partitions > 1 ? ", ..." : "");
+		return ERR(-EINVAL,
+			   "refusing to write to %s: it has partitions (%s%s): name one "
+			   "of them",
+			   name, d->partitions[0].name, d->nr_partitions > 1 ? ", ..." : "");
 	s = malloc(sizeof(*s));
 	if (!s)
 		return ERR(-ENOMEM, "out of memory");
@@ -380,8 +381,8 @@ int target__check_unused(const struct target_env *env, const struct device *d, c
 }
 
 /* An existing regular file: not an active swap file, not backing a loop device. */
-static int check_file_unused(const struct target_env *env, const char *path,
-			     const struct stat *st, char *err, size_t errlen)
+static int check_file_unused(const struct target_env *env, const char *path, const struct stat *st,
+			     char *err, size_t errlen)
 {
 	char why[PATH_MAX];
 	int ret;
@@ -447,9 +448,10 @@ static int open_new(struct target *t, const char *sysfs, const char *dir,
 	if (!S_ISDIR(st.st_mode))
 		return ERR(-EINVAL, "%s is not a directory", dir);
 	if (!req->any_fs && !on_traced(sysfs, st.st_dev, traced, spec, sizeof(spec)))
-		return ERR(-EINVAL, "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)", dir, spec,
-			   traced_name(traced));
+		return ERR(-EINVAL,
+			   "%s is on device %s, not on the traced %s: the trace would "
+			   "show nothing (--file elsewhere, or --any-fs to run anyway)",
+			   dir, spec, traced_name(traced));
 	/* O_EXCL: the file can never be linked into the directory either. */
 	fd = open(dir, O_RDWR | O_TMPFILE | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -471,8 +473,7 @@ static int open_new(struct target *t, const char *sysfs, const char *dir,
 }
 
 /* fd must still be what path was when it was checked: a swap between is refused. */
-static int same_inode(int fd, const struct stat *want, const char *path, char *err,
-		      size_t errlen)
+static int same_inode(int fd, const struct stat *want, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -492,9 +493,10 @@ static int open_file(struct target *t, const struct target_env *env, const char 
 	int ret;
 
 	if (!req->any_fs && !on_traced(env->sysfs, st->st_dev, traced, spec, sizeof(spec)))
-		return ERR(-EINVAL, "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)", path, spec,
-			   traced_name(traced));
+		return ERR(-EINVAL,
+			   "%s is on device %s, not on the traced %s: the trace would "
+			   "show nothing (--file elsewhere, or --any-fs to run anyway)",
+			   path, spec, traced_name(traced));
 	if (req->write && !req->overwrite)
 		return ERR(-EINVAL, "%s exists: writing into it needs --overwrite", path);
 	if (req->write) {
@@ -522,19 +524,23 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 		     const struct device *traced, char *err, size_t errlen)
 {
 	const char *name = traced_name(disk);
-	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor) :
-					  makedev(disk->major, disk->minor);
+	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor)
+					: makedev(disk->major, disk->minor);
 	struct stat st;
 	int ret, lbs;
 
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	if (!req->any_fs && (disk->major != traced->major || disk->minor != traced->minor ||
 			     (traced->part_name[0] && strcmp(disk->part_name, traced->part_name))))
-		return ERR(-EINVAL, "%s is %s, not the traced %s: the trace would show nothing "
-			   "(--any-fs to run anyway)", path, name, traced_name(traced));
+		return ERR(-EINVAL,
+			   "%s is %s, not the traced %s: the trace would show nothing "
+			   "(--any-fs to run anyway)",
+			   path, name, traced_name(traced));
 	if (req->write && !req->destructive)
-		return ERR(-EINVAL, "writing to %s would overwrite the data on it: add "
-			   "--destructive", name);
+		return ERR(-EINVAL,
+			   "writing to %s would overwrite the data on it: add "
+			   "--destructive",
+			   name);
 	if (req->write) {
 		ret = target__check_unused(env, disk, err, errlen);
 		if (ret)
@@ -543,8 +549,10 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 	/* O_EXCL: from here on the kernel refuses mounts, swapon and other claims of it. */
 	t->fd = open(path, (req->write ? O_WRONLY | O_EXCL : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
 	if (t->fd < 0 && errno == EBUSY)
-		return ERR(-EINVAL, "refusing to write to %s: the kernel says it is in use "
-			   "(mounted, swap, or claimed by another device)", name);
+		return ERR(-EINVAL,
+			   "refusing to write to %s: the kernel says it is in use "
+			   "(mounted, swap, or claimed by another device)",
+			   name);
 	if (t->fd < 0)
 		return ERR(-errno, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(t->fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != want)
@@ -582,8 +590,10 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		free(disk);
 		return ret;
 	case S_IFDIR:
-		return ERR(-EINVAL, "--file %s is a directory: name a file (or leave --file "
-			   "out for a new file in the current directory)", path);
+		return ERR(-EINVAL,
+			   "--file %s is a directory: name a file (or leave --file "
+			   "out for a new file in the current directory)",
+			   path);
 	case S_IFIFO:
 		kind = "a FIFO";
 		break;
@@ -644,18 +654,23 @@ int target__check_io(const struct target *t, uint64_t bs, uint64_t size, bool di
 	char b1[32], b2[32];
 
 	if (direct && t->dio_align > 1 && bs % t->dio_align)
-		return ERR(-EINVAL, "--bs %s is not a multiple of %s, the direct I/O alignment of "
-			   "%s: --direct needs it", fmt__bytes(b1, sizeof(b1), bs),
-			   fmt__bytes(b2, sizeof(b2), t->dio_align), t->name);
+		return ERR(-EINVAL,
+			   "--bs %s is not a multiple of %s, the direct I/O alignment of "
+			   "%s: --direct needs it",
+			   fmt__bytes(b1, sizeof(b1), bs), fmt__bytes(b2, sizeof(b2), t->dio_align),
+			   t->name);
 	if (!fixed)
 		return 0;
 	if (bs > t->size)
-		return ERR(-EINVAL, "--bs %s is larger than %s (%s)", fmt__bytes(b1, sizeof(b1), bs),
-			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
+		return ERR(-EINVAL, "--bs %s is larger than %s (%s)",
+			   fmt__bytes(b1, sizeof(b1), bs), t->name,
+			   fmt__bytes(b2, sizeof(b2), t->size));
 	if (size > t->size && !wrap)
-		return ERR(-EINVAL, "%s per run (--size, or --count x --bs) is more than %s holds "
-			   "(%s): add --wrap to go round it again", fmt__bytes(b1, sizeof(b1), size),
-			   t->name, fmt__bytes(b2, sizeof(b2), t->size));
+		return ERR(-EINVAL,
+			   "%s per run (--size, or --count x --bs) is more than %s holds "
+			   "(%s): add --wrap to go round it again",
+			   fmt__bytes(b1, sizeof(b1), size), t->name,
+			   fmt__bytes(b2, sizeof(b2), t->size));
 	return 0;
 }
 

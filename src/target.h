@@ -37,32 +37,32 @@
 #include "device.h"
 
 struct target_env {
-	const char *sysfs;	/* the sysfs root, for resolving disks too; needed (no default) */
-	const char *mountinfo;	/* NULL: /proc/self/mountinfo */
-	const char *swaps;	/* NULL: /proc/swaps */
-	const char *dev_dir;	/* NULL: /dev; loop devices there are asked for their backing */
+	const char *sysfs;     /* the sysfs root, for resolving disks too; needed (no default) */
+	const char *mountinfo; /* NULL: /proc/self/mountinfo */
+	const char *swaps;     /* NULL: /proc/swaps */
+	const char *dev_dir;   /* NULL: /dev; loop devices there are asked for their backing */
 };
 
 enum target_kind {
-	TARGET_NEW_FILE,	/* created by us, unlinked */
-	TARGET_FILE,		/* an existing regular file */
-	TARGET_DISK,		/* a disk or partition */
+	TARGET_NEW_FILE, /* created by us, unlinked */
+	TARGET_FILE,	 /* an existing regular file */
+	TARGET_DISK,	 /* a disk or partition */
 };
 
 struct target_req {
-	const char *file;	/* --file PATH; NULL: the traced disk (raw) or a new file */
-	bool raw;		/* --raw: the traced disk itself */
-	const char *dir;	/* where a new file goes without --file; NULL: "." */
+	const char *file; /* --file PATH; NULL: the traced disk (raw) or a new file */
+	bool raw;	  /* --raw: the traced disk itself */
+	const char *dir;  /* where a new file goes without --file; NULL: "." */
 	bool write, overwrite, destructive, any_fs;
 };
 
 struct target {
 	enum target_kind kind;
-	char name[PATH_MAX];	/* for messages: "loop0", a path, "a new file in DIR" */
-	int fd;			/* held for the whole job (a disk being written: O_EXCL) */
+	char name[PATH_MAX]; /* for messages: "loop0", a path, "a new file in DIR" */
+	int fd;		     /* held for the whole job (a disk being written: O_EXCL) */
 	bool write;
-	uint64_t size;		/* bytes: of the disk or file; a new file's once filled */
-	uint32_t dio_align;	/* --direct: offsets and lengths are multiples of this */
+	uint64_t size;	    /* bytes: of the disk or file; a new file's once filled */
+	uint32_t dio_align; /* --direct: offsets and lengths are multiples of this */
 };
 
 /*

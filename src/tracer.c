@@ -30,7 +30,7 @@ struct tracer {
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
 	unsigned int nr_devs;
-	void *buf;	 /* per-CPU read buffer, large enough for the largest value */
+	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
 static int libbpf_verbose;
@@ -80,13 +80,13 @@ static bool tp_takes_queue(const struct btf *btf, const struct btf_type *proto)
 	if (!t || !btf_is_ptr(t))
 		return false;
 	t = btf__type_by_id(btf, t->type);
-	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off),
-						"request_queue");
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "request_queue");
 }
 
 struct prog_pair {
 	const char *tp;
-	int form;		/* enum blkio_tp: where its argument form is noted; -1 none */
+	int form; /* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
 	enum { ALWAYS, SNOOP_ONLY, BIO_ONLY } when;
 };
@@ -95,27 +95,28 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
-		{"block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		 s->progs.raw_tp_rq_issue, ALWAYS},
-		{"block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
-		 ALWAYS},
-		{"block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
-		 s->progs.raw_tp_rq_requeue, ALWAYS},
-		{"block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		 s->progs.raw_tp_rq_merge, ALWAYS},
-		{"block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
-		 s->progs.raw_tp_bio_backmerge, ALWAYS},
-		{"block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
-		 s->progs.raw_tp_bio_frontmerge, ALWAYS},
-		{"block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split, ALWAYS},
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
+		  s->progs.raw_tp_rq_issue, ALWAYS },
+		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
+		  ALWAYS },
+		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
+		  s->progs.raw_tp_rq_requeue, ALWAYS },
+		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		  s->progs.raw_tp_rq_merge, ALWAYS },
+		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
+		  s->progs.raw_tp_bio_backmerge, ALWAYS },
+		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
+		  s->progs.raw_tp_bio_frontmerge, ALWAYS },
+		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		  ALWAYS },
 		/* Snoop mode only: who submitted a request. */
-		{"block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
-		 s->progs.raw_tp_rq_insert, SNOOP_ONLY},
+		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
+		  s->progs.raw_tp_rq_insert, SNOOP_ONLY },
 		/* Bio-based devices only (a stack's top): every bio of every disk passes here. */
-		{"block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_bio_queue,
-		 s->progs.raw_tp_bio_queue, BIO_ONLY},
-		{"block_bio_complete", -1, s->progs.tp_btf_bio_complete,
-		 s->progs.raw_tp_bio_complete, BIO_ONLY},
+		{ "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_bio_queue,
+		  s->progs.raw_tp_bio_queue, BIO_ONLY },
+		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
+		  s->progs.raw_tp_bio_complete, BIO_ONLY },
 	};
 	bool any_bio = false;
 	struct btf *vmlinux = btf__load_vmlinux_btf();
@@ -167,9 +168,9 @@ static void pack_name(const char *name, volatile __u64 out[2])
 #define BIO_TABLE 16384
 
 struct member_set {
-	unsigned int n;		/* members in the read-only arrays */
-	unsigned int in_map;	/* members beyond them, in member_map */
-	unsigned int slots;	/* slot table entries so far */
+	unsigned int n;	     /* members in the read-only arrays */
+	unsigned int in_map; /* members beyond them, in member_map */
+	unsigned int slots;  /* slot table entries so far */
 	struct blkio_member over[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
 	__u32 over_dev[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
 };
@@ -182,7 +183,7 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		      const struct device *dev, const char *name, bool hidden, unsigned int hwqs,
 		      unsigned int tags, const struct tracer_opts *opts)
 {
-	struct blkio_member m = {.device = idx, .hwqs = hwqs, .tags = tags};
+	struct blkio_member m = { .device = idx, .hwqs = hwqs, .tags = tags };
 	unsigned long long want = (unsigned long long)ms->slots + (unsigned long long)hwqs * tags;
 
 	if (dev->bio_based)
@@ -193,16 +194,20 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 	}
 	if (hwqs && tags) { /* a disk that issues requests */
 		if (want > MAX_SLOTS) {
-			set_err(opts, "%s: too many requests in flight to track (%llu slots, at most "
-				      "%u)", name, want, MAX_SLOTS);
+			set_err(opts,
+				"%s: too many requests in flight to track (%llu slots, at most "
+				"%u)",
+				name, want, MAX_SLOTS);
 			return -E2BIG;
 		}
 		m.slot_base = ms->slots;
 		ms->slots = want;
 	}
 	if (hidden && strlen(name) >= BLKIO_DISK_NAME_BYTES) {
-		set_err(opts, "%s: the name of a disk without dev_t must be shorter than %d "
-			      "characters to be traced", name, BLKIO_DISK_NAME_BYTES);
+		set_err(opts,
+			"%s: the name of a disk without dev_t must be shorter than %d "
+			"characters to be traced",
+			name, BLKIO_DISK_NAME_BYTES);
 		return -ENAMETOOLONG;
 	}
 	if (ms->n < BLKIO_MAX_DISKS) {
@@ -216,8 +221,10 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		return 0;
 	}
 	if (hidden) {
-		set_err(opts, "%s: too many disks without dev_t (NVMe paths) to trace at once: "
-			      "at most %d members", name, BLKIO_MAX_DISKS);
+		set_err(opts,
+			"%s: too many disks without dev_t (NVMe paths) to trace at once: "
+			"at most %d members",
+			name, BLKIO_MAX_DISKS);
 		return -E2BIG;
 	}
 	ms->over[ms->in_map] = m;
@@ -250,11 +257,11 @@ static int set_members(struct blkio_bpf *s, struct member_set *ms, const struct 
 
 		err = add_member(s, ms, d, dev, dev->name, dev->hidden, hwqs, tags, opts);
 		for (i = 0; i < dev->nr_paths && !err; i++)
-			err = add_member(s, ms, d, dev, dev->paths[i].name, true,
-					 dev->paths[i].nr_hw_queues ? dev->paths[i].nr_hw_queues : 1,
-					 dev->paths[i].max_tags ? dev->paths[i].max_tags
-								: DEFAULT_TAGS,
-					 opts);
+			err = add_member(
+				s, ms, d, dev, dev->paths[i].name, true,
+				dev->paths[i].nr_hw_queues ? dev->paths[i].nr_hw_queues : 1,
+				dev->paths[i].max_tags ? dev->paths[i].max_tags : DEFAULT_TAGS,
+				opts);
 		if (dev->bio_based)
 			s->rodata->any_bio_level = true;
 	}
@@ -320,7 +327,7 @@ out:
  */
 static bool has_bpf_caps(void)
 {
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
 
 	if (syscall(SYS_capget, &hdr, data))
@@ -422,8 +429,10 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
 		/* libbpf prints the log only into a buffer of its own: print ours. */
 		if (opts->verbose && log[0])
-			fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
-				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
+			fprintf(stderr,
+				"-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
+				why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp",
+				log);
 		blkio_bpf__destroy(t->skel);
 		t->skel = NULL;
 	}
@@ -433,20 +442,24 @@ cleanup:
 	return err;
 }
 
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
-			bool has_caps, const char *release)
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
+			const char *release)
 {
-	static const char *const names[] = {"tp_btf", "raw_tp"};
+	static const char *const names[] = { "tp_btf", "raw_tp" };
 	size_t used = 0;
 	int i, first = f[0].err ? 0 : 1;
 
 	if ((f[first].err == -EPERM || f[first].err == -EACCES) && !has_caps) {
-		snprintf(buf, len, "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
-				   "CAP_SYS_ADMIN): %s", strerror(-f[first].err));
+		snprintf(buf, len,
+			 "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "
+			 "CAP_SYS_ADMIN): %s",
+			 strerror(-f[first].err));
 		return;
 	}
-	used += snprintf(buf, len, "the kernel (%s) refused the BPF programs; this is a bug, "
-			 "please report it with the output of -vv", release);
+	used += snprintf(buf, len,
+			 "the kernel (%s) refused the BPF programs; this is a bug, "
+			 "please report it with the output of -vv",
+			 release);
 	for (i = 0; i < 2; i++) {
 		if (!f[i].err || used >= len)
 			continue;
@@ -475,8 +488,10 @@ static int load_any(struct tracer *t, const struct tracer_opts *opts)
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
 		if (i == 0 && opts->verbose)
-			fprintf(stderr, "blktrace-bench: the tp_btf flavour failed to load (%s); "
-					"trying raw_tp\n", strerror(-err));
+			fprintf(stderr,
+				"blktrace-bench: the tp_btf flavour failed to load (%s); "
+				"trying raw_tp\n",
+				strerror(-err));
 	}
 	uname(&u);
 	if (opts->errbuf && opts->errlen)

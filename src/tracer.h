@@ -24,10 +24,10 @@ struct tracer_opts {
 	 */
 	const struct device *const *devs;
 	unsigned int nr_devs;
-	bool force_raw_tp;	    /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
-	int verbose;		    /* 1: libbpf's warnings and info on stderr; 2: debug too */
-	size_t snoop_ring_bytes;    /* snoop mode: ring buffer size (power of 2); 0: off */
-	char *errbuf;		    /* one-line reason on failure, may be NULL */
+	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
+	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
+	char *errbuf;		 /* one-line reason on failure, may be NULL */
 	size_t errlen;
 };
 
@@ -56,9 +56,9 @@ int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
 
 /* Why one program flavour failed to load: which program, and the verifier's last lines. */
 struct tracer_load_failure {
-	int err;		/* -errno of the load; 0: this flavour was not tried */
+	int err; /* -errno of the load; 0: this flavour was not tried */
 	char prog[64];
-	char log_tail[1024];	/* "\n    line" per line */
+	char log_tail[1024]; /* "\n    line" per line */
 };
 
 /*
@@ -67,8 +67,8 @@ struct tracer_load_failure {
  * kernel said EPERM/EACCES; otherwise the verifier's rejection, named per program, to
  * be reported as a bug.
  */
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2],
-			bool has_caps, const char *release);
+void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
+			const char *release);
 
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,

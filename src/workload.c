@@ -65,13 +65,13 @@ static uint64_t wl_now(void)
 struct wl_job {
 	bool write, random;
 	uint32_t bs;
-	uint64_t region;	/* bytes addressed, a multiple of bs */
-	uint64_t nblocks;	/* region / bs */
-	uint64_t total;		/* I/Os to issue; UINT64_MAX when time-based */
-	uint64_t runtime_ns;	/* 0: none */
+	uint64_t region;     /* bytes addressed, a multiple of bs */
+	uint64_t nblocks;    /* region / bs */
+	uint64_t total;	     /* I/Os to issue; UINT64_MAX when time-based */
+	uint64_t runtime_ns; /* 0: none */
 	unsigned int depth;
-	uint64_t next;		/* sequential: the next offset */
-	uint64_t rng;		/* random: splitmix64 state */
+	uint64_t next; /* sequential: the next offset */
+	uint64_t rng;  /* random: splitmix64 state */
 };
 
 static int wl_job_init(struct wl_job *j, const struct job_params *p, uint64_t file_size,
@@ -160,7 +160,7 @@ static void wl_account(struct app_stats *out, const struct io_unit *u, uint64_t 
 struct wl_units {
 	struct io_unit *units;
 	void *bufs;
-	size_t huge_len;	/* bufs is an mmap of this many bytes; 0: malloc'd */
+	size_t huge_len; /* bufs is an mmap of this many bytes; 0: malloc'd */
 	struct io_unit **idle, **batch, **done, **retry;
 };
 

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const cmds[] = {"trace", "info", "compare"};
+	static const char *const cmds[] = { "trace", "info", "compare" };
 	char *argv[MAX_ARGS + 2], *buf, *p, *end;
 	struct options o;
 	int argc = 1;

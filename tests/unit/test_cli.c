@@ -11,8 +11,8 @@
 
 static void test_cli_trace_command(void **state)
 {
-	char *argv[] = {"blktrace-bench", "--trace", "loop0", "--json", "out.json", "--", "dd",
-			"if=/dev/zero", "-x", NULL};
+	char *argv[] = { "blktrace-bench", "--trace", "loop0", "--json", "out.json", "--", "dd",
+			 "if=/dev/zero",   "-x",      NULL };
 	struct options o;
 
 	(void)state;
@@ -28,7 +28,7 @@ static void test_cli_trace_command(void **state)
 static void test_cli_command_without_dashes(void **state)
 {
 	/* The first non-option word starts the command; its own options stay its own. */
-	char *argv[] = {"blktrace-bench", "-t", "xvda", "dd", "-v", NULL};
+	char *argv[] = { "blktrace-bench", "-t", "xvda", "dd", "-v", NULL };
 	struct options o;
 
 	(void)state;
@@ -41,7 +41,7 @@ static void test_cli_command_without_dashes(void **state)
 
 static void test_cli_info_json_flag(void **state)
 {
-	char *argv[] = {"info", "--json", "loop0", NULL};
+	char *argv[] = { "info", "--json", "loop0", NULL };
 	struct options o;
 
 	(void)state;
@@ -53,8 +53,9 @@ static void test_cli_info_json_flag(void **state)
 
 static void test_cli_passive(void **state)
 {
-	char *argv[] = {"blktrace-bench", "--trace=202:0", "--duration", "1.5s", "-i", "500ms",
-			NULL};
+	char *argv[] = {
+		"blktrace-bench", "--trace=202:0", "--duration", "1.5s", "-i", "500ms", NULL
+	};
 	struct options o;
 
 	(void)state;
@@ -67,11 +68,11 @@ static void test_cli_passive(void **state)
 
 static void test_cli_wrap_and_state_dir(void **state)
 {
-	char *trace[] = {"blktrace-bench", "--trace", "loop0", "--rw", "read", "--wrap",
-			 "--state-dir", "/tmp/st", NULL};
-	char *restore[] = {"restore", "loop0", "--state-dir=/tmp/st", NULL};
-	char *info[] = {"info", "loop0", "--state-dir", "/tmp/st", NULL};
-	char *empty[] = {"restore", "loop0", "--state-dir=", NULL};
+	char *trace[] = { "blktrace-bench", "--trace",	   "loop0",   "--rw", "read",
+			  "--wrap",	    "--state-dir", "/tmp/st", NULL };
+	char *restore[] = { "restore", "loop0", "--state-dir=/tmp/st", NULL };
+	char *info[] = { "info", "loop0", "--state-dir", "/tmp/st", NULL };
+	char *empty[] = { "restore", "loop0", "--state-dir=", NULL };
 	struct options o;
 
 	(void)state;
@@ -95,8 +96,16 @@ static void test_cli_wrap_and_state_dir(void **state)
 static void test_cli_set(void **state)
 {
 	char arg[2048];
-	char *argv[] = {"blktrace-bench", "--trace", "loop0", "--rw", "write", "--set",
-			"nr_requests=4,8", "--set", "max_sectors_kb=44,128,1024", NULL};
+	char *argv[] = { "blktrace-bench",
+			 "--trace",
+			 "loop0",
+			 "--rw",
+			 "write",
+			 "--set",
+			 "nr_requests=4,8",
+			 "--set",
+			 "max_sectors_kb=44,128,1024",
+			 NULL };
 	struct options o;
 
 	(void)state;

@@ -155,8 +155,8 @@ static json_t *new_doc(const char *schema)
 }
 
 /* n runs of "rw bs" with metric path at the values v[0..n). */
-static void add_runs(json_t *doc, const char *rw, json_int_t bs, const char *path,
-		     const double *v, size_t n)
+static void add_runs(json_t *doc, const char *rw, json_int_t bs, const char *path, const double *v,
+		     size_t n)
 {
 	/* Shares are at most 1 (compare refuses more); Welch's p does not change with scale. */
 	double scale = strstr(path, "limit_bound.") ? 1e-3 : 1;
@@ -166,8 +166,8 @@ static void add_runs(json_t *doc, const char *rw, json_int_t bs, const char *pat
 	snprintf(label, sizeof(label), "%s bs=%lld", rw, (long long)bs);
 	for (i = 0; i < n; i++) {
 		json_t *run = json_pack("{s:s, s:{s:s, s:I, s:s, s:i}, s:i}", "label", label,
-					"params", "rw", rw, "bs", bs, "engine", "psync",
-					"iodepth", 1, "repetition", (int)i);
+					"params", "rw", rw, "bs", bs, "engine", "psync", "iodepth",
+					1, "repetition", (int)i);
 
 		assert_non_null(run);
 		set_path(run, path, v[i] * scale);
@@ -260,8 +260,9 @@ static void test_verdict_direction_files(void **state)
 	assert_non_null(cmp);
 	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), NR_JUDGED);
 	for (k = 0; k < NR_JUDGED; k++) {
-		const char *want = metric_defs[k].direction > 0 ? "worse" :
-				   metric_defs[k].direction < 0 ? "better" : "lower";
+		const char *want = metric_defs[k].direction > 0	  ? "worse"
+				   : metric_defs[k].direction < 0 ? "better"
+								  : "lower";
 		json_t *m;
 
 		set = json_array_get(json_object_get(cmp, "sets"), k);
@@ -306,25 +307,24 @@ static void test_welch_known_pairs(void **state)
 	assert_non_null(cmp);
 
 	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "app.mb_per_s");
-	assert_true(near(json_real_value(json_object_get(m, "p_value")), 0.0196198257591929,
-			 1e-6));
+	assert_true(near(json_real_value(json_object_get(m, "p_value")), 0.0196198257591929, 1e-6));
 	assert_true(json_is_false(json_object_get(m, "significant")));
 	assert_string_equal(verdict_of(m), "same");
 	assert_true(near(json_real_value(json_object_get(m, "change")), 1.0, 1e-12));
 
 	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 1), "app.mb_per_s");
-	assert_true(near(json_real_value(json_object_get(m, "p_value")), 0.000255216749441927,
-			 1e-5));
+	assert_true(
+		near(json_real_value(json_object_get(m, "p_value")), 0.000255216749441927, 1e-5));
 	assert_true(json_is_true(json_object_get(m, "significant")));
 	assert_string_equal(verdict_of(m), "better");
 	assert_true(near(json_real_value(json_object_get(m, "a")), 11, 1e-12));
 	assert_true(near(json_real_value(json_object_get(m, "b")), 21, 1e-12));
 	assert_true(near(json_real_value(json_object_get(m, "change")), 10.0 / 11, 1e-12));
 
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
-							     "better")), 1);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
-							     "same")), 1);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(cmp, "summary"), "better")), 1);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(cmp, "summary"), "same")), 1);
 	cmp_done(cmp);
 	json_decref(a);
 	json_decref(b);
@@ -354,8 +354,8 @@ static void test_single_repetition(void **state)
 	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "app.mb_per_s");
 	assert_string_equal(verdict_of(m), "unknown");
 	assert_true(json_is_null(json_object_get(m, "p_value")));
-	assert_non_null(strstr(json_string_value(json_object_get(m, "reason")),
-			       "single repetition in A"));
+	assert_non_null(
+		strstr(json_string_value(json_object_get(m, "reason")), "single repetition in A"));
 	/* Unknown is not a regression, whatever the threshold. */
 	assert_int_equal(regressions(cmp, 0, NULL), 0);
 	cmp_done(cmp);
@@ -389,9 +389,11 @@ static void test_matching(void **state)
 	assert_string_equal(json_string_value(json_object_get(set, "matched_by")), "parameters");
 	/* A's runs 0 and 2, B's 4 and 5. */
 	assert_int_equal(json_integer_value(json_array_get(
-				 json_object_get(json_object_get(set, "runs"), "a"), 1)), 2);
+				 json_object_get(json_object_get(set, "runs"), "a"), 1)),
+			 2);
 	assert_int_equal(json_integer_value(json_array_get(
-				 json_object_get(json_object_get(set, "runs"), "b"), 0)), 4);
+				 json_object_get(json_object_get(set, "runs"), "b"), 0)),
+			 4);
 
 	ua = json_object_get(json_object_get(cmp, "unmatched"), "a");
 	ub = json_object_get(json_object_get(cmp, "unmatched"), "b");
@@ -410,14 +412,12 @@ static void test_matching(void **state)
 }
 
 /* Runs without params (passive or command mode) match by their label. */
-static const char by_label_a[] =
-	"{\"schema\": \"blktrace-bench/1\", \"runs\": ["
-	"{\"label\": \"dd\", \"block\": {\"requests\": 10}},"
-	"{\"label\": \"fio\", \"block\": {\"requests\": 20}}]}";
-static const char by_label_b[] =
-	"{\"schema\": \"blktrace-bench/1\", \"runs\": ["
-	"{\"label\": \"fio\", \"block\": {\"requests\": 30}},"
-	"{\"label\": \"tar\", \"block\": {\"requests\": 40}}]}";
+static const char by_label_a[] = "{\"schema\": \"blktrace-bench/1\", \"runs\": ["
+				 "{\"label\": \"dd\", \"block\": {\"requests\": 10}},"
+				 "{\"label\": \"fio\", \"block\": {\"requests\": 20}}]}";
+static const char by_label_b[] = "{\"schema\": \"blktrace-bench/1\", \"runs\": ["
+				 "{\"label\": \"fio\", \"block\": {\"requests\": 30}},"
+				 "{\"label\": \"tar\", \"block\": {\"requests\": 40}}]}";
 
 static void test_matching_by_label(void **state)
 {
@@ -433,10 +433,16 @@ static void test_matching_by_label(void **state)
 	assert_true(near(json_number_value(json_object_get(m, "a")), 20, 0));
 	assert_true(near(json_number_value(json_object_get(m, "b")), 30, 0));
 	assert_string_equal(verdict_of(m), "unknown");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
-				    json_object_get(cmp, "unmatched"), "a"), 0), "label")), "dd");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
-				    json_object_get(cmp, "unmatched"), "b"), 0), "label")), "tar");
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(json_object_get(cmp, "unmatched"), "a"), 0),
+			"label")),
+		"dd");
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(json_object_get(cmp, "unmatched"), "b"), 0),
+			"label")),
+		"tar");
 	cmp_done(cmp);
 	json_decref(a);
 	json_decref(b);
@@ -491,7 +497,8 @@ static void test_regressions_headline_only(void **state)
 	b = reload(b, "b.json");
 	cmp = build_json(a, b, "a.json", "b.json");
 	assert_string_equal(verdict_of(find_metric(json_array_get(json_object_get(cmp, "sets"), 0),
-						   "block.device_ns.p50")), "worse");
+						   "block.device_ns.p50")),
+			    "worse");
 	assert_int_equal(regressions(cmp, 0, NULL), 0);
 	cmp_done(cmp);
 	json_decref(a);
@@ -534,8 +541,9 @@ static void test_self_compare(void **state)
 		assert_true(json_real_value(json_object_get(m, "change")) == 0);
 	}
 	assert_int_equal(json_array_size(json_object_get(cmp, "device_changes")), 0);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
-							     "same")), NR_JUDGED);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(cmp, "summary"), "same")),
+		NR_JUDGED);
 	assert_int_equal(regressions(cmp, 0, NULL), 0);
 	cmp_done(cmp);
 	json_decref(a);
@@ -557,16 +565,16 @@ static void test_device_changes(void **state)
 	size_t i;
 
 	(void)state;
-	json_object_set_new(a, "device", json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}",
-						   "name", "xvda", "driver", "vbd", "limits",
-						   "max_segments", 11, "max_hw_sectors_kb", 44,
-						   "scheduler", "none", "xen_blkfront",
-						   "max_indirect_segments", 0));
-	json_object_set_new(b, "device", json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}",
-						   "name", "xvda", "driver", "vbd", "limits",
-						   "max_segments", 32, "max_hw_sectors_kb", 128,
-						   "scheduler", "none", "xen_blkfront",
-						   "max_indirect_segments", 32));
+	json_object_set_new(a, "device",
+			    json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}", "name", "xvda",
+				      "driver", "vbd", "limits", "max_segments", 11,
+				      "max_hw_sectors_kb", 44, "scheduler", "none", "xen_blkfront",
+				      "max_indirect_segments", 0));
+	json_object_set_new(b, "device",
+			    json_pack("{s:s, s:s, s:{s:i, s:i, s:s}, s:{s:i}}", "name", "xvda",
+				      "driver", "vbd", "limits", "max_segments", 32,
+				      "max_hw_sectors_kb", 128, "scheduler", "none", "xen_blkfront",
+				      "max_indirect_segments", 32));
 	json_object_set_new(json_object_get(b, "host"), "kernel", json_string("6.6"));
 	add_runs(a, "read", 4096, "app.mb_per_s", v, 2);
 	add_runs(b, "read", 4096, "app.mb_per_s", v, 2);
@@ -714,7 +722,8 @@ static void test_wrong_fields_refused(void **state)
 		{ DOC(BK("{\"lo\": 528384, \"hi\": 524288, \"count\": 1}")),
 		  "buckets[0]: lo 528384 is not below hi 524288" },
 		{ DOC(BK("{\"lo\": 4096, \"hi\": 8192, \"count\": 1}, {\"lo\": 0, \"hi\": 512, "
-			 "\"count\": 1}")), "buckets[1]: lo 0 overlaps" },
+			 "\"count\": 1}")),
+		  "buckets[1]: lo 0 overlaps" },
 		{ DOC(BK("{\"lo\": \"a\", \"hi\": 1, \"count\": 1}")),
 		  "request_bytes.buckets[0].lo is a string, not an integer" },
 		{ DOC(BK("{\"lo\": 1, \"hi\": 2}")), "buckets[0].count is missing" },
@@ -726,10 +735,12 @@ static void test_wrong_fields_refused(void **state)
 		  "runs[0].block.segments is a number" },
 		{ "{\"schema\": \"blktrace-bench/1\", \"device\": 7, \"runs\": [" RUN("") "]}",
 		  "\"device\" is a number, not an object" },
-		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": ["
-		  RUN("") "]}", "\"host.kernel\" is a number, not a string" },
-		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {\"limits\": 1}, \"runs\": ["
-		  RUN("") "]}", "\"device.limits\" is a number, not an object" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": [" RUN(
+			  "") "]}",
+		  "\"host.kernel\" is a number, not a string" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {\"limits\": 1}, \"runs\": [" RUN(
+			  "") "]}",
+		  "\"device.limits\" is a number, not an object" },
 	};
 	char err[512];
 	json_t *doc;
@@ -739,8 +750,7 @@ static void test_wrong_fields_refused(void **state)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		err[0] = '\0';
 		doc = (json_t *)1;
-		assert_true(load_string("odd.json", cases[i].text, &doc, err,
-						 sizeof(err)) < 0);
+		assert_true(load_string("odd.json", cases[i].text, &doc, err, sizeof(err)) < 0);
 		assert_null(doc);
 		if (!strstr(err, cases[i].want) || strncmp(err, "odd.json: ", 10) ||
 		    strchr(err, '\n'))

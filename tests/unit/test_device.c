@@ -101,9 +101,9 @@ static void check_limits(const struct queue_limits *got, const struct queue_limi
 	assert_string_equal(got->write_cache, want->write_cache);
 }
 
-static void check_partition(const struct device_partition *p, const char *name,
-			    unsigned int maj, unsigned int min, unsigned int number,
-			    uint64_t start, uint64_t sectors, unsigned int holders)
+static void check_partition(const struct device_partition *p, const char *name, unsigned int maj,
+			    unsigned int min, unsigned int number, uint64_t start, uint64_t sectors,
+			    unsigned int holders)
 {
 	assert_string_equal(p->name, name);
 	assert_int_equal(p->major, maj);
@@ -502,7 +502,7 @@ static void test_nvme(void **state)
 /* An NVMe multipath head and its hidden paths, with and without multipath/. */
 static void test_nvme_multipath(void **state)
 {
-	static const char *const heads[] = {"nvme1n1", "nvme2n1"};
+	static const char *const heads[] = { "nvme1n1", "nvme2n1" };
 	struct device *dev;
 	unsigned int i, h;
 	char name[32];
@@ -766,9 +766,21 @@ static void test_dm(void **state)
 static void test_errors(void **state)
 {
 	static const char *const bad_devnums[] = {
-		"12:",	 ":5",	    "a:b",     "1:2:3",	 "-1:0",      "+1:0",
-		"7: 0",	 "7:0x",    "0x7:0",   "7:-0",	 "99999:0",   "4096:0",
-		"1:1048576", "99999999999999999999999:0", "0:99999999999999999999999",
+		"12:",
+		":5",
+		"a:b",
+		"1:2:3",
+		"-1:0",
+		"+1:0",
+		"7: 0",
+		"7:0x",
+		"0x7:0",
+		"7:-0",
+		"99999:0",
+		"4096:0",
+		"1:1048576",
+		"99999999999999999999999:0",
+		"0:99999999999999999999999",
 	};
 	char err[256];
 	char longname[DEVICE_NAME_MAX + 8];

@@ -53,8 +53,8 @@ static struct block_stats *new_stats(void)
 }
 
 /* n requests of op, each bytes long in segs physical segments, as blkio.bpf.c counts them. */
-static void add_requests(struct block_stats *b, enum blkio_op op, uint64_t bytes,
-			 unsigned int segs, uint64_t n)
+static void add_requests(struct block_stats *b, enum blkio_op op, uint64_t bytes, unsigned int segs,
+			 uint64_t n)
 {
 	enum blkio_size_kind sk = op == BLKIO_OP_READ ? BLKIO_SIZE_READ : BLKIO_SIZE_WRITE;
 

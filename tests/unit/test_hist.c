@@ -123,18 +123,9 @@ static void test_size_boundaries(void **state)
 static void test_count_boundaries(void **state)
 {
 	static const struct idx_case c[] = {
-		{ 0, 0 },
-		{ 1, 1 },
-		{ 511, 511 },
-		{ 512, 512 },
-		{ 1023, 512 },
-		{ 1024, 513 },
-		{ 32767, 517 },
-		{ 32768, 518 },
-		{ 65535, 518 },
-		{ 65536, 518 },
-		{ 1ULL << 40, 518 },
-		{ UINT64_MAX, 518 },
+		{ 0, 0 },	{ 1, 1 },	{ 511, 511 },	     { 512, 512 },
+		{ 1023, 512 },	{ 1024, 513 },	{ 32767, 517 },	     { 32768, 518 },
+		{ 65535, 518 }, { 65536, 518 }, { 1ULL << 40, 518 }, { UINT64_MAX, 518 },
 	};
 
 	(void)state;
@@ -359,11 +350,11 @@ static void test_percentile_size(void **state)
 
 	(void)state;
 	memset(b, 0, sizeof(b));
-	b[8] = 50;   /* [4K, 8K) */
-	b[9] = 30;   /* [8K, 12K) */
-	b[39] = 15;  /* [128K, 132K) */
-	b[263] = 4;  /* [1M, 1M + 4K) */
-	b[529] = 1;  /* [2G, inf) */
+	b[8] = 50;  /* [4K, 8K) */
+	b[9] = 30;  /* [8K, 12K) */
+	b[39] = 15; /* [128K, 132K) */
+	b[263] = 4; /* [1M, 1M + 4K) */
+	b[529] = 1; /* [2G, inf) */
 	assert_true(hist_percentile(HIST_KIND_SIZE, b, 50, max) == 4096);
 	assert_true(hist_percentile(HIST_KIND_SIZE, b, 51, max) == 8192);
 	assert_true(hist_percentile(HIST_KIND_SIZE, b, 80, max) == 8192);
@@ -397,8 +388,8 @@ static void test_percentile_lat(void **state)
 	assert_true(hist_percentile(HIST_KIND_LAT, b, 99, 5000000000ULL) == 1003520);
 	assert_true(hist_percentile(HIST_KIND_LAT, b, 100, 5000000000ULL) == 4999610368.0);
 	/* The midpoint is within 1/128 of the true sample. */
-	assert_true(close_enough(hist_percentile(HIST_KIND_LAT, b, 99, 5000000000ULL), 1e6,
-				 1.0 / 128));
+	assert_true(
+		close_enough(hist_percentile(HIST_KIND_LAT, b, 99, 5000000000ULL), 1e6, 1.0 / 128));
 	/* max clamps the midpoint when the slowest sample sits low in its bucket. */
 	assert_true(hist_percentile(HIST_KIND_LAT, b, 100, 4970000000ULL) == 4970000000.0);
 }

@@ -554,12 +554,11 @@ static void test_info_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_xen_seg32),   cmocka_unit_test(test_xen_seg11_and_limited),
-		cmocka_unit_test(test_xen_old_max), cmocka_unit_test(test_virtio_blk),
-		cmocka_unit_test(test_nvme),
-		cmocka_unit_test(test_nvme_multipath),	    cmocka_unit_test(test_sd_loop_zram),
-		cmocka_unit_test(test_dm_md),	    cmocka_unit_test(test_info_text),
-		cmocka_unit_test(test_info_json),
+		cmocka_unit_test(test_xen_seg32),    cmocka_unit_test(test_xen_seg11_and_limited),
+		cmocka_unit_test(test_xen_old_max),  cmocka_unit_test(test_virtio_blk),
+		cmocka_unit_test(test_nvme),	     cmocka_unit_test(test_nvme_multipath),
+		cmocka_unit_test(test_sd_loop_zram), cmocka_unit_test(test_dm_md),
+		cmocka_unit_test(test_info_text),    cmocka_unit_test(test_info_json),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

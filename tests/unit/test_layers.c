@@ -119,15 +119,16 @@ static void test_raid1(void **state)
 	add_io(res, 2, BLKIO_OP_READ, 128 << 10, 96);
 	assert_int_equal(findings(res, f), 2);
 	assert_string_equal(f[0].kind, "layer_read");
-	assert_string_equal(f[0].text,
-			    "md0 reads: 32 MiB in 32 bios of 1 MiB became 32 MiB (1.00x) in 256 "
-			    "requests of 128 KiB on vdc, vdd (8.00 per bio); requests went 62.5% to "
-			    "vdc, 37.5% to vdd.");
+	assert_string_equal(
+		f[0].text, "md0 reads: 32 MiB in 32 bios of 1 MiB became 32 MiB (1.00x) in 256 "
+			   "requests of 128 KiB on vdc, vdd (8.00 per bio); requests went 62.5% to "
+			   "vdc, 37.5% to vdd.");
 	assert_string_equal(f[1].kind, "layer_write");
-	assert_string_equal(f[1].text,
-			    "md0 writes: 64 MiB in 64 bios of 1 MiB became 128 MiB (2.00x) in 512 "
-			    "requests of 256 KiB on vdc, vdd (8.00 per bio), at vdc's max_sectors_kb "
-			    "(256).");
+	assert_string_equal(
+		f[1].text,
+		"md0 writes: 64 MiB in 64 bios of 1 MiB became 128 MiB (2.00x) in 512 "
+		"requests of 256 KiB on vdc, vdd (8.00 per bio), at vdc's max_sectors_kb "
+		"(256).");
 	result_free(res);
 }
 

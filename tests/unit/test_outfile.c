@@ -66,8 +66,8 @@ static void write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-static void expect_refused(const char *path, const char *reason,
-			   const struct outfile_input *in, size_t nr)
+static void expect_refused(const char *path, const char *reason, const struct outfile_input *in,
+			   size_t nr)
 {
 	struct outfile of;
 	char err[512] = "";
@@ -80,7 +80,7 @@ static void expect_refused(const char *path, const char *reason,
 
 static void test_special_files_refused(void **state)
 {
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char p[128], l[128];
 	struct stat st;
 	int fd;
@@ -114,8 +114,8 @@ static void test_inputs_refused(void **state)
 
 	(void)state;
 	write_file(in_dir(a, sizeof(a), "a.json"), "input");
-	in[0] = (struct outfile_input){a, "input A"};
-	in[1] = (struct outfile_input){in_dir(b, sizeof(b), "b.json"), "input B"};
+	in[0] = (struct outfile_input){ a, "input A" };
+	in[1] = (struct outfile_input){ in_dir(b, sizeof(b), "b.json"), "input B" };
 	expect_refused(a, "it is input A", in, 2);
 	/* the same inode by another name */
 	assert_int_equal(link(a, in_dir(hard, sizeof(hard), "hard.json")), 0);
@@ -126,7 +126,7 @@ static void test_inputs_refused(void **state)
 	expect_refused(dot, "it is input A", in, 2);
 	/* not there yet (the workload's file, the other output): by directory and name */
 	in_dir(newp, sizeof(newp), "new.bin");
-	in[0] = (struct outfile_input){newp, "the workload's --file"};
+	in[0] = (struct outfile_input){ newp, "the workload's --file" };
 	snprintf(dot, sizeof(dot), "%s/./new.bin", dir);
 	expect_refused(dot, "the workload's --file", in, 1);
 	assert_false(outfile__same(a, b));
@@ -209,14 +209,14 @@ static void test_unwritable_at_open(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err,
-				       sizeof(err)), -ENOENT);
+	assert_int_equal(
+		outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err, sizeof(err)),
+		-ENOENT);
 	assert_non_null(strstr(err, "/nonexistent-dir/x.json"));
 	assert_non_null(strstr(err, "No such file or directory"));
 	outfile__abort(&of);
 	/* /proc is read-only for new files */
-	assert_true(outfile__open(&of, "--json", "/proc/bb-x.json", NULL, 0, err,
-				  sizeof(err)) < 0);
+	assert_true(outfile__open(&of, "--json", "/proc/bb-x.json", NULL, 0, err, sizeof(err)) < 0);
 	outfile__abort(&of);
 	/* "-" is stdout */
 	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, err, sizeof(err)), 0);
@@ -232,8 +232,9 @@ static void test_write_error_named(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(outfile__open(&of, "--json", in_dir(p, sizeof(p), "full.json"), NULL,
-				       0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", in_dir(p, sizeof(p), "full.json"), NULL, 0,
+				       err, sizeof(err)),
+			 0);
 	/* swap the temporary file's descriptor for /dev/full under the FILE */
 	fd = open("/dev/full", O_WRONLY);
 	assert_true(fd >= 0);

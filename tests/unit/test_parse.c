@@ -170,12 +170,9 @@ static void test_devnum(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_size_units),
-		cmocka_unit_test(test_size_garbage),
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_uint),
-		cmocka_unit_test(test_int),
-		cmocka_unit_test(test_devnum),
+		cmocka_unit_test(test_size_units), cmocka_unit_test(test_size_garbage),
+		cmocka_unit_test(test_duration),   cmocka_unit_test(test_uint),
+		cmocka_unit_test(test_int),	   cmocka_unit_test(test_devnum),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

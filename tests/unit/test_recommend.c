@@ -27,7 +27,7 @@ struct runs {
 static void add(struct runs *rs, unsigned long long bs, const char *v, double mean, double sd,
 		int n)
 {
-	static const double dev3[] = {-1, 0, 1};
+	static const double dev3[] = { -1, 0, 1 };
 	int i;
 
 	for (i = 0; i < n; i++) {

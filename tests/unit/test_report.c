@@ -129,8 +129,8 @@ static void test_json_round_trip(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "schema")), "blktrace-bench/1");
 	assert_true(num(j, "device.major") == 202);
 	assert_true(num(j, "device.limits.max_sectors_kb") == 44);
-	assert_true(json_is_null(json_object_get(json_object_get(json_object_get(j, "device"),
-								   "limits"), "max_hw_sectors_kb")));
+	assert_true(json_is_null(json_object_get(
+		json_object_get(json_object_get(j, "device"), "limits"), "max_hw_sectors_kb")));
 	assert_true(num(j, "runs.0.seconds") == 2.5);
 	assert_true(num(j, "runs.0.block.write.requests") == 100);
 	assert_true(num(j, "runs.0.block.write.bytes") == 97 * 45056 + 3 * 4096);
@@ -146,8 +146,11 @@ static void test_json_round_trip(void **state)
 	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.lo") == 45056);
 	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.hi") == 49152);
 	assert_true(num(j, "runs.0.block.request_bytes.buckets.1.count") == 97);
-	b = json_object_get(json_object_get(json_object_get(json_array_get(
-				json_object_get(j, "runs"), 0), "block"), "request_bytes"), "buckets");
+	b = json_object_get(
+		json_object_get(
+			json_object_get(json_array_get(json_object_get(j, "runs"), 0), "block"),
+			"request_bytes"),
+		"buckets");
 	assert_int_equal(json_array_size(b), 2);
 	t = (97.0 * 45056 + 3 * 4096) / 100;
 	assert_true(num(j, "runs.0.block.request_bytes.mean") == t);
@@ -311,9 +314,10 @@ static void test_every_metric_round_trips(void **state)
 	assert_string_equal(lr.runs[0].params.set_value, "44");
 	assert_int_equal(lr.runs[0].params.bs, 45056);
 	assert_int_equal(memcmp(lr.runs[0].block.size_all, live->block.size_all,
-				sizeof(live->block.size_all)), 0);
-	assert_int_equal(memcmp(lr.runs[0].segments_all, live->segments_all,
-				sizeof(live->segments_all)), 0);
+				sizeof(live->block.size_all)),
+			 0);
+	assert_int_equal(
+		memcmp(lr.runs[0].segments_all, live->segments_all, sizeof(live->segments_all)), 0);
 	result_load__free(&lr);
 	free(text);
 	json_decref(doc);

@@ -272,8 +272,9 @@ static void test_bad_state_not_applied(void **state)
 	(void)state;
 	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
 	/* Only the settings a sweep changes: the file must not steer other writes. */
-	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
-			      "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
+	put(run, "tst.state",
+	    "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
+	    "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
 	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a setting this tool changes"));
 	put(run, "tst.state", "something else\n");

@@ -31,8 +31,8 @@
 static char scratch[PATH_MAX];
 static char sys[PATH_MAX + 8], files[PATH_MAX + 8], devdir[PATH_MAX + 8];
 static char mountinfo[PATH_MAX + 16], swaps[PATH_MAX + 16];
-static dev_t files_dev;		/* the filesystem of files/: "on" vdx2 */
-static char host_blk[64];	/* a block device node of this host, "" if none */
+static dev_t files_dev;	  /* the filesystem of files/: "on" vdx2 */
+static char host_blk[64]; /* a block device node of this host, "" if none */
 static dev_t host_rdev;
 static struct target_env env;
 
@@ -155,10 +155,10 @@ static int setup(void **state)
 	add_blockdev("vdx", "vdx", makedev(250, 0), true);
 	add_partition("vdx", "vdx1", makedev(250, 1), 1);
 	add_partition("vdx", "vdx2", files_dev, 2);
-	add_blockdev("vdy", "vdy", makedev(250, 16), true);	/* unused, unless a test says */
-	add_blockdev("vdh", "vdh", makedev(250, 32), true);	/* md0 stacked on it */
+	add_blockdev("vdy", "vdy", makedev(250, 16), true); /* unused, unless a test says */
+	add_blockdev("vdh", "vdh", makedev(250, 32), true); /* md0 stacked on it */
 	put(sys, "devices/virtual/block/vdh/holders/md0", "");
-	add_blockdev("vdp", "vdp", makedev(250, 48), true);	/* dm-3 stacked on vdp1 */
+	add_blockdev("vdp", "vdp", makedev(250, 48), true); /* dm-3 stacked on vdp1 */
 	add_partition("vdp", "vdp1", makedev(250, 49), 1);
 	put(sys, "devices/virtual/block/vdp/vdp1/holders/dm-3", "");
 	if (host_blk[0]) /* vdz is this host's block device, by number */
@@ -174,8 +174,9 @@ static int setup(void **state)
 	put(files, "swap file", "swap");
 	put(scratch, "mountinfo", MOUNTINFO_ROOT);
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
-	env = (struct target_env){ .sysfs = sys, .mountinfo = mountinfo, .swaps = swaps,
-				   .dev_dir = devdir };
+	env = (struct target_env){
+		.sysfs = sys, .mountinfo = mountinfo, .swaps = swaps, .dev_dir = devdir
+	};
 	return 0;
 }
 
@@ -235,9 +236,9 @@ static void test_mounts(void **state)
 
 	(void)state;
 	/* By MAJ:MIN, mount point unescaped. */
-	put(scratch, "mountinfo", MOUNTINFO_ROOT
-				  "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 "
-				  "/dev/vdy rw\n");
+	put(scratch, "mountinfo",
+	    MOUNTINFO_ROOT "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 "
+			   "/dev/vdy rw\n");
 	check_unused("vdy", "vdy is mounted on /mnt/with space");
 	/* The partition of a disk, and the disk of a partition. */
 	put(scratch, "mountinfo", "30 22 250:1 / /boot rw - ext4 /dev/vdx1 rw\n");
@@ -263,14 +264,18 @@ static void test_swaps(void **state)
 
 	(void)state;
 	/* A swap file on vdx2 (its name escaped as the kernel does). */
-	snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-		 "%s/swap\\040file                file\t1020\t0\t-2\n", files);
+	snprintf(text, sizeof(text),
+		 "Filename\tType\tSize\tUsed\tPriority\n"
+		 "%s/swap\\040file                file\t1020\t0\t-2\n",
+		 files);
 	put(scratch, "swaps", text);
 	check_unused("vdx2", "vdx2 holds the swap file");
 	check_unused("vdy", NULL);
 	if (host_blk[0]) {
-		snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-			 "%s                partition\t1020\t0\t-2\n", host_blk);
+		snprintf(text, sizeof(text),
+			 "Filename\tType\tSize\tUsed\tPriority\n"
+			 "%s                partition\t1020\t0\t-2\n",
+			 host_blk);
 		put(scratch, "swaps", text);
 		check_unused("vdz", "vdz is used as swap");
 	}
@@ -289,8 +294,9 @@ static void test_loop_on_disk(void **state)
 static int open_target(struct target *t, const char *file, const char *traced, bool write,
 		       bool overwrite, bool any_fs, char *err, size_t len)
 {
-	struct target_req req = { .file = file, .dir = files, .write = write,
-				  .overwrite = overwrite, .any_fs = any_fs };
+	struct target_req req = {
+		.file = file, .dir = files, .write = write, .overwrite = overwrite, .any_fs = any_fs
+	};
 	struct device *d = resolve(traced);
 	int ret;
 
@@ -361,8 +367,10 @@ static void test_existing_file(void **state)
 	expect_refused(path, true, "it backs loop5");
 	/* Nor into an active swap file. */
 	snprintf(path, sizeof(path), "%s/swap file", files);
-	snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n"
-		 "%s/swap\\040file                file\t1020\t0\t-2\n", files);
+	snprintf(text, sizeof(text),
+		 "Filename\tType\tSize\tUsed\tPriority\n"
+		 "%s/swap\\040file                file\t1020\t0\t-2\n",
+		 files);
 	put(scratch, "swaps", text);
 	expect_refused(path, true, "it is an active swap file");
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
@@ -425,31 +433,40 @@ static void test_new_file_unlinked(void **state)
 
 static void test_check_io(void **state)
 {
-	struct target disk = { .kind = TARGET_DISK, .name = "loop9", .fd = -1, .write = true,
-			       .size = 512ULL << 20, .dio_align = 512 };
-	struct target wfile = { .kind = TARGET_FILE, .name = "f", .fd = -1, .write = true,
-				.size = 4096, .dio_align = 4096 };
+	struct target disk = { .kind = TARGET_DISK,
+			       .name = "loop9",
+			       .fd = -1,
+			       .write = true,
+			       .size = 512ULL << 20,
+			       .dio_align = 512 };
+	struct target wfile = { .kind = TARGET_FILE,
+				.name = "f",
+				.fd = -1,
+				.write = true,
+				.size = 4096,
+				.dio_align = 4096 };
 	char err[512];
 
 	(void)state;
-	assert_int_equal(target__check_io(&disk, 1 << 20, 512ULL << 20, true, false, err,
-					  sizeof(err)), 0);
+	assert_int_equal(
+		target__check_io(&disk, 1 << 20, 512ULL << 20, true, false, err, sizeof(err)), 0);
 	assert_int_equal(target__check_io(&disk, 3, 3, true, false, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--bs 3 B is not a multiple of 512 B"));
 	assert_int_equal(target__check_io(&disk, 3, 3, false, false, err, sizeof(err)), 0);
-	assert_int_equal(target__check_io(&disk, 1 << 30, 1 << 30, false, true, err,
-					  sizeof(err)), -EINVAL);
+	assert_int_equal(target__check_io(&disk, 1 << 30, 1 << 30, false, true, err, sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "--bs 1 GiB is larger than loop9 (512 MiB)"));
-	assert_int_equal(target__check_io(&disk, 1 << 20, 1ULL << 30, false, false, err,
-					  sizeof(err)), -EINVAL);
+	assert_int_equal(
+		target__check_io(&disk, 1 << 20, 1ULL << 30, false, false, err, sizeof(err)),
+		-EINVAL);
 	assert_non_null(strstr(err, "--wrap"));
-	assert_int_equal(target__check_io(&disk, 1 << 20, 1ULL << 30, false, true, err,
-					  sizeof(err)), 0);
+	assert_int_equal(
+		target__check_io(&disk, 1 << 20, 1ULL << 30, false, true, err, sizeof(err)), 0);
 	/* A whole-disk read (size 0) always fits. */
 	assert_int_equal(target__check_io(&disk, 1 << 20, 0, false, false, err, sizeof(err)), 0);
 	/* Writes extend a file: no bound but the alignment. */
-	assert_int_equal(target__check_io(&wfile, 1 << 20, 1ULL << 30, true, false, err,
-					  sizeof(err)), 0);
+	assert_int_equal(
+		target__check_io(&wfile, 1 << 20, 1ULL << 30, true, false, err, sizeof(err)), 0);
 	assert_int_equal(target__check_io(&wfile, 512, 4096, true, false, err, sizeof(err)),
 			 -EINVAL);
 	wfile.write = false;

@@ -18,15 +18,18 @@ static void test_utf8_seq(void **state)
 		const char *s;
 		size_t want;
 	} cases[] = {
-		{"a", 1}, {"\xc3\xa9", 2}, {"\xe2\x82\xac", 3}, {"\xf0\x9f\x98\x80", 4},
-		{"\x80", 0},		 /* a lone continuation byte */
-		{"\xc0\xaf", 0},	 /* overlong '/' */
-		{"\xe0\x80\xaf", 0},	 /* overlong, 3 bytes */
-		{"\xed\xa0\x80", 0},	 /* a surrogate */
-		{"\xf4\x90\x80\x80", 0}, /* above U+10FFFF */
-		{"\xc3", 0},		 /* cut */
-		{"\xe2\x82", 0},
-		{"\xff", 0},
+		{ "a", 1 },
+		{ "\xc3\xa9", 2 },
+		{ "\xe2\x82\xac", 3 },
+		{ "\xf0\x9f\x98\x80", 4 },
+		{ "\x80", 0 },		   /* a lone continuation byte */
+		{ "\xc0\xaf", 0 },	   /* overlong '/' */
+		{ "\xe0\x80\xaf", 0 },	   /* overlong, 3 bytes */
+		{ "\xed\xa0\x80", 0 },	   /* a surrogate */
+		{ "\xf4\x90\x80\x80", 0 }, /* above U+10FFFF */
+		{ "\xc3", 0 },		   /* cut */
+		{ "\xe2\x82", 0 },
+		{ "\xff", 0 },
 	};
 	size_t i;
 
@@ -87,8 +90,7 @@ static void test_escape(void **state)
 	/* a comm set with prctl(PR_SET_NAME, "\e]0;pwned\a\e[2J") */
 	assert_string_equal(text__escape(buf, sizeof(buf), "\x1b]0;pwn\x07\x1b[2J", 16),
 			    "\\x1b]0;pwn\\x07\\x1b[2J");
-	assert_string_equal(text__escape(buf, sizeof(buf), "a\\b\xc3\xa9", 16),
-			    "a\\\\b\\xc3\\xa9");
+	assert_string_equal(text__escape(buf, sizeof(buf), "a\\b\xc3\xa9", 16), "a\\\\b\\xc3\\xa9");
 	/* not NUL-terminated within n */
 	assert_string_equal(text__escape(buf, sizeof(buf), "abcdef", 3), "abc");
 	/* never half an escape */

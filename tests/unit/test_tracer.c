@@ -21,8 +21,9 @@ static void has(const char *s, const char *want)
 static void test_verifier_rejection_as_root(void **state)
 {
 	struct tracer_load_failure f[2] = {
-		{-EACCES, "tp_btf_rq_issue", "\n    R3 max value is outside of the allowed memory range"},
-		{-EINVAL, "raw_tp_rq_issue", "\n    BPF_STX uses reserved fields"},
+		{ -EACCES, "tp_btf_rq_issue",
+		  "\n    R3 max value is outside of the allowed memory range" },
+		{ -EINVAL, "raw_tp_rq_issue", "\n    BPF_STX uses reserved fields" },
 	};
 	char buf[2048];
 
@@ -39,7 +40,7 @@ static void test_verifier_rejection_as_root(void **state)
 
 static void test_needs_root_without_caps(void **state)
 {
-	struct tracer_load_failure f[2] = {{-EPERM, "", ""}, {0, "", ""}};
+	struct tracer_load_failure f[2] = { { -EPERM, "", "" }, { 0, "", "" } };
 	char buf[512];
 
 	(void)state;
@@ -55,7 +56,7 @@ static void test_needs_root_without_caps(void **state)
 
 static void test_only_the_flavours_tried(void **state)
 {
-	struct tracer_load_failure f[2] = {{0, "", ""}, {-EACCES, "raw_tp_split", ""}};
+	struct tracer_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
 	char buf[512];
 
 	(void)state;
@@ -69,8 +70,8 @@ static void test_only_the_flavours_tried(void **state)
 
 static void test_truncates_safely(void **state)
 {
-	struct tracer_load_failure f[2] = {{-EACCES, "tp_btf_rq_issue", "\n    x"},
-					   {-EACCES, "raw_tp_rq_issue", "\n    y"}};
+	struct tracer_load_failure f[2] = { { -EACCES, "tp_btf_rq_issue", "\n    x" },
+					    { -EACCES, "raw_tp_rq_issue", "\n    y" } };
 	char buf[40];
 
 	(void)state;

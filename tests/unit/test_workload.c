@@ -152,9 +152,9 @@ static void assert_pattern_blocks(const char *path, uint64_t bs, uint64_t expect
 static struct {
 	const struct engine_ops *base;
 	uint64_t region, bs;
-	bool verify_stamps;	/* reads: the buffer must hold its own offsets */
-	bool halve;		/* first attempts move only half their bytes */
-	uint64_t stop_after;	/* set *stop after this many completions; 0: never */
+	bool verify_stamps;  /* reads: the buffer must hold its own offsets */
+	bool halve;	     /* first attempts move only half their bytes */
+	uint64_t stop_after; /* set *stop after this many completions; 0: never */
 	volatile sig_atomic_t *stop;
 	uint64_t offsets[4096];
 	size_t nr_offsets;

@@ -48,8 +48,7 @@ static inline int test_find_fixtures(char *out, size_t len)
 	return 0;
 }
 
-static inline int test_rm_entry(const char *path, const struct stat *st, int flag,
-				struct FTW *ftw)
+static inline int test_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
