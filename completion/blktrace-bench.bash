@@ -47,7 +47,7 @@ _blktrace_bench()
 		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
 		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
 		--state-dir"
-	# The command table of src/main.c, one line per command: what its other words
+	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
 		[trace]="command $trace_opts"

@@ -6,11 +6,14 @@
 #include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "diag.h"
+#include "workload.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
@@ -118,9 +121,7 @@ static const struct argp_option options[] = {
 	  "/run/blktrace-bench); also for restore",
 	  1 },
 	{ "brief", OPT_BRIEF, NULL, 0,
-	  "Workload mode: print only the linked table (no per-run "
-	  "sections)",
-	  1 },
+	  "Workload mode: print only the linked table (no per-run sections)", 1 },
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
 	{ "help", OPT_HELP, NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -131,8 +132,8 @@ static const struct argp_option options[] = {
 /*
  * argp prints errors as two lines ("...\nTry `--help'...") and exits 64; we want
  * one line and exit 2. So argp runs with ARGP_NO_ERRS | ARGP_NO_EXIT | ARGP_NO_HELP,
- * parse_opt writes errors into a memory stream of which cli_parse prints the first
- * line, and handles --help, --usage and --version itself.
+ * parse_opt writes errors into a memory stream of which cli_parse keeps the first
+ * line as the diag, and handles --help, --usage and --version itself.
  */
 struct captured {
 	char *err;
@@ -170,248 +171,310 @@ static error_t bad_value(struct argp_state *state, const char *opt, const char *
 			   err == -ERANGE ? "out-of-range" : "invalid", what, arg);
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* Options that only switch something on: the field each sets. */
+static const struct {
+	int key;
+	size_t offset;
+} flag_options[] = {
+	{ OPT_RAW_TP, offsetof(struct options, raw_tp) },
+	{ OPT_DIRECT, offsetof(struct options, direct) },
+	{ OPT_SYNC, offsetof(struct options, sync) },
+	{ OPT_FSYNC, offsetof(struct options, fsync) },
+	{ OPT_FDATASYNC, offsetof(struct options, fdatasync) },
+	{ OPT_DROP_CACHES, offsetof(struct options, drop_caches) },
+	{ OPT_RAW, offsetof(struct options, raw) },
+	{ OPT_DESTRUCTIVE, offsetof(struct options, destructive) },
+	{ OPT_OVERWRITE, offsetof(struct options, overwrite) },
+	{ OPT_ANY_FS, offsetof(struct options, any_fs) },
+	{ OPT_NO_FIXED_BUFS, offsetof(struct options, no_fixed_bufs) },
+	{ OPT_HUGEPAGES, offsetof(struct options, hugepages) },
+	{ OPT_RECOMMEND, offsetof(struct options, recommend) },
+	{ OPT_WRAP, offsetof(struct options, wrap) },
+	{ OPT_BRIEF, offsetof(struct options, brief) },
+};
+
+/* Options whose argument is kept as given (argv outlives the options). */
+static const struct {
+	int key;
+	size_t offset;
+} string_options[] = {
+	{ 't', offsetof(struct options, trace) },
+	{ OPT_FILE, offsetof(struct options, file) },
+	{ OPT_SNOOP, offsetof(struct options, snoop) },
+	{ OPT_SNOOP_TEXT, offsetof(struct options, snoop_text) },
+};
+
+/* A flag or a kept string: 0 when key is one, else ARGP_ERR_UNKNOWN. */
+static error_t parse_simple(int key, char *arg, struct options *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flag_options) / sizeof(flag_options[0]); i++)
+		if (flag_options[i].key == key) {
+			*(bool *)((char *)o + flag_options[i].offset) = true;
+			return 0;
+		}
+	for (i = 0; i < sizeof(string_options) / sizeof(string_options[0]); i++)
+		if (string_options[i].key == key) {
+			*(const char **)((char *)o + string_options[i].offset) = arg;
+			return 0;
+		}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* A count from 1 to max (--iodepth, --repeat). */
+static error_t parse_count(struct argp_state *state, const char *opt, const char *arg, uint64_t max,
+			   const char *what, unsigned int *out)
+{
+	uint64_t v;
+	int err = parse_uint(arg, max, &v);
+
+	if (err || !v)
+		return bad_value(state, opt, arg, err, what);
+	*out = v;
+	return 0;
+}
+
+/* A duration above 0 (--duration, --interval, --runtime). */
+static error_t parse_positive_duration(struct argp_state *state, const char *opt, const char *arg,
+				       double *out)
+{
+	int err = parse_duration(arg, out);
+
+	if (err || *out <= 0)
+		return bad_value(state, opt, arg, err, "duration");
+	return 0;
+}
+
+/* trace takes "--json FILE"; info and compare "--json" alone (stdout). */
+static void parse_json(struct argp_state *state, char *arg, bool trace, struct options *o)
+{
+	if (!arg && trace && state->next < state->argc &&
+	    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
+		arg = state->argv[state->next++];
+	o->json = arg ? arg : "-";
+	o->json_flag = true;
+}
+
+static error_t parse_fail_on_regression(struct argp_state *state, const char *cmd, const char *arg,
+					struct options *o)
+{
+	/* Digits and a dot, then an optional '%': strtod alone takes "inf" and "0x10". */
+	size_t n = strspn(arg, "0123456789.");
+	char *end;
+
+	if (strcmp(cmd, "compare"))
+		return usage_error(state, "--fail-on-regression is an option of compare");
+	o->fail_on_regression = strtod(arg, &end);
+	if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
+	    !isfinite(o->fail_on_regression))
+		return usage_error(state, "--fail-on-regression: invalid percentage '%s'", arg);
+	o->fail_on_regression_set = true;
+	return 0;
+}
+
+/* --bs SIZE[,SIZE...]: one set of runs per size. */
+static error_t parse_bs_list(struct argp_state *state, const char *arg, struct options *o)
+{
+	char *list = strdupa(arg), *tok, *save; /* strtok_r must not cut argv */
+	int err;
+
+	o->nr_bs = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_bs == MAX_BS_LIST)
+			return usage_error(state, "--bs: more than %d sizes", MAX_BS_LIST);
+		err = parse_size(tok, &o->bs[o->nr_bs]);
+		if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > WORKLOAD_MAX_BS)
+			return usage_error(state, "--bs: invalid block size '%s' (1 to 1G)", tok);
+		o->nr_bs++;
+	}
+	if (!o->nr_bs)
+		return usage_error(state, "--bs: no size given");
+	return 0;
+}
+
+/* --set KNOB=V1,V2,...; the values point into a copy kept in the options. */
+static error_t parse_set(struct argp_state *state, const char *arg, struct options *o)
+{
+	char *copy = o->set_arg, *eq, *tok, *save;
+
+	/*
+	 * The copy outlives parsing: set_values point into it (argv stays intact).
+	 * It lives in the options, so no exit path of any command can leak it.
+	 */
+	if (strlen(arg) >= sizeof(o->set_arg))
+		return usage_error(state, "--set: longer than %zu bytes", sizeof(o->set_arg) - 1);
+	strcpy(copy, arg);
+	eq = strchr(copy, '=');
+	if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->set_knob) || !eq[1])
+		return usage_error(state, "--set: expected KNOB=V1,V2,... not '%s'", arg);
+	snprintf(o->set_knob, sizeof(o->set_knob), "%.*s", (int)(eq - copy), copy);
+	o->nr_set_values = 0;
+	for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_set_values == MAX_BS_LIST)
+			return usage_error(state, "--set: more than %d values", MAX_BS_LIST);
+		o->set_values[o->nr_set_values++] = tok;
+	}
+	if (!o->nr_set_values)
+		return usage_error(state, "--set %s: no values", o->set_knob);
+	return 0;
+}
+
+/* Tracing and output options, and compare's; ARGP_ERR_UNKNOWN for the others. */
+static error_t parse_general(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
 	struct options *o = ps->opts;
 	bool trace = !strcmp(ps->cmd, "trace");
-	int err;
 
 	switch (key) {
-	case 't':
-		o->trace = arg;
-		break;
 	case 'd':
-		err = parse_duration(arg, &o->duration);
-		if (err || o->duration <= 0)
-			return bad_value(state, "duration", arg, err, "duration");
-		break;
+		return parse_positive_duration(state, "duration", arg, &o->duration);
 	case 'i':
-		err = parse_duration(arg, &o->interval);
-		if (err || o->interval <= 0)
-			return bad_value(state, "interval", arg, err, "duration");
-		break;
+		return parse_positive_duration(state, "interval", arg, &o->interval);
 	case 'j':
-		/* trace takes "--json FILE"; info and compare "--json" alone (stdout). */
-		if (!arg && trace && state->next < state->argc &&
-		    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
-			arg = state->argv[state->next++];
-		o->json = arg ? arg : "-";
-		o->json_flag = true;
-		break;
+		parse_json(state, arg, trace, o);
+		return 0;
 	case 'v':
 		o->verbose++;
-		break;
-	case OPT_RAW_TP:
-		o->raw_tp = true;
-		break;
-	case OPT_FAIL_ON_REGRESSION: {
-		/* Digits and a dot, then an optional '%': strtod alone takes "inf" and "0x10". */
-		size_t n = strspn(arg, "0123456789.");
-		char *end;
-
-		if (strcmp(ps->cmd, "compare"))
-			return usage_error(state, "--fail-on-regression is an option of compare");
-		o->fail_on_regression = strtod(arg, &end);
-		if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
-		    !isfinite(o->fail_on_regression))
-			return usage_error(state, "--fail-on-regression: invalid percentage '%s'",
-					   arg);
-		o->fail_on_regression_set = true;
-		break;
-	}
-	case OPT_RW:
-		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
-		    strcmp(arg, "randwrite"))
-			return usage_error(state,
-					   "--rw: '%s' is not read, write, randread or "
-					   "randwrite",
-					   arg);
-		o->rw = arg;
-		break;
-	case OPT_BS: {
-		char *list = strdupa(arg), *tok, *save; /* strtok_r must not cut argv */
-
-		o->nr_bs = 0;
-		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nr_bs == MAX_BS_LIST)
-				return usage_error(state, "--bs: more than %d sizes", MAX_BS_LIST);
-			err = parse_size(tok, &o->bs[o->nr_bs]);
-			if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > (1ULL << 30))
-				return usage_error(state, "--bs: invalid block size '%s' (1 to 1G)",
-						   tok);
-			o->nr_bs++;
-		}
-		if (!o->nr_bs)
-			return usage_error(state, "--bs: no size given");
-		break;
-	}
-	case OPT_SIZE:
-		err = parse_size(arg, &o->size);
-		if (err || !o->size)
-			return bad_value(state, "size", arg, err, "size");
-		break;
-	case OPT_COUNT:
-		err = parse_uint(arg, UINT64_MAX, &o->count);
-		if (err || !o->count)
-			return bad_value(state, "count", arg, err, "count");
-		break;
-	case OPT_RUNTIME:
-		err = parse_duration(arg, &o->runtime);
-		if (err || o->runtime <= 0)
-			return bad_value(state, "runtime", arg, err, "duration");
-		break;
-	case OPT_ENGINE:
-		if (strcmp(arg, "psync") && strcmp(arg, "io_uring"))
-			return usage_error(state, "--engine: '%s' is not psync or io_uring", arg);
-		o->engine = arg;
-		break;
-	case OPT_IODEPTH: {
-		uint64_t v;
-
-		err = parse_uint(arg, 4096, &v);
-		if (err || !v)
-			return bad_value(state, "iodepth", arg, err, "depth (1 to 4096)");
-		o->iodepth = v;
-		break;
-	}
-	case OPT_REPEAT: {
-		uint64_t v;
-
-		err = parse_uint(arg, 10000, &v);
-		if (err || !v)
-			return bad_value(state, "repeat", arg, err, "count (1 to 10000)");
-		o->repeat = v;
-		break;
-	}
-	case OPT_DIRECT:
-		o->direct = true;
-		break;
-	case OPT_SYNC:
-		o->sync = true;
-		break;
-	case OPT_FSYNC:
-		o->fsync = true;
-		break;
-	case OPT_FDATASYNC:
-		o->fdatasync = true;
-		break;
-	case OPT_DROP_CACHES:
-		o->drop_caches = true;
-		break;
-	case OPT_FILE:
-		o->file = arg;
-		break;
-	case OPT_RAW:
-		o->raw = true;
-		break;
-	case OPT_DESTRUCTIVE:
-		o->destructive = true;
-		break;
-	case OPT_OVERWRITE:
-		o->overwrite = true;
-		break;
-	case OPT_ANY_FS:
-		o->any_fs = true;
-		break;
-	case OPT_NO_FIXED_BUFS:
-		o->no_fixed_bufs = true;
-		break;
-	case OPT_HUGEPAGES:
-		o->hugepages = true;
-		break;
-	case OPT_SET: {
-		char *copy = o->set_arg, *eq, *tok, *save;
-
-		/*
-		 * The copy outlives parsing: set_values point into it (argv stays intact).
-		 * It lives in the options, so no exit path of any command can leak it.
-		 */
-		if (strlen(arg) >= sizeof(o->set_arg))
-			return usage_error(state, "--set: longer than %zu bytes",
-					   sizeof(o->set_arg) - 1);
-		strcpy(copy, arg);
-		eq = strchr(copy, '=');
-		if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->set_knob) || !eq[1])
-			return usage_error(state, "--set: expected KNOB=V1,V2,... not '%s'", arg);
-		snprintf(o->set_knob, sizeof(o->set_knob), "%.*s", (int)(eq - copy), copy);
-		o->nr_set_values = 0;
-		for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nr_set_values == MAX_BS_LIST)
-				return usage_error(state, "--set: more than %d values",
-						   MAX_BS_LIST);
-			o->set_values[o->nr_set_values++] = tok;
-		}
-		if (!o->nr_set_values)
-			return usage_error(state, "--set %s: no values", o->set_knob);
-		break;
-	}
-	case OPT_RECOMMEND:
-		o->recommend = true;
-		break;
-	case OPT_WRAP:
-		o->wrap = true;
-		break;
+		return 0;
+	case OPT_FAIL_ON_REGRESSION:
+		return parse_fail_on_regression(state, ps->cmd, arg, o);
 	case OPT_STATE_DIR:
 		if (!trace && strcmp(ps->cmd, "restore"))
 			return usage_error(state, "--state-dir is an option of trace and restore");
 		if (!*arg)
 			return usage_error(state, "--state-dir: empty directory name");
 		o->state_dir = arg;
-		break;
-	case OPT_BRIEF:
-		o->brief = true;
-		break;
-	case OPT_SNOOP:
-		o->snoop = arg;
-		break;
-	case OPT_SNOOP_TEXT:
-		o->snoop_text = arg;
-		break;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* The built-in workload's options with a value; ARGP_ERR_UNKNOWN for the others. */
+static error_t parse_workload(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = ((struct parse_state *)state->input)->opts;
+	int err;
+
+	switch (key) {
+	case OPT_RW:
+		if (strcmp(arg, "read") && strcmp(arg, "write") && strcmp(arg, "randread") &&
+		    strcmp(arg, "randwrite"))
+			return usage_error(
+				state, "--rw: '%s' is not read, write, randread or randwrite", arg);
+		o->rw = arg;
+		return 0;
+	case OPT_BS:
+		return parse_bs_list(state, arg, o);
+	case OPT_SIZE:
+		err = parse_size(arg, &o->size);
+		return err || !o->size ? bad_value(state, "size", arg, err, "size") : 0;
+	case OPT_COUNT:
+		err = parse_uint(arg, UINT64_MAX, &o->count);
+		return err || !o->count ? bad_value(state, "count", arg, err, "count") : 0;
+	case OPT_RUNTIME:
+		return parse_positive_duration(state, "runtime", arg, &o->runtime);
+	case OPT_ENGINE:
+		if (strcmp(arg, "psync") && strcmp(arg, "io_uring"))
+			return usage_error(state, "--engine: '%s' is not psync or io_uring", arg);
+		o->engine = arg;
+		return 0;
+	case OPT_IODEPTH:
+		return parse_count(state, "iodepth", arg, WORKLOAD_MAX_DEPTH, "depth (1 to 4096)",
+				   &o->iodepth);
+	case OPT_REPEAT:
+		return parse_count(state, "repeat", arg, 10000, "count (1 to 10000)", &o->repeat);
+	case OPT_SET:
+		return parse_set(state, arg, o);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* --help, --usage, --version, the words that are no option, and argp's own errors. */
+static error_t parse_special(int key, char *arg, struct argp_state *state)
+{
+	struct parse_state *ps = state->input;
+	struct options *o = ps->opts;
+
+	switch (key) {
 	case OPT_HELP:
 	case OPT_USAGE:
 		argp_help(state->root_argp, stdout,
 			  key == OPT_HELP ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE, state->name);
 		ps->done = true;
-		break;
+		return 0;
 	case OPT_VERSION:
 		printf("%s\n", argp_program_version);
 		ps->done = true;
-		break;
+		return 0;
 	case ARGP_KEY_ARG:
-		if (trace) {
+		if (!strcmp(ps->cmd, "trace")) {
 			/* The first word that is not an option starts the command. */
 			o->command = &state->argv[state->next - 1];
 			o->nr_command = state->argc - state->next + 1;
 			state->next = state->argc;
-			break;
+			return 0;
 		}
 		if (o->nr_positional >= (int)(sizeof(o->positional) / sizeof(o->positional[0])))
 			return usage_error(state, "too many arguments: '%s'", arg);
 		o->positional[o->nr_positional++] = arg;
-		break;
+		return 0;
 	case ARGP_KEY_ERROR:
 		/* An error argp found itself (it printed nothing): name the word. */
 		fflush(ps->cap->errf);
 		if (!ps->cap->err_len && state->next > 0)
 			usage_error(state, "unknown option or missing value: '%s'",
 				    state->argv[state->next - 1]);
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
+		return 0;
 	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	error_t err = parse_simple(key, arg, ((struct parse_state *)state->input)->opts);
+
+	if (err == ARGP_ERR_UNKNOWN)
+		err = parse_general(key, arg, state);
+	if (err == ARGP_ERR_UNKNOWN)
+		err = parse_workload(key, arg, state);
+	if (err == ARGP_ERR_UNKNOWN)
+		err = parse_special(key, arg, state);
+	return err;
+}
+
+/* How many words besides options each command takes, and what it says otherwise. */
+static const struct {
+	const char *cmd;
+	int nr_positional;
+	const char *usage;
+} arities[] = {
+	{ "info", 1, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]" },
+	{ "compare", 2,
+	  "compare takes two result files: blktrace-bench compare A.json B.json "
+	  "[--json] [--fail-on-regression PCT]" },
+	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
+};
+
+static int check_arity(const char *cmd, const struct options *o, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arities) / sizeof(arities[0]); i++)
+		if (!strcmp(cmd, arities[i].cmd) && o->nr_positional != arities[i].nr_positional)
+			return diag__usage(d, "%s", arities[i].usage);
 	return 0;
 }
 
 static const char trace_doc[] =
-	"Trace what a block device does.\v"
-	"Modes:\n"
+	"Trace what a block device does.\vModes:\n"
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
 
-int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
+int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {
 	struct captured cap = {};
 	struct parse_state ps = { .cmd = cmd, .opts = opts, .cap = &cap };
@@ -419,6 +482,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 	int err;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->argc = argc;
+	opts->argv = argv;
 	cap.errf = open_memstream(&cap.err, &cap.err_len);
 	if (!cap.errf)
 		return -ENOMEM;
@@ -430,11 +495,19 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 
 		if (nl)
 			*nl = '\0';
-		fprintf(stderr, "%s\n", cap.err);
-		err = err ? err : EINVAL;
-	} else if (!err && ps.done) {
-		err = ECANCELED; /* help or version printed: nothing else to do */
+		/* argp's line names the program itself: "blktrace-bench info: ..." */
+		err = diag__usage(d, "%s", cap.err);
+		if (d)
+			d->named = true;
+	} else if (err == ENOMEM) {
+		err = diag__fail(d, -err, "%s", strerror(err));
+	} else if (err) {
+		err = diag__usage_err(d, -err, "%s", strerror(err));
+	} else if (ps.done) {
+		err = 1; /* help or version printed: nothing else to do */
+	} else {
+		err = check_arity(cmd, opts, d);
 	}
 	free(cap.err);
-	return err ? -err : 0;
+	return err;
 }

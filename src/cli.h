@@ -15,6 +15,8 @@
 #define MAX_BS_LIST 32
 
 struct options {
+	int argc; /* the command line as given: trace records it */
+	char **argv;
 	const char *trace; /* --trace DEV */
 	double duration;   /* --duration SEC, 0 = until Ctrl-C */
 	double interval;   /* --interval SEC, 0 = no periodic reports */
@@ -24,7 +26,7 @@ struct options {
 	bool raw_tp;	   /* hidden: force the raw_tp programs */
 	char **command;	   /* after "--": the command to run, NULL-terminated */
 	int nr_command;
-	const char *positional[4]; /* info DEV, compare A B */
+	const char *positional[4]; /* info DEV, compare A B, restore DEV: as many as it takes */
 	int nr_positional;
 	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
 	double fail_on_regression;
@@ -60,7 +62,13 @@ struct options {
 	const char *snoop_text; /* --snoop-text FILE: print such a file */
 };
 
-/* The command's name ("trace", "info", ...) selects which options are legal. */
-int cli_parse(const char *cmd, int argc, char **argv, struct options *opts);
+struct diag;
+
+/*
+ * The command's name ("trace", "info", ...) selects which options are legal and how
+ * many words it takes. 0; 1 when --help, --usage or --version was printed and there is
+ * nothing else to do; or a negative errno with the refusal in d (bad input).
+ */
+int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d);
 
 #endif /* BLKTRACE_BENCH_CLI_H */

@@ -12,94 +12,73 @@
 #include "outfile.h"
 
 /* The output file, checked before anything is read: not a device, not an input. */
-static int open_output(const struct options *o, struct outfile *out)
+static int open_output(const struct options *o, struct outfile *out, struct diag *d)
 {
 	struct outfile_input in[2] = { { o->positional[0], "input A" },
 				       { o->positional[1], "input B" } };
-	char msg[1024];
-	int err;
 
-	if (!o->json)
-		return 0;
-	err = outfile__open(out, "--json", o->json, in, 2, msg, sizeof(msg));
-	if (err)
-		die_msg("%s", msg);
-	return err ? (err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE) : 0;
+	return o->json ? outfile__open(out, "--json", o->json, in, 2, d) : 0;
 }
 
-static int write_output(const struct options *o, const struct comparison *c, struct outfile *out)
+static int write_output(const struct options *o, const struct comparison *c, struct outfile *out,
+			struct diag *d)
 {
-	char msg[1024];
 	json_t *doc;
 	int err;
 
 	if (!o->json) {
 		compare_text__print(stdout, c);
-		return finish_stdout() ? EXIT_FAIL : 0;
+		return finish_stdout(d);
 	}
 	doc = compare_json__doc(c);
 	err = doc ? outfile__write_json(out, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 		  : -ENOMEM;
 	json_decref(doc);
-	if (err) {
-		die_msg("cannot write --json %s: %s", o->json, strerror(-err));
-		return EXIT_FAIL;
-	}
-	if (outfile__commit(out, msg, sizeof(msg))) {
-		die_msg("%s", msg);
-		return EXIT_FAIL;
-	}
-	return finish_stdout() ? EXIT_FAIL : 0;
+	if (err)
+		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
+	err = outfile__commit(out, d);
+	return err ? err : finish_stdout(d);
 }
 
-/* compare reads only the files it is given: cfg is not used. */
-int cmd_compare(int argc, char **argv, const struct env_config *cfg)
+/* Load both files and compare them: 0, EXIT_REGRESSION, or -errno with d. */
+static int compare_files(const struct options *o, struct outfile *out, struct diag *d)
 {
 	struct loaded_result a = {}, b = {};
 	struct comparison c = {};
-	struct outfile out = {};
-	char err_msg[1024];
-	struct options o;
-	int ret, err;
+	int ret;
 
-	(void)cfg;
-	err = cli_parse("compare", argc, argv, &o);
-	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.nr_positional != 2) {
-		die_msg("compare takes two result files: blktrace-bench compare A.json B.json "
-			"[--json] [--fail-on-regression PCT]");
-		return EXIT_USAGE;
-	}
-	ret = open_output(&o, &out);
-	if (ret)
-		goto cleanup;
-	ret = EXIT_USAGE;
-	if (result_load__file(o.positional[0], &a, err_msg, sizeof(err_msg)) ||
-	    result_load__file(o.positional[1], &b, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		goto cleanup;
-	}
-	ret = EXIT_FAIL;
-	if (compare__build(&c, &a, &b, o.positional[0], o.positional[1])) {
-		die_msg("out of memory");
-		goto cleanup;
-	}
-	if (write_output(&o, &c, &out))
-		goto cleanup;
+	ret = result_load__file(o->positional[0], &a, d);
+	if (!ret)
+		ret = result_load__file(o->positional[1], &b, d);
+	if (!ret && compare__build(&c, &a, &b, o->positional[0], o->positional[1]))
+		ret = diag__fail(d, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = write_output(o, &c, out, d);
 	/* A script must not take "nothing in common" for "no regression". */
-	if (!c.nr_sets) {
-		die_msg("nothing compared: no set of runs in %s has the parameters of one in %s",
-			o.positional[0], o.positional[1]);
-		goto cleanup;
-	}
-	ret = EXIT_OK;
-	if (o.fail_on_regression_set && compare__regressions(&c, o.fail_on_regression, stderr))
+	if (!ret && !c.nr_sets)
+		ret = diag__fail(d, -ENODATA,
+				 "nothing compared: no set of runs in %s has the "
+				 "parameters of one in %s",
+				 o->positional[0], o->positional[1]);
+	if (!ret && o->fail_on_regression_set &&
+	    compare__regressions(&c, o->fail_on_regression, stderr))
 		ret = EXIT_REGRESSION;
-cleanup:
-	outfile__abort(&out);
 	compare__free(&c);
 	result_load__free(&a);
 	result_load__free(&b);
+	return ret;
+}
+
+/* compare reads only the files it is given: cfg is not used. */
+int cmd_compare(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
+	struct outfile out = {};
+	int ret;
+
+	(void)cfg;
+	ret = open_output(o, &out, d);
+	if (!ret)
+		ret = compare_files(o, &out, d);
+	outfile__abort(&out);
 	return ret;
 }

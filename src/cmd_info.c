@@ -92,7 +92,7 @@ static void print_params(const struct device *d)
 
 static void print_xen(const struct xen_blkfront *x)
 {
-	char b[32];
+	char b[32], param[96];
 
 	printf("xen-blkfront:\n");
 	print_limit("segments", x->segments, " (negotiated: queue/max_segments)");
@@ -107,18 +107,21 @@ static void print_xen(const struct xen_blkfront *x)
 	print_limit("max_queues", x->max_queues, "");
 	printf("  %-22s %s\n", "feature_persistent", on_off(x->feature_persistent));
 	if (x->max_indirect_segments >= 0)
-		printf("  %-22s %s=%lld (boot or modprobe)\n", "boot parameter", x->param_name,
-		       (long long)x->max_indirect_segments);
+		printf("  %-22s %s (boot or modprobe)\n", "boot parameter",
+		       device__xen_boot_parameter(x, x->max_indirect_segments, param,
+						  sizeof(param)));
 	else
-		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter", x->param_name);
+		printf("  %-22s %s=N (boot or modprobe)\n", "boot parameter",
+		       device__xen_param_name(x));
 	/* A rebooted guest negotiates again: say which side to change. */
 	if (x->backend_limited)
 		printf("  the module asks for %lld segments but the backend limits it to %lld\n",
 		       (long long)x->max_indirect_segments, (long long)x->segments);
 	else if (!x->indirect_descriptors)
-		printf("  %s=32 (the default) or more turns indirect descriptors on, where the "
+		printf("  %s (the default) or more turns indirect descriptors on, where the "
 		       "backend offers them\n",
-		       x->param_name);
+		       device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param,
+						  sizeof(param)));
 }
 
 /* An NVMe multipath head issues nothing itself: its paths carry the requests. */
@@ -264,61 +267,49 @@ static void info_text(const struct device *d, const struct stack *st)
 	print_stack(d, st);
 }
 
-int cmd_info(int argc, char **argv, const struct env_config *cfg)
+/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
+static int info_json(const struct options *o, const struct device *dev, const struct stack *st,
+		     struct diag *d)
 {
-	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile out = {};
-	struct device dev;
-	struct stack st;
-	struct options o;
-	char err_msg[512];
 	json_t *doc;
 	int err;
 
-	err = cli_parse("info", argc, argv, &o);
+	err = outfile__open(&out, "--json", o->json, NULL, 0, d);
 	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.nr_positional != 1) {
-		die_msg("info takes one disk: blktrace-bench info DEV [--json[=FILE]]");
-		return EXIT_USAGE;
-	}
-	if (device__resolve(cfg->sysfs_root, o.positional[0], &dev, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
-	driver_probes__notice(&probes, &dev, stderr);
-	if (stack__discover(cfg->sysfs_root, &dev, &st, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
-	if (!o.json) {
-		info_text(&dev, &st);
-		stack__free(&st);
-		return finish_stdout() ? EXIT_FAIL : EXIT_OK;
-	}
-	/* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
-	err = outfile__open(&out, "--json", o.json, NULL, 0, err_msg, sizeof(err_msg));
-	if (err) {
-		stack__free(&st);
-		die_msg("%s", err_msg);
-		return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
-	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(&dev));
-	if (doc && (st.n || st.note[0]))
+		return err;
+	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(dev));
+	if (doc && (st->n || st->note[0]))
 		json_object_set_new(
 			doc, "stack",
-			report_json__stack(&dev, st.layers, st.n, st.top_kind, st.note));
-	stack__free(&st);
+			report_json__stack(dev, st->layers, st->n, st->top_kind, st->note));
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {
 		outfile__abort(&out);
-		die_msg("cannot write --json %s: %s", o.json, strerror(-err));
-		return EXIT_FAIL;
+		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
 	}
-	if (outfile__commit(&out, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
-	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
+	return outfile__commit(&out, d);
+}
+
+int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	struct device dev;
+	struct stack st;
+	int err;
+
+	err = device__resolve(cfg->sysfs_root, o->positional[0], &dev, d);
+	if (err)
+		return err;
+	driver_probes__notice(&probes, &dev, stderr);
+	err = stack__discover(cfg->sysfs_root, &dev, &st, d);
+	if (err)
+		return err;
+	if (!o->json)
+		info_text(&dev, &st);
+	else
+		err = info_json(o, &dev, &st, d);
+	stack__free(&st);
+	return err ? err : finish_stdout(d);
 }

@@ -15,64 +15,45 @@
 #include "device.h"
 #include "sweep_state.h"
 
-static int restore_disk(const struct sweep_env *env, const struct device *dev)
+static int restore_disk(const struct sweep_env *env, const struct device *dev, struct diag *d)
 {
+	char busy[DIAG_MSG_MAX];
 	struct sweep_state *s;
-	char err_msg[512];
 	struct stat st;
 	int n;
 
 	if (stat(env->dir ? env->dir : SWEEP_STATE_DIR, &st) && errno == ENOENT) {
 		fprintf(stderr, "blktrace-bench: nothing to restore on %s\n", dev->name);
-		return EXIT_OK;
+		return 0;
 	}
-	n = sweep_state__lock(env, dev, &s, err_msg, sizeof(err_msg));
-	if (n == -EBUSY) {
-		die_msg("%s: it restores its settings itself when it ends", err_msg);
-		return EXIT_USAGE;
+	n = sweep_state__lock(env, dev, &s, d);
+	if (n == -EBUSY && d) {
+		snprintf(busy, sizeof(busy), "%s", d->msg);
+		return diag__usage_err(d, n, "%s: it restores its settings itself when it ends",
+				       busy);
 	}
-	if (n) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
-	n = sweep_state__recover(s, stderr, err_msg, sizeof(err_msg));
+	if (n)
+		return n;
+	n = sweep_state__recover(s, stderr, d);
 	sweep_state__unlock(s);
-	if (n < 0) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
+	if (n < 0)
+		return n;
 	if (!n)
 		fprintf(stderr, "blktrace-bench: nothing to restore on %s\n", dev->name);
-	return EXIT_OK;
+	return 0;
 }
 
-int cmd_restore(int argc, char **argv, const struct env_config *cfg)
+int cmd_restore(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
-	struct sweep_env env = {};
-	struct device *dev;
-	struct options o;
-	char err_msg[512];
-	int err, rc;
+	struct sweep_env env = { .dir = o->state_dir };
+	struct device *dev = malloc(sizeof(*dev));
+	int err;
 
-	err = cli_parse("restore", argc, argv, &o);
-	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.nr_positional != 1) {
-		die_msg("restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]");
-		return EXIT_USAGE;
-	}
-	dev = malloc(sizeof(*dev));
-	if (!dev) {
-		die_msg("out of memory");
-		return EXIT_FAIL;
-	}
-	if (device__resolve(cfg->sysfs_root, o.positional[0], dev, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		free(dev);
-		return EXIT_USAGE;
-	}
-	env.dir = o.state_dir;
-	rc = restore_disk(&env, dev);
+	if (!dev)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	err = device__resolve(cfg->sysfs_root, o->positional[0], dev, d);
+	if (!err)
+		err = restore_disk(&env, dev, d);
 	free(dev);
-	return rc;
+	return err;
 }

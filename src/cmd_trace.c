@@ -249,10 +249,9 @@ static void say_tracing(const struct options *o, const struct result *res, struc
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res, struct outfile *snoop_out)
+			const struct result *res, struct outfile *snoop_out, struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
-	char msg[512];
 	size_t i;
 	int err;
 
@@ -268,32 +267,28 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 			lost += res->runs[i].block->c.lost_events;
 	if (err) {
 		outfile__abort(snoop_out);
-		die_msg("cannot write --snoop %s: %s", o->snoop, strerror(-err));
-		return err;
+		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
 	}
-	err = outfile__commit(snoop_out, msg, sizeof(msg));
-	if (err) {
-		die_msg("%s", msg);
+	err = outfile__commit(snoop_out, d);
+	if (err)
 		return err;
-	}
 	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
 		o->snoop, lost);
 	return 0;
 }
 
 /* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res, struct outfile *json)
+static int report(const struct options *o, const struct result *res, struct outfile *json,
+		  struct diag *d)
 {
 	struct report rep;
-	char msg[512];
 	json_t *doc;
-	int err;
+	int err = 0;
 
 	/* Everything derived, once, before either printer runs. */
 	if (report__build(&rep, res, o->recommend)) {
 		outfile__abort(json);
-		die_msg("out of memory");
-		return EXIT_FAIL;
+		return diag__fail(d, -ENOMEM, "out of memory");
 	}
 	if (!o->json || strcmp(o->json, "-"))
 		report_text__print(stdout, &rep, o->brief);
@@ -304,53 +299,45 @@ static int report(const struct options *o, const struct result *res, struct outf
 		json_decref(doc);
 		if (err) {
 			outfile__abort(json);
-			report__free(&rep);
-			die_msg("cannot write --json %s: %s",
-				strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
-			return EXIT_FAIL;
-		}
-		if (outfile__commit(json, msg, sizeof(msg))) {
-			die_msg("%s", msg);
-			report__free(&rep);
-			return EXIT_FAIL;
+			diag__fail(d, err, "cannot write --json %s: %s",
+				   strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
+		} else {
+			err = outfile__commit(json, d);
 		}
 	}
 	report__free(&rep);
-	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
+	return err ? err : finish_stdout(d);
 }
 
 /*
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop)
+static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
+			struct diag *d)
 {
 	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
 				       { o->json, "the --json output as well" } };
-	char msg[512];
 	int err = 0;
 
-	if (o->snoop && !strcmp(o->snoop, "-")) {
-		die_msg("--snoop -: the records are binary; give a file (--snoop-text reads it)");
-		return EXIT_USAGE;
-	}
+	if (o->snoop && !strcmp(o->snoop, "-"))
+		return diag__usage(d,
+				   "--snoop -: the records are binary; give a file (--snoop-text "
+				   "reads it)");
 	if (o->json)
-		err = outfile__open(json, "--json", o->json, in, 1, msg, sizeof(msg));
+		err = outfile__open(json, "--json", o->json, in, 1, d);
 	if (!err && o->snoop)
-		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, msg, sizeof(msg));
-	if (!err)
-		return EXIT_OK;
-	die_msg("%s", msg);
-	return err == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, d);
+	return err;
 }
 
-/* Attach: the tracer, and the snoop writer when asked. 0, or EXIT_FAIL after saying why. */
+/* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out)
+			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 struct diag *d)
 {
 	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
 	struct tracer_opts topts = {};
-	char err_msg[4096] = ""; /* room for the verifier's last lines */
 	size_t i;
 	int err;
 
@@ -361,255 +348,239 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
-	topts.errbuf = err_msg;
-	topts.errlen = sizeof(err_msg);
-	err = tracer__open(&topts, t);
-	if (err) {
-		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
-		return EXIT_FAIL;
-	}
+	err = tracer__open(&topts, t, d);
+	if (err)
+		return err;
 	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "%s", tracer__flavour(*t));
 	err = tracer__start(*t);
-	if (err) {
-		die_msg("cannot attach to the block tracepoints: %s", strerror(-err));
-		return EXIT_FAIL;
+	if (err)
+		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
+				  strerror(-err));
+	if (stop_signal) { /* a signal while loading: nothing ran, nothing to report */
+		d->signal = stop_signal;
+		return -EINTR;
 	}
-	if (stop_signal) /* a signal while loading: nothing ran, nothing to report */
-		return 128 + stop_signal;
 	if (o->snoop) {
 		err = snoop__start(tracer__events_fd(*t), snoop_out->f, sn);
-		if (err) {
-			die_msg("cannot write --snoop %s: %s", o->snoop, strerror(-err));
-			return EXIT_FAIL;
-		}
+		if (err)
+			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
+					  strerror(-err));
 	}
 	return 0;
-}
-
-/* The exit status of an interrupted workload, as a shell reports a death by that signal. */
-static int interrupted_rc(void)
-{
-	return 128 + (stop_signal ? stop_signal : SIGINT);
 }
 
 /*
  * Workload mode: everything that can be refused is refused before the BPF programs
  * attach (sweep__prepare); the swept value is back and the target closed before the
- * report is written.
+ * report is written. Interrupted, the runs so far are reported and the signal is the
+ * outcome.
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
 			const struct workload_env *env, struct result *res, struct outfile *json,
-			struct outfile *snoop_out)
+			struct outfile *snoop_out, struct diag *d)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	struct sweep job;
-	char err_msg[512] = "";
-	int err, rc = EXIT_FAIL;
+	int err, ran;
 
-	err = sweep__prepare(&job, o, &res->device, env, &stop_signal, err_msg, sizeof(err_msg));
+	err = sweep__prepare(&job, o, &res->device, env, &stop_signal, d);
 	if (err == -EINTR) {
-		die_msg("interrupted before the first run");
-		return interrupted_rc();
+		d->signal = stop_signal;
+		return diag__fail(d, err, "interrupted before the first run");
 	}
-	if (err) {
-		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
-		return err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-	}
-	rc = start_tracing(o, cfg, res, &t, &sn, snoop_out);
-	if (rc)
+	if (err)
+		return err;
+	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	if (err)
 		goto cleanup;
-	rc = EXIT_FAIL;
 	say_tracing(o, res, t);
-	err = sweep__run(&job, t, res, &stop_signal, err_msg, sizeof(err_msg));
+	ran = sweep__run(&job, t, res, &stop_signal, d);
 	sweep__close(&job);
-	if (err && err != -EINTR) {
-		die_msg("%s", err_msg[0] ? err_msg : strerror(-err));
-		rc = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	err = ran == -EINTR ? 0 : ran;
+	if (err)
 		goto cleanup;
-	}
-	if (err == -EINTR)
+	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	if (stop_tracing(&t, &sn, o, res, snoop_out))
-		goto cleanup;
-	rc = report(o, res, json);
-	if (rc == EXIT_OK && err == -EINTR)
-		rc = interrupted_rc();
+	err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+	if (!err)
+		err = report(o, res, json, d);
+	if (!err && ran == -EINTR) {
+		d->signal = stop_signal;
+		err = -EINTR;
+	}
 cleanup:
 	sweep__close(&job);
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
-	return rc;
+	return err;
 }
 
-/* Passive and command mode. */
+/* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
+static int count_command(struct tracer *t, const struct options *o, const struct result *res,
+			 struct run *run, const struct block_stats *start, int status,
+			 struct diag *d)
+{
+	int err;
+
+	run->exit_status = status;
+	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
+	err = tracer__snapshot_all(t, run->block);
+	if (err)
+		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+	block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
+	return 0;
+}
+
+/* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct outfile *json, struct outfile *snoop_out)
+		     struct outfile *json, struct outfile *snoop_out, struct diag *d)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	struct run *run;
-	int err, rc = EXIT_FAIL;
+	int err, status = 0;
 	double t0;
 
-	rc = start_tracing(o, cfg, res, &t, &sn, snoop_out);
-	if (rc)
+	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	if (err)
 		goto cleanup;
-	rc = EXIT_FAIL;
 	start = calloc(1 + res->nr_layers, sizeof(*start));
 	run = result__add_run(res, true, false);
 	if (!start || !run) {
-		die_msg("out of memory");
+		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
 	err = tracer__snapshot_all(t, start);
 	if (!err)
 		err = tracer__reset_max(t);
 	if (err) {
-		die_msg("cannot read the BPF maps: %s", strerror(-err));
+		diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
 	say_tracing(o, res, t);
 	t0 = now_s();
 	if (o->command) {
-		int status = run_command(o->command);
-
+		status = run_command(o->command);
 		if (status < 0) {
+			/* What a shell does: no report, the status says the command never ran. */
 			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
-			rc = EXIT_NOEXEC;
+			status = EXIT_NOEXEC;
 			goto cleanup;
 		}
-		run->exit_status = status;
-		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
-		err = tracer__snapshot_all(t, run->block);
-		if (!err)
-			block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
+		err = count_command(t, o, res, run, start, status, d);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
 		err = run_passive(t, o, res, run->block, start);
+		if (err)
+			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 	}
 	run->seconds = now_s() - t0;
-	if (err) {
-		die_msg("cannot read the BPF maps: %s", strerror(-err));
-		goto cleanup;
-	}
 	/* Detach before writing: the report's own I/O must not be traced. */
-	if (stop_tracing(&t, &sn, o, res, snoop_out))
-		goto cleanup;
-	rc = report(o, res, json);
-	if (rc == EXIT_OK && o->command)
-		rc = run->exit_status;
+	if (!err)
+		err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+	if (!err)
+		err = report(o, res, json, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
-	return rc;
+	return err ? err : status;
 }
 
 /* The layers under the traced device, traced with it (a dm/md device, a loop device). */
-static int find_stack(const struct env_config *cfg, struct result *res)
+static int find_stack(const struct env_config *cfg, struct result *res, struct diag *d)
 {
 	struct stack st;
-	char err_msg[256];
+	int err;
 
-	if (stack__discover(cfg->sysfs_root, &res->device, &st, err_msg, sizeof(err_msg))) {
-		die_msg("%s", err_msg);
-		return EXIT_FAIL;
-	}
+	err = stack__discover(cfg->sysfs_root, &res->device, &st, d);
+	if (err)
+		return err;
 	snprintf(res->stack_note, sizeof(res->stack_note), "%s", st.note);
 	snprintf(res->stack_top_kind, sizeof(res->stack_top_kind), "%s", st.top_kind);
 	if (!st.n) {
 		stack__free(&st);
-		return EXIT_OK;
+		return 0;
 	}
 	res->layers = st.layers;
 	res->nr_layers = st.n;
-	return EXIT_OK;
+	return 0;
 }
 
-static int check_modes(const struct options *o)
+static int check_modes(const struct options *o, struct diag *d)
 {
-	if (!o->trace) {
-		die_msg("--trace DEV is required (try --help)");
-		return EXIT_USAGE;
-	}
-	if ((o->command || o->rw) && (o->duration || o->interval)) {
-		die_msg("--duration and --interval are for passive mode, not with a workload");
-		return EXIT_USAGE;
-	}
-	if (o->command && o->rw) {
-		die_msg("--rw runs the built-in workload: give it or a command, not both");
-		return EXIT_USAGE;
-	}
-	if (!o->rw && o->nr_set_values) {
-		die_msg("--set sweeps the built-in workload: it needs --rw");
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	if (!o->trace)
+		return diag__usage(d, "--trace DEV is required (try --help)");
+	if ((o->command || o->rw) && (o->duration || o->interval))
+		return diag__usage(d, "--duration and --interval are for passive mode, not with a "
+				      "workload");
+	if (o->command && o->rw)
+		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
+				      "both");
+	if (!o->rw && o->nr_set_values)
+		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
+	return 0;
 }
 
-int cmd_trace(int argc, char **argv, const struct env_config *cfg)
+/*
+ * A sweep that died left settings changed: put them back (a sweep does so under its
+ * lock, in sweep__prepare). What cannot be done is said, and the run goes on.
+ */
+static void recover_settings(const struct sweep_env *env, struct device *dev)
+{
+	struct diag d = {};
+	int ret = sweep_state__recover_idle(env, dev, stderr, &d);
+
+	if (ret < 0)
+		diag__say(&d);
+	else if (ret > 0)
+		device__read_limits(dev);
+}
+
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct outfile json_out = {}, snoop_out = {};
 	struct workload_env env = {};
 	struct result res = {};
-	struct options o;
-	char err_msg[512];
-	int err, rc;
+	int err;
 
-	err = cli_parse("trace", argc, argv, &o);
+	if (o->snoop_text) {
+		err = snoop__print_text(o->snoop_text, stdout, d);
+		return err ? err : finish_stdout(d);
+	}
+	err = check_modes(o, d);
+	if (!err)
+		err = device__resolve(cfg->sysfs_root, o->trace, &res.device, d);
 	if (err)
-		return err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
-	if (o.snoop_text) {
-		err = snoop__print_text(o.snoop_text, stdout, err_msg, sizeof(err_msg));
-		if (err)
-			die_msg("%s", err_msg);
-		return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL)
-			   : (finish_stdout() ? EXIT_FAIL : EXIT_OK);
-	}
-	rc = check_modes(&o);
-	if (rc)
-		return rc;
-	err = device__resolve(cfg->sysfs_root, o.trace, &res.device, err_msg, sizeof(err_msg));
-	if (err) {
-		die_msg("%s", err_msg);
-		return EXIT_USAGE;
-	}
+		return err;
 	res.has_device = true;
-	rc = find_stack(cfg, &res);
-	if (rc)
-		return rc;
+	err = find_stack(cfg, &res, d);
+	if (err)
+		return err;
 	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), argc, argv);
+	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
-	env.state.dir = o.state_dir;
+	env.state.dir = o->state_dir;
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
-	/* A sweep that died left settings changed: put them back (a sweep does so under
-	 * its lock, in sweep__prepare). */
-	if (!o.nr_set_values) {
-		err = sweep_state__recover_idle(&env.state, &res.device, stderr, err_msg,
-						sizeof(err_msg));
-		if (err < 0)
-			die_msg("%s", err_msg);
-		else if (err > 0)
-			device__read_limits(&res.device);
-	}
+	if (!o->nr_set_values)
+		recover_settings(&env.state, &res.device);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	rc = open_outputs(&o, &json_out, &snoop_out);
-	if (rc == EXIT_OK)
-		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out)
-			  : run_trace(&o, cfg, &res, &json_out, &snoop_out);
+	err = open_outputs(o, &json_out, &snoop_out, d);
+	if (!err)
+		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d)
+			    : run_trace(o, cfg, &res, &json_out, &snoop_out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);
 	result__free(&res);
-	return rc;
+	return err;
 }

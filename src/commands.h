@@ -1,32 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* The commands main() dispatches to, their exit codes, and what they share for output. */
+/* The commands, and running the one argv names (commands.c). */
 #ifndef BLKTRACE_BENCH_COMMANDS_H
 #define BLKTRACE_BENCH_COMMANDS_H
 
+#include "diag.h" /* the exit codes, and how a command reports */
 #include "env_config.h"
 
-/* Exit codes shared by every command. */
-enum {
-	EXIT_OK = 0,
-	EXIT_FAIL = 1,	     /* a runtime failure */
-	EXIT_USAGE = 2,	     /* bad input: options, unknown disk, a refused target, a busy disk */
-	EXIT_REGRESSION = 3, /* compare --fail-on-regression: a headline metric got worse */
-	EXIT_NOEXEC = 127,   /* command mode: the command could not be started */
-};
+struct options;
 
 /*
- * Each command gets argv with argv[0] = "blktrace-bench <name>", and what the environment
- * configures (read once, in main). compare reads no system file: it needs none.
+ * Each command gets the options cli_parse made of its argv (argv[0] = "blktrace-bench
+ * <name>", or the program for trace), what the environment configures (read once, in
+ * main), and a struct diag. It returns 0, its own status (compare's EXIT_REGRESSION,
+ * the command's in command mode), or a negative errno with the reason in d. compare
+ * reads no system file: it needs no cfg.
  */
-int cmd_trace(int argc, char **argv, const struct env_config *cfg);
-int cmd_info(int argc, char **argv, const struct env_config *cfg);
-int cmd_compare(int argc, char **argv, const struct env_config *cfg);
-int cmd_restore(int argc, char **argv, const struct env_config *cfg);
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d);
+int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d);
+int cmd_compare(const struct options *o, const struct env_config *cfg, struct diag *d);
+int cmd_restore(const struct options *o, const struct env_config *cfg, struct diag *d);
 
-/* Prints "blktrace-bench: <message>" on stderr. */
-void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Flush stdout and report a failed write (ENOSPC, EPIPE...) as an error. */
-int finish_stdout(void);
+/*
+ * Run the command argv[1] names (argv[1] is changed to "blktrace-bench NAME"), or trace
+ * when argv[1] is an option or missing: its exit code (diag__exit's).
+ */
+int commands__run(int argc, char **argv, const struct env_config *cfg);
 
 #endif /* BLKTRACE_BENCH_COMMANDS_H */

@@ -7,7 +7,7 @@
  * compare_json.c and compare_text.c only print it.
  *
  * A change is "significant" when Welch's t-test over the repetitions gives
- * p < COMPARE_ALPHA and the 95% confidence intervals of the two means do not
+ * p < STATS_ALPHA and the 95% confidence intervals of the two means do not
  * overlap; the second test keeps a tiny p from a huge n from calling noise a win.
  */
 #ifndef BLKTRACE_BENCH_COMPARE_H
@@ -19,8 +19,6 @@
 #include "result_load.h"
 #include "series.h"
 #include "stats.h"
-
-#define COMPARE_ALPHA 0.05
 
 enum verdict {
 	VERDICT_SAME,

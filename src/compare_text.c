@@ -325,7 +325,7 @@ void compare_text__print(FILE *f, const struct comparison *c)
 	print_side(f, "A", c->name_a, c->a->header);
 	print_side(f, "B", c->name_b, c->b->header);
 	fprintf(f, "significant: Welch's t-test p < %g and disjoint 95%% confidence intervals\n\n",
-		COMPARE_ALPHA);
+		STATS_ALPHA);
 	print_changes(f, c->device_changes, 2, "settings that differ (A -> B):",
 		      "settings: the same disk, limits, driver, kernel and tool version");
 	for (i = 0; i < c->nr_sets; i++)

@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,23 +16,10 @@
 #include <sys/sysmacros.h>
 
 #include "device_read.h"
+#include "diag.h"
 #include "parse.h"
 #include "sysfs.h"
 #include "text.h"
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static int part_cmp(const void *a, const void *b)
 {
@@ -104,7 +90,7 @@ cleanup:
  * dir) to its parent disk's directory, which sits within the root already.
  */
 static int read_named_partition(const char *root, const char *dir, char *disk, struct device *dev,
-				char *err, size_t errlen)
+				struct diag *d)
 {
 	char *slash;
 	int ret;
@@ -115,63 +101,51 @@ static int read_named_partition(const char *root, const char *dir, char *disk, s
 		ret = sysfs__read_u64(dir, "start", &dev->part_start);
 	if (!ret)
 		ret = sysfs__read_u64(dir, "size", &dev->part_sectors);
-	if (ret) {
-		set_err(err, errlen, "%s: cannot read its dev/start/size: %s", dir, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return diag__fail(d, ret, "%s: cannot read its dev/start/size: %s", dir,
+				  strerror(-ret));
 	slash = strrchr(disk, '/');
 	if (slash)
 		*slash = '\0';
-	if (!slash || !sysfs__under_root(root, disk) || !sysfs__exists(disk, "dev", false)) {
-		set_err(err, errlen, "partition %s has no parent disk", dev->part_name);
-		return -ENOENT;
-	}
+	if (!slash || !sysfs__under_root(root, disk) || !sysfs__exists(disk, "dev", false))
+		return diag__fail(d, -ENOENT, "partition %s has no parent disk", dev->part_name);
 	return 0;
 }
 
 /* Fill the model from a resolved directory of a disk or partition. */
-static int read_device(const char *root, const char *dir, struct device *dev, char *err,
-		       size_t errlen)
+static int read_device(const char *root, const char *dir, struct device *dev, struct diag *d)
 {
 	char disk[PATH_MAX];
 	int ret;
 
 	text__copy(disk, sizeof(disk), dir);
 	if (sysfs__exists(dir, "partition", false)) {
-		ret = read_named_partition(root, dir, disk, dev, err, errlen);
+		ret = read_named_partition(root, dir, disk, dev, d);
 		if (ret)
 			return ret;
 	}
 	if (strlen(disk) >= sizeof(dev->sysfs_path) ||
-	    strlen(sysfs__base_name(disk)) >= DEVICE_NAME_MAX) {
-		set_err(err, errlen, "%s: path too long", disk);
-		return -ENAMETOOLONG;
-	}
+	    strlen(sysfs__base_name(disk)) >= DEVICE_NAME_MAX)
+		return diag__fail(d, -ENAMETOOLONG, "%s: path too long", disk);
 	text__copy(dev->sysfs_path, sizeof(dev->sysfs_path), disk);
 	text__copy(dev->name, sizeof(dev->name), sysfs__base_name(disk));
 	dev->hidden = !sysfs__exists(disk, "dev", false);
 	ret = dev->hidden ? 0 : sysfs__read_devnum(disk, &dev->major, &dev->minor);
 	if (!ret)
 		ret = sysfs__read_u64(disk, "size", &dev->size_sectors);
-	if (ret) {
-		set_err(err, errlen, "%s: cannot read dev/size: %s", disk, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return diag__fail(d, ret, "%s: cannot read dev/size: %s", disk, strerror(-ret));
 	ret = device__read_limits(dev);
-	if (ret) {
-		set_err(err, errlen, "%s: cannot read queue limits: %s", disk, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return diag__fail(d, ret, "%s: cannot read queue limits: %s", disk, strerror(-ret));
 	device_queue__read_hw_queues(disk, &dev->nr_hw_queues, &dev->max_tags);
 	device_driver__read_paths(root, dev);
 	/* Before 5.0 single-queue disks had no mq/ but a real elevator. */
 	dev->bio_based = dev->nr_hw_queues == 0 && !dev->nr_paths &&
 			 (!dev->limits.scheduler[0] || !strcmp(dev->limits.scheduler, "none"));
 	ret = read_partitions(dev);
-	if (ret) {
-		set_err(err, errlen, "%s: cannot list partitions: %s", disk, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return diag__fail(d, ret, "%s: cannot list partitions: %s", disk, strerror(-ret));
 	device_driver__read(root, disk, dev);
 	return 0;
 }
@@ -188,8 +162,25 @@ static bool valid_name(const char *name)
 	return true;
 }
 
-/* Turn the user's DEV into a resolved sysfs directory; err says why not. */
-static int spec_to_dir(const char *root, const char *spec, char *dir, char *err, size_t errlen)
+/*
+ * What a lookup of spec below root came to: a name that resolves to nothing, or to
+ * something outside the root, is bad input; another errno a runtime failure.
+ */
+static int lookup_result(int ret, const char *root, const char *spec, struct diag *d)
+{
+	if (ret == -ENOENT)
+		return diag__usage_err(d, ret, "no such block device: %s", spec);
+	if (ret == -EXDEV)
+		return diag__usage_err(d, ret, "%s: its sysfs link leads outside %s", spec, root);
+	if (ret == -ENAMETOOLONG)
+		return diag__usage_err(d, ret, "%s: %s", spec, strerror(-ret));
+	if (ret)
+		return diag__fail(d, ret, "%s: %s", spec, strerror(-ret));
+	return 0;
+}
+
+/* Turn the user's DEV into a resolved sysfs directory; d says why not. */
+static int spec_to_dir(const char *root, const char *spec, char *dir, struct diag *d)
 {
 	unsigned int maj, min;
 	const char *why, *name = spec;
@@ -197,50 +188,36 @@ static int spec_to_dir(const char *root, const char *spec, char *dir, char *err,
 	struct stat st;
 	int ret;
 
-	if (!*spec) {
-		set_err(err, errlen, "empty device name");
-		return -EINVAL;
-	}
+	if (!*spec)
+		return diag__usage(d, "empty device name");
 	if (strchr(spec, '/')) {
 		if (!stat(spec, &st)) {
-			if (!S_ISBLK(st.st_mode)) {
-				set_err(err, errlen, "not a block device: %s", spec);
-				return -ENOTBLK;
-			}
+			if (!S_ISBLK(st.st_mode))
+				return diag__usage_err(d, -ENOTBLK, "not a block device: %s", spec);
 			snprintf(key, sizeof(key), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 			ret = sysfs__lookup(root, "dev/block", key, dir);
 			if (ret != -ENOENT)
-				return ret;
+				return lookup_result(ret, root, spec, d);
 			/* A fixture root need not know this host's numbers; try the name. */
 			name = sysfs__base_name(spec);
 		} else if (errno == ENOENT && !strncmp(spec, "/dev/", 5) &&
 			   !strchr(spec + 5, '/')) {
 			name = spec + 5;
-		} else if (errno == ENOENT) {
-			return -ENOENT;
 		} else {
-			ret = -errno;
-			set_err(err, errlen, "%s: %s", spec, strerror(errno));
-			return ret;
+			return lookup_result(-errno, root, spec, d);
 		}
 	} else if (strchr(spec, ':')) {
 		ret = parse_devnum(spec, &maj, &min, &why);
-		if (ret) {
-			set_err(err, errlen, "invalid MAJ:MIN \"%s\": %s", spec, why);
-			return ret;
-		}
+		if (ret)
+			return diag__usage_err(d, ret, "invalid MAJ:MIN \"%s\": %s", spec, why);
 		snprintf(key, sizeof(key), "%u:%u", maj, min);
-		return sysfs__lookup(root, "dev/block", key, dir);
+		return lookup_result(sysfs__lookup(root, "dev/block", key, dir), root, spec, d);
 	}
-	if (!valid_name(name)) {
-		set_err(err, errlen, "invalid device name \"%s\"", spec);
-		return -EINVAL;
-	}
-	if (strlen(name) >= DEVICE_NAME_MAX) {
-		set_err(err, errlen, "device name too long: %s", spec);
-		return -EINVAL;
-	}
-	return sysfs__lookup(root, "class/block", name, dir);
+	if (!valid_name(name))
+		return diag__usage(d, "invalid device name \"%s\"", spec);
+	if (strlen(name) >= DEVICE_NAME_MAX)
+		return diag__usage(d, "device name too long: %s", spec);
+	return lookup_result(sysfs__lookup(root, "class/block", name, dir), root, spec, d);
 }
 
 /* block/genhd.c: GENHD_FL_HIDDEN disks (NVMe paths) show "hidden" as 1. */
@@ -253,45 +230,27 @@ static bool hidden_disk(const char *dir)
 	return false;
 }
 
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
-		    size_t errlen)
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
 	int ret;
 
 	memset(dev, 0, sizeof(*dev));
-	set_err(err, errlen, "%s", "");
-	if (!spec) {
-		set_err(err, errlen, "no device given");
-		return -EINVAL;
-	}
-	if (!sysfs_root) {
-		set_err(err, errlen, "no sysfs root given");
-		return -EINVAL;
-	}
+	if (!spec)
+		return diag__usage(d, "no device given");
+	if (!sysfs_root)
+		return diag__usage(d, "no sysfs root given");
+	/* The root of every lookup is configuration: missing, it is bad input too. */
 	if (!realpath(sysfs_root, root)) {
 		ret = -errno;
-		set_err(err, errlen, "sysfs root %s: %s", sysfs_root, strerror(errno));
-		return ret;
+		return diag__usage_err(d, ret, "sysfs root %s: %s", sysfs_root, strerror(-ret));
 	}
-	ret = spec_to_dir(root, spec, dir, err, errlen);
+	ret = spec_to_dir(root, spec, dir, d);
 	/* Hidden disks (NVMe paths) have no dev; everything else without one is no disk. */
-	if (ret == -ENOENT || (!ret && !sysfs__exists(dir, "dev", false) && !hidden_disk(dir))) {
-		set_err(err, errlen, "no such block device: %s", spec);
-		ret = -ENOENT;
-		goto cleanup;
-	}
-	if (ret == -EXDEV) {
-		set_err(err, errlen, "%s: its sysfs link leads outside %s", spec, root);
-		goto cleanup;
-	}
-	if (ret) {
-		if (!err || !err[0])
-			set_err(err, errlen, "%s: %s", spec, strerror(-ret));
-		goto cleanup;
-	}
-	ret = read_device(root, dir, dev, err, errlen);
-cleanup:
+	if (!ret && !sysfs__exists(dir, "dev", false) && !hidden_disk(dir))
+		ret = lookup_result(-ENOENT, root, spec, d);
+	if (!ret)
+		ret = read_device(root, dir, dev, d);
 	if (ret)
 		memset(dev, 0, sizeof(*dev));
 	return ret;

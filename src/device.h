@@ -19,7 +19,8 @@
 #define DEVICE_MAX_PARAMS 32
 /* BLKIF_MAX_SEGMENTS_PER_REQUEST: what fits in one ring slot without indirect descriptors. */
 #define XEN_DIRECT_SEGMENTS 11
-#define XEN_SEGMENT_BYTES 4096 /* one grant page per segment */
+#define XEN_SEGMENT_BYTES 4096		 /* one grant page per segment */
+#define XEN_DEFAULT_INDIRECT_SEGMENTS 32 /* the module's max_indirect_segments default */
 
 /* Queue limits as sysfs shows them; -1 where the kernel does not have the file. */
 struct queue_limits {
@@ -44,12 +45,11 @@ struct xen_blkfront {
 	bool param_is_old_name;	       /* the parameter is called "max" */
 	int64_t segments;	       /* negotiated: queue/max_segments */
 	bool indirect_descriptors;     /* segments > 11 */
-	int64_t max_request_bytes;     /* segments x 4096 */
+	int64_t max_request_bytes;     /* segments x XEN_SEGMENT_BYTES */
 	int64_t max_ring_page_order;
 	int64_t max_queues;
 	int64_t feature_persistent; /* -1 when the parameter is absent */
 	bool backend_limited;	    /* the module asked for more segments than negotiated */
-	char param_name[48];	    /* boot/modprobe: "xen_blkfront.max_indirect_segments" */
 };
 
 /*
@@ -154,19 +154,27 @@ struct device {
 	struct loop_info loop;
 };
 
+struct diag;
+
 /*
  * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below sysfs_root ("/sys") and read the
- * disk's model. Returns 0, or a negative errno with a one-line reason in err (no trailing
- * newline).
+ * disk's model. Returns 0, or a negative errno with the reason in d: bad input for a name
+ * that is invalid or resolves to no disk (-ENOENT) or outside the root (-EXDEV), a runtime
+ * failure for sysfs that cannot be read.
  */
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, char *err,
-		    size_t errlen);
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
 int device__read_limits(struct device *dev);
 
 /* Read one attribute of the whole disk's directory (e.g. "diskseq"), without trailing newline. */
 int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len);
+
+/*
+ * The active scheduler of a queue/scheduler text: "none [mq-deadline] kyber" ->
+ * "mq-deadline"; an mq queue before 4.11 shows just "none"; "" when none is marked.
+ */
+void device__active_scheduler(const char *text, char *out, size_t len);
 
 /* Read/write one queue/ attribute of the whole disk; values without trailing newline. */
 int device__queue_get(const struct device *dev, const char *attr, char *buf, size_t len);
@@ -181,5 +189,14 @@ int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits
 
 /* enum device_limit bits as text: "max_sectors_kb", "max_segments", both joined by "+", "". */
 const char *device__limit_name(unsigned int limits);
+
+/*
+ * xen-blkfront's boot (or modprobe) parameter for the segments it asks for:
+ * "xen_blkfront.max_indirect_segments", "xen_blkfront.max" on 3.11..4.5.
+ */
+const char *device__xen_param_name(const struct xen_blkfront *x);
+/* That parameter set to segments, into buf: "xen_blkfront.max_indirect_segments=32". */
+const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				       size_t len);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

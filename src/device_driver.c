@@ -122,7 +122,6 @@ static void read_xen(const char *root, struct device *dev)
 
 	x->present = true;
 	x->max_indirect_segments = -1;
-	snprintf(x->param_name, sizeof(x->param_name), "xen_blkfront.max_indirect_segments");
 	if (!module_params_dir(root, "xen_blkfront", dir, sizeof(dir))) {
 		if (sysfs__exists(dir, "max_indirect_segments", false)) {
 			x->max_indirect_segments =
@@ -130,7 +129,6 @@ static void read_xen(const char *root, struct device *dev)
 		} else if (sysfs__exists(dir, "max", false)) {
 			x->max_indirect_segments = sysfs__read_s64_or_neg1(dir, "max");
 			x->param_is_old_name = true;
-			snprintf(x->param_name, sizeof(x->param_name), "xen_blkfront.max");
 		}
 	}
 	x->max_ring_page_order = module_param(root, "xen_blkfront", "max_ring_page_order");
@@ -142,6 +140,18 @@ static void read_xen(const char *root, struct device *dev)
 	    __builtin_mul_overflow(x->segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
 		x->max_request_bytes = -1;
 	x->backend_limited = x->segments >= 0 && x->max_indirect_segments > x->segments;
+}
+
+const char *device__xen_param_name(const struct xen_blkfront *x)
+{
+	return x->param_is_old_name ? "xen_blkfront.max" : "xen_blkfront.max_indirect_segments";
+}
+
+const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				       size_t len)
+{
+	snprintf(buf, len, "%s=%lld", device__xen_param_name(x), (long long)segments);
+	return buf;
 }
 
 static void read_virtio_blk(const char *root, struct device *dev)

@@ -17,8 +17,7 @@
 #include "sysfs.h"
 #include "text.h"
 
-/* "none [mq-deadline] kyber bfq" -> "mq-deadline"; an mq queue before 4.11 shows just "none". */
-static void parse_scheduler(const char *text, char *out, size_t len)
+void device__active_scheduler(const char *text, char *out, size_t len)
 {
 	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
 
@@ -55,7 +54,7 @@ int device__read_limits(struct device *dev)
 	l->rotational = sysfs__read_s64_or_neg1(q, "rotational");
 	l->scheduler[0] = '\0';
 	if (!sysfs__read_attr(q, "scheduler", buf, sizeof(buf)))
-		parse_scheduler(buf, l->scheduler, sizeof(l->scheduler));
+		device__active_scheduler(buf, l->scheduler, sizeof(l->scheduler));
 	sysfs__read_attr_trunc(q, "write_cache", l->write_cache, sizeof(l->write_cache));
 	return 0;
 }

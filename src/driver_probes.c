@@ -14,6 +14,7 @@
  * An attach could still be refused (lockdown, an LSM): whoever attaches must handle that.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,7 +28,7 @@ static const char *const xen_funcs[] = { "blkif_queue_rq", "blkif_interrupt" };
 
 static bool exists(const char *root, const char *rel)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	struct stat st;
 
 	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
@@ -91,7 +92,7 @@ static bool btf_has_funcs(const struct btf *btf)
 /* Module BTF is split BTF on top of vmlinux's. */
 static bool find_btf(const char *root, bool in_module)
 {
-	char vmlinux[4096], mod[4096];
+	char vmlinux[PATH_MAX], mod[PATH_MAX];
 	struct btf *base = NULL, *split = NULL;
 	bool found = false;
 

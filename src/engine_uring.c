@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 #include "engine.h"
+#include "workload.h" /* WORKLOAD_MAX_DEPTH: the ring is as deep as a job may ask */
 
 struct uring_data {
 	struct io_uring ring;
@@ -161,7 +162,7 @@ static void uring_cleanup(struct engine *e)
 
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
-	.max_depth = 4096,
+	.max_depth = WORKLOAD_MAX_DEPTH,
 	.init = uring_init,
 	.submit = uring_submit,
 	.reap = uring_reap,

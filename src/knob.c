@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The queue settings --set sweeps (knob.h): which ones, their bounds, the trial writes
+ * and putting the original back.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parse.h"
+#include "diag.h"
 #include "knob.h"
-
-#define ERR(fmt, ...) (snprintf(err, errlen, fmt, ##__VA_ARGS__), -EINVAL)
+#include "parse.h"
 
 static const struct {
 	const char *name;
@@ -31,17 +34,6 @@ bool knob__is_sweepable(const char *name)
 	return false;
 }
 
-/* The active scheduler is the bracketed one: "[mq-deadline] none". */
-static void active_scheduler(char *buf)
-{
-	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (open && close) {
-		memmove(buf, open + 1, close - open - 1);
-		buf[close - open - 1] = '\0';
-	}
-}
-
 static bool in_list(const char *list, const char *word)
 {
 	char copy[256], *tok, *save;
@@ -54,7 +46,7 @@ static bool in_list(const char *list, const char *word)
 }
 
 int knob__prepare(struct knob *k, const struct device *dev, const char *name, char *const *values,
-		  int nr, char *err, size_t errlen)
+		  int nr, struct diag *d)
 {
 	char list[256];
 	size_t i;
@@ -66,17 +58,19 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 		if (!strcmp(knobs[i].name, name))
 			break;
 	if (i == sizeof(knobs) / sizeof(knobs[0]))
-		return ERR("--set %s: not a sweepable setting (max_sectors_kb, read_ahead_kb, "
-			   "nr_requests, scheduler, wbt_lat_usec, nomerges, rq_affinity)",
-			   name);
+		return diag__usage(d,
+				   "--set %s: not a sweepable setting "
+				   "(max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
+				   "wbt_lat_usec, nomerges, rq_affinity)",
+				   name);
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	ret = device__queue_get(dev, name, k->original, sizeof(k->original));
 	if (ret)
-		return ERR("--set %s: %s has no queue/%s: %s", name, dev->name, name,
-			   strerror(-ret));
+		return diag__usage(d, "--set %s: %s has no queue/%s: %s", name, dev->name, name,
+				   strerror(-ret));
 	snprintf(list, sizeof(list), "%s", k->original);
 	if (!strcmp(name, "scheduler"))
-		active_scheduler(k->original);
+		device__active_scheduler(list, k->original, sizeof(k->original));
 
 	for (v = 0; v < nr; v++) {
 		const char *val = values[v];
@@ -84,59 +78,70 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 
 		if (knobs[i].min == -2) {
 			if (!in_list(list, val))
-				return ERR("--set scheduler=%s: %s offers %s", val, dev->name,
-					   list);
+				return diag__usage(d, "--set scheduler=%s: %s offers %s", val,
+						   dev->name, list);
 			continue;
 		}
 		if (!strcmp(val, "-1") && knobs[i].min == -1)
 			continue;
 		if (parse_uint(val, INT64_MAX, &u) || (int64_t)u < knobs[i].min ||
 		    (int64_t)u > knobs[i].max)
-			return ERR("--set %s=%s: not a valid value", name, val);
+			return diag__usage(d, "--set %s=%s: not a valid value", name, val);
 		if (!strcmp(name, "max_sectors_kb") && dev->limits.max_hw_sectors_kb > 0 &&
 		    (int64_t)u > dev->limits.max_hw_sectors_kb)
-			return ERR("--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s",
-				   val, (long long)dev->limits.max_hw_sectors_kb, dev->name);
+			return diag__usage(
+				d, "--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s",
+				val, (long long)dev->limits.max_hw_sectors_kb, dev->name);
 	}
 	return 0;
 }
 
-int knob__try(struct knob *k, char *const *values, int nr, char *err, size_t errlen)
+int knob__try(struct knob *k, char *const *values, int nr, struct diag *d)
 {
 	int v, ret;
 
 	/* What only the kernel knows (e.g. nr_requests above the tag depth): try each. */
 	for (v = 0; v < nr; v++) {
-		ret = knob__apply(k, values[v], err, errlen);
+		ret = knob__apply(k, values[v], d);
 		if (ret) {
 			knob__restore(k);
 			return ret;
 		}
 	}
-	return knob__restore(k) ? ERR("--set %s: cannot restore %s", k->name, k->original) : 0;
+	ret = knob__restore(k);
+	if (ret)
+		return diag__fail(d, ret, "--set %s: cannot restore %s", k->name, k->original);
+	return 0;
 }
 
-int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
+int knob__apply(struct knob *k, const char *value, struct diag *d)
 {
 	int ret;
 
 	k->changed = true;
 	ret = device__queue_set(k->dev, k->name, value);
+	/* EINVAL, ERANGE: the kernel's verdict on the value; another errno, a failed write. */
+	if (ret == -EINVAL || ret == -ERANGE)
+		return diag__usage(d, "--set %s=%s: the kernel refused it: %s", k->name, value,
+				   strerror(-ret));
 	if (ret)
-		return ERR("--set %s=%s: the kernel refused it: %s", k->name, value,
-			   strerror(-ret));
+		return diag__fail(d, ret, "--set %s=%s: the kernel refused it: %s", k->name, value,
+				  strerror(-ret));
 	return 0;
 }
 
 int knob__put(const struct device *dev, const char *name, const char *value)
 {
-	char now[256];
+	char now[256], active[64];
 	int ret;
 
 	ret = device__queue_set(dev, name, value);
 	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
-		if (!strcmp(name, "scheduler"))
-			active_scheduler(now);
+		/* The scheduler reads back as a list: the active one is what was set. */
+		if (!strcmp(name, "scheduler")) {
+			device__active_scheduler(now, active, sizeof(active));
+			snprintf(now, sizeof(now), "%s", active);
+		}
 		if (strcmp(now, value))
 			ret = -EIO;
 	}

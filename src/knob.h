@@ -20,13 +20,16 @@ struct knob {
 
 /* Is NAME one of the queue settings --set sweeps? */
 bool knob__is_sweepable(const char *name);
+struct diag;
+
 /* Read the original value and check every value (bounds, the scheduler list); writes
- * nothing. 0 or -EINVAL + err. */
+ * nothing. 0, or -EINVAL with the refusal in d. */
 int knob__prepare(struct knob *k, const struct device *dev, const char *name, char *const *values,
-		  int nr, char *err, size_t errlen);
-/* Write each value once and the original back (what only the kernel knows). 0 or -EINVAL + err. */
-int knob__try(struct knob *k, char *const *values, int nr, char *err, size_t errlen);
-int knob__apply(struct knob *k, const char *value, char *err, size_t errlen);
+		  int nr, struct diag *d);
+/* Write each value once and the original back (what only the kernel knows). 0 or -errno + d. */
+int knob__try(struct knob *k, char *const *values, int nr, struct diag *d);
+/* Write one value: 0, or -errno with d (a value the kernel refuses is bad input). */
+int knob__apply(struct knob *k, const char *value, struct diag *d);
 /* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
 int knob__restore(struct knob *k);
 /* Write value to dev's queue/name and read it back (the scheduler by its active name): 0,

@@ -2,7 +2,7 @@
 /*
  * Output files: checked before the run, written to a temporary file, renamed into
  * place. outfile.h states the policy; this file owns it, and nothing else in the tool
- * opens a file for writing (the workload's target excepted: jobs.c).
+ * opens a file for writing (the workload's target excepted: target.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include "diag.h"
 #include "outfile.h"
 
 #define TMP_NAME_KEEP 200 /* bytes of the name kept in the temporary name (NAME_MAX 255) */
@@ -159,7 +160,7 @@ static int name_tmp(struct outfile *of)
 }
 
 int outfile__open(struct outfile *of, const char *what, const char *path,
-		  const struct outfile_input *inputs, size_t nr_inputs, char *err, size_t errlen)
+		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d)
 {
 	char *dir = NULL;
 	struct stat st;
@@ -174,10 +175,8 @@ int outfile__open(struct outfile *of, const char *what, const char *path,
 		of->f = stdout;
 		return 0;
 	}
-	if (!path[0]) {
-		snprintf(err, errlen, "%s: an empty path", what);
-		return -EINVAL;
-	}
+	if (!path[0])
+		return diag__usage(d, "%s: an empty path", what);
 	/*
 	 * The last component is never followed: a link is replaced, unless it leads to
 	 * something that is no regular file (a device, /dev/stdout): then refused.
@@ -185,44 +184,38 @@ int outfile__open(struct outfile *of, const char *what, const char *path,
 	if (!lstat(path, &st)) {
 		bool link = S_ISLNK(st.st_mode);
 
-		if ((!link || !stat(path, &st)) && !S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "refusing to write %s %s: it is %s%s", what, path,
-				 link ? "a symbolic link to " : "", type_name(st.st_mode));
-			return -EINVAL;
-		}
+		if ((!link || !stat(path, &st)) && !S_ISREG(st.st_mode))
+			return diag__usage(d, "refusing to write %s %s: it is %s%s", what, path,
+					   link ? "a symbolic link to " : "",
+					   type_name(st.st_mode));
 	}
 	for (i = 0; i < nr_inputs; i++) {
 		if (!inputs[i].path || !strcmp(inputs[i].path, "-") ||
 		    !outfile__same(path, inputs[i].path))
 			continue;
-		snprintf(err, errlen, "refusing to write %s %s: it is %s (%s)", what, path,
-			 inputs[i].what, inputs[i].path);
-		return -EINVAL;
+		return diag__usage(d, "refusing to write %s %s: it is %s (%s)", what, path,
+				   inputs[i].what, inputs[i].path);
 	}
 	ret = split_path(path, &dir, &of->name);
 	if (ret)
-		goto fail;
+		return diag__fail(d, ret, "cannot write %s %s: %s", what, path, strerror(-ret));
 	if (!of->name[0]) {
-		snprintf(err, errlen, "refusing to write %s %s: it names a directory", what, path);
-		ret = -EINVAL;
+		ret = diag__usage(d, "refusing to write %s %s: it names a directory", what, path);
 		goto out;
 	}
+	/* From here on the system has the say: what it cannot do is a runtime failure. */
 	of->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (of->dirfd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot write %s %s: directory %s: %s", what, path, dir,
-			 strerror(-ret));
+		ret = diag__fail(d, -errno, "cannot write %s %s: directory %s: %s", what, path, dir,
+				 strerror(errno));
 		goto out;
 	}
 	ret = create_tmp(of);
 	if (ret) {
 		free(of->tmp);
 		of->tmp = NULL;
-		goto fail;
+		diag__fail(d, ret, "cannot write %s %s: %s", what, path, strerror(-ret));
 	}
-	goto out;
-fail:
-	snprintf(err, errlen, "cannot write %s %s: %s", what, path, strerror(-ret));
 out:
 	free(dir);
 	return ret;
@@ -268,7 +261,7 @@ static void close_dir(struct outfile *of)
 	of->name = NULL;
 }
 
-int outfile__commit(struct outfile *of, char *err, size_t errlen)
+int outfile__commit(struct outfile *of, struct diag *d)
 {
 	int ret = of->err;
 
@@ -282,8 +275,8 @@ int outfile__commit(struct outfile *of, char *err, size_t errlen)
 	if (of->f == stdout) {
 		of->f = NULL;
 		if (ret)
-			snprintf(err, errlen, "cannot write %s to stdout: %s", of->what,
-				 strerror(-ret));
+			diag__fail(d, ret, "cannot write %s to stdout: %s", of->what,
+				   strerror(-ret));
 		return ret;
 	}
 	/* fsync: a filesystem that reports ENOSPC or EIO only here (NFS, thin disks). */
@@ -297,7 +290,7 @@ int outfile__commit(struct outfile *of, char *err, size_t errlen)
 	if (!ret && renameat(of->dirfd, of->tmp, of->dirfd, of->name))
 		ret = -errno;
 	if (ret) {
-		snprintf(err, errlen, "cannot write %s %s: %s", of->what, of->path, strerror(-ret));
+		diag__fail(d, ret, "cannot write %s %s: %s", of->what, of->path, strerror(-ret));
 		outfile__abort(of);
 		return ret;
 	}

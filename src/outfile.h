@@ -14,8 +14,9 @@
  *  - outfile__open creates that file at once, so a missing directory or a read-only
  *    filesystem is refused before anything is traced or run;
  *  - "-" is stdout, written in place.
- * Refusals are usage errors (exit 2); a failed write at the end is named (ENOSPC...)
- * and exits 1, the temporary file removed.
+ * Refusals are bad input (exit 2); what the system cannot do, create the temporary file
+ * in a missing directory or on a read-only filesystem at the start, write it in full
+ * at the end (ENOSPC...), is a runtime failure (exit 1), the temporary file removed.
  */
 #ifndef BLKTRACE_BENCH_OUTFILE_H
 #define BLKTRACE_BENCH_OUTFILE_H
@@ -41,23 +42,25 @@ struct outfile_input {
 	const char *what; /* "the workload's --file", "input A", "the --snoop output" */
 };
 
+struct diag;
+
 /*
  * Check path and create its temporary file. 0; or a negative errno with one line in
- * err naming the option, the path and the reason. of is ready for outfile__abort
+ * d naming the option, the path and the reason. of is ready for outfile__abort
  * whatever the outcome.
  */
 int outfile__open(struct outfile *of, const char *what, const char *path,
-		  const struct outfile_input *inputs, size_t nr_inputs, char *err, size_t errlen);
+		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d);
 /* Is path (the would-be output) the same file as other? By inode, else by dir + name. */
 bool outfile__same(const char *path, const char *other);
 /* Dump doc (flags as json_dumpf) and a newline; -errno of the real cause. */
 int outfile__write_json(struct outfile *of, json_t *doc, size_t flags);
 /*
  * Flush, check, fsync and close the file, then rename it into place. 0; or -errno with
- * one line in err ("cannot write --json out.json: No space left on device"), the
+ * one line in d ("cannot write --json out.json: No space left on device"), the
  * temporary file removed.
  */
-int outfile__commit(struct outfile *of, char *err, size_t errlen);
+int outfile__commit(struct outfile *of, struct diag *d);
 /* Remove the temporary file, if any. Safe on a zeroed, committed or aborted outfile. */
 void outfile__abort(struct outfile *of);
 

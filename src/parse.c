@@ -69,7 +69,8 @@ struct unit {
 	uint64_t mult;
 };
 
-/* Case-insensitive. */
+/* Case-insensitive; a unit's binary, long and decimal forms a line. */
+// clang-format off
 static const struct unit size_units[] = {
 	{ "", 1 },
 	{ "b", 1 },
@@ -86,6 +87,7 @@ static const struct unit size_units[] = {
 	{ "tib", 1ULL << 40 },
 	{ "tb", 1000000000000ULL },
 };
+// clang-format on
 
 int parse_size(const char *s, uint64_t *out)
 {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse.h"
 #include "recommend.h"
 
 /* The workload of a run: its key with the knob's value left out. */
@@ -36,16 +37,16 @@ static double order_of(const char *v, size_t pos)
 
 static void xen_boot_parameter(struct recommendation *r, const struct device *dev)
 {
+	const uint64_t grant_kb = XEN_SEGMENT_BYTES / 1024;
 	const char *v = r->smallest ? r->smallest : r->best;
-	long kb = strtol(v ? v : "0", NULL, 10);
+	uint64_t kb;
 
-	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb"))
+	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb") ||
+	    parse_uint(v, INT64_MAX, &kb))
 		return;
-	/* One 4 KiB grant per segment: the request size needs kb / 4 segments. */
-	snprintf(r->boot_parameter, sizeof(r->boot_parameter), "%s=%ld",
-		 dev->xen.param_is_old_name ? "xen_blkfront.max"
-					    : "xen_blkfront.max_indirect_segments",
-		 (kb + 3) / 4);
+	/* One grant per segment: a request of kb KiB needs kb / 4 segments, rounded up. */
+	device__xen_boot_parameter(&dev->xen, (kb + grant_kb - 1) / grant_kb, r->boot_parameter,
+				   sizeof(r->boot_parameter));
 }
 
 /* One workload: series idx[0..n) of ss, which differ only in the knob's value. */
@@ -79,7 +80,7 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 					    .ci95 = a->ci95,
 					    .p_vs_best = p,
 					    .n = a->n };
-		if (!isnan(p) && p >= 0.05 &&
+		if (!isnan(p) && p >= STATS_ALPHA &&
 		    (small == SIZE_MAX || order_of(e->value, i) < small_order)) {
 			small = idx[i];
 			small_order = order_of(e->value, i);

@@ -2,7 +2,7 @@
 /*
  * After a --set sweep: per workload (the series that differ only in the knob's
  * value), the value with the best mean app.mb_per_s, and the smallest value whose
- * throughput is statistically indistinguishable from it (Welch, p >= 0.05), with
+ * throughput is statistically indistinguishable from it (Welch, p >= STATS_ALPHA), with
  * the evidence. For xen-blkfront, the max_sectors_kb it recommends becomes the
  * max_indirect_segments boot parameter that allows it. Computed here, printed by
  * report_text.c and report_json.c.

@@ -41,11 +41,13 @@ static json_t *limits_json(const struct queue_limits *l)
 static json_t *xen_json(const struct xen_blkfront *x)
 {
 	json_t *o, *boot = json_null();
+	char param[96];
 
 	if (!x->present)
 		return json_null();
 	if (x->max_indirect_segments >= 0)
-		boot = json_sprintf("%s=%lld", x->param_name, (long long)x->max_indirect_segments);
+		boot = json_string(device__xen_boot_parameter(x, x->max_indirect_segments, param,
+							      sizeof(param)));
 	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}", "max_indirect_segments",
 		      jlimit(x->max_indirect_segments), "segments", jlimit(x->segments),
 		      "indirect_descriptors", x->indirect_descriptors, "max_request_bytes",
@@ -57,7 +59,7 @@ static json_t *xen_json(const struct xen_blkfront *x)
 		return NULL;
 	}
 	/* Saved results are compared across reboots: keep the line that changes them. */
-	json_object_set_new(o, "parameter_name", json_string(x->param_name));
+	json_object_set_new(o, "parameter_name", json_string(device__xen_param_name(x)));
 	json_object_set_new(o, "boot_parameter", boot);
 	json_object_set_new(o, "backend_limited", json_boolean(x->backend_limited));
 	return o;
@@ -92,7 +94,7 @@ static json_t *partitions_json(const struct device *dev)
 }
 
 /* Values as sysfs shows them ("Y", "32"): the types are the module's business. */
-static json_t *module_report_json__params(const struct device *dev)
+static json_t *module_params_json(const struct device *dev)
 {
 	json_t *o = json_object();
 	unsigned int i;
@@ -184,7 +186,7 @@ json_t *report_json__device(const struct device *dev)
 	json_object_set_new(d, "partitions", partitions_json(dev));
 	json_object_set_new(d, "slaves", names_json(dev->slaves, dev->nr_slaves));
 	json_object_set_new(d, "holders", names_json(dev->holders, dev->nr_holders));
-	json_object_set_new(d, "module_parameters", module_report_json__params(dev));
+	json_object_set_new(d, "module_parameters", module_params_json(dev));
 	json_object_set_new(d, "dm_name", jstr_or_null(dev->dm_name));
 	json_object_set_new(d, "md_level", jstr_or_null(dev->md_level));
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
@@ -289,14 +291,38 @@ static json_t *block_json(const struct run_summary *rs)
 	return o;
 }
 
+static json_t *param_json(const struct job_param_def *def, const struct job_params *p)
+{
+	const void *field = job_param__cfield(def, p);
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return text__json(field);
+	case JOB_PARAM_U64:
+		return jint(*(const uint64_t *)field);
+	case JOB_PARAM_UINT:
+		return json_integer(*(const unsigned int *)field);
+	case JOB_PARAM_SECONDS:
+		return json_real(*(const double *)field);
+	case JOB_PARAM_BOOL:
+		return json_boolean(*(const bool *)field);
+	}
+	return NULL;
+}
+
 json_t *report_json__params(const struct job_params *p)
 {
-	json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:o, s:i, s:b, s:b, s:b, s:b}", "rw",
-			      text__json(p->rw), "bs", jint(p->bs), "size", jint(p->size),
-			      "runtime", p->runtime, "engine", text__json(p->engine), "iodepth",
-			      (int)p->iodepth, "direct", p->direct, "sync", p->sync, "fsync",
-			      p->fsync, "fdatasync", p->fdatasync);
+	json_t *o = json_object();
+	size_t i;
 
+	for (i = 0; o && i < NR_JOB_PARAMS; i++) {
+		const struct job_param_def *def = &job_param_defs[i];
+
+		if (json_object_set_new(o, def->name, param_json(def, p))) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	if (o && p->set_knob[0])
 		text__json_set(o, p->set_knob, text__json(p->set_value));
 	return o;

@@ -326,7 +326,8 @@ static void recommendation_text(FILE *f, const struct recommendation *r)
 	if (!r->judged)
 		fprintf(f, "; cannot judge significance with one repetition (use --repeat)");
 	else if (r->smallest && strcmp(r->smallest, r->best))
-		fprintf(f, "; %s=%s is statistically as good (p >= 0.05)", r->knob, r->smallest);
+		fprintf(f, "; %s=%s is statistically as good (p >= %g)", r->knob, r->smallest,
+			STATS_ALPHA);
 	else if (r->smallest)
 		fprintf(f, "; every smaller value is significantly worse");
 	fputc('\n', f);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "diag.h"
 #include "hist.h"
 #include "report.h"
 #include "result_load.h"
@@ -45,8 +46,7 @@ struct loader {
 	const char *name;
 	const char *buf;
 	size_t len, pos;
-	char *err;
-	size_t errlen;
+	struct diag *d; /* never NULL: the caller's, or a scratch one */
 };
 
 /* The histograms compare prints: their kind and how many buckets ours have. */
@@ -87,20 +87,30 @@ static void one_line(char *s)
 			*s = ' ';
 }
 
-static int fail(struct loader *l, int ret, const char *fmt, ...)
+/* What is wrong with the document: bad input (diag.h); finish() names the file. */
+static int bad(struct loader *l, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct loader *l, int ret, const char *fmt, ...)
+static int bad(struct loader *l, int ret, const char *fmt, ...)
 {
+	char what[DIAG_MSG_MAX];
 	va_list ap;
-	int n = snprintf(l->err, l->errlen, "%s: ", l->name);
 
-	if (n >= 0 && (size_t)n < l->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(l->err + n, l->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	one_line(l->err);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return diag__usage_err(l->d, ret, "%s", what);
+}
+
+/* The outcome of a load: ret, with a message naming the file, on one line. */
+static int finish(struct loader *l, int ret)
+{
+	if (!ret)
+		return 0;
+	if (l->d->err != ret) /* nobody said why: only memory fails that way */
+		diag__fail(l->d, ret, "%s", ret == -ENOMEM ? "out of memory" : strerror(-ret));
+	diag__prefix(l->d, "%s: ", l->name);
+	one_line(l->d->msg);
 	return ret;
 }
 
@@ -116,8 +126,8 @@ static int syntax(struct loader *l, size_t at, const char *what)
 			line++;
 			col = 0;
 		}
-	return fail(l, -EINVAL, "not valid JSON (truncated or edited?): %s at line %zu, column %zu",
-		    what, line, col);
+	return bad(l, -EINVAL, "not valid JSON (truncated or edited?): %s at line %zu, column %zu",
+		   what, line, col);
 }
 
 static int parse_value(struct loader *l, json_t **out, size_t max);
@@ -188,7 +198,7 @@ static int skip_value(struct loader *l)
 
 /*
  * The JSON value at l->pos, parsed by jansson; l->pos moves past it. An object or array
- * longer than max bytes is refused before jansson sees it (-EFBIG, l->err unset).
+ * longer than max bytes is refused before jansson sees it (-EFBIG, nothing said in l->d).
  */
 static int parse_value(struct loader *l, json_t **out, size_t max)
 {
@@ -286,18 +296,18 @@ static int read_metric(struct loader *l, size_t i, json_t *run, enum metric_id i
 
 	v = path_get(run, path, &parent, &plen);
 	if (parent)
-		return fail(l, -EINVAL, "runs[%zu].%.*s is %s, not an object", i, (int)plen, path,
-			    result_load__type_name(parent));
+		return bad(l, -EINVAL, "runs[%zu].%.*s is %s, not an object", i, (int)plen, path,
+			   result_load__type_name(parent));
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
-		return fail(l, -EINVAL, "runs[%zu].%s is %s, not a number", i, path,
-			    result_load__type_name(v));
+		return bad(l, -EINVAL, "runs[%zu].%s is %s, not a number", i, path,
+			   result_load__type_name(v));
 	x = json_number_value(v);
 	max = strstr(path, "limit_bound.") ? 1 : METRIC_MAX;
 	if (!(x >= 0 && x <= max))
-		return fail(l, -ERANGE, "runs[%zu].%s = %g is out of range (0 to %g)", i, path, x,
-			    max);
+		return bad(l, -ERANGE, "runs[%zu].%s = %g is out of range (0 to %g)", i, path, x,
+			   max);
 	rs->metric[id] = x;
 	rs->has_metric[id] = true;
 	return 0;
@@ -313,12 +323,12 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 		return 0;
 	}
 	if (!json_is_integer(v))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
-			    i, h, j, key, v ? result_load__type_name(v) : "missing");
+		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
+			   i, h, j, key, v ? result_load__type_name(v) : "missing");
 	*out = json_integer_value(v);
 	if (*out < 0)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
-			    h, j, key, (long long)*out);
+		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
+			   h, j, key, (long long)*out);
 	return 0;
 }
 
@@ -346,8 +356,8 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	int ret;
 
 	if (!json_is_object(b))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i,
-			    h, j, result_load__type_name(b));
+		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i, h,
+			   j, result_load__type_name(b));
 	ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
 	if (!ret)
 		ret = bucket_int(l, i, h, j, b, "hi", true, &hi);
@@ -356,21 +366,20 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	if (ret)
 		return ret;
 	if (hi >= 0 && hi <= lo)
-		return fail(l, -ERANGE,
-			    "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
-			    "hi %lld",
-			    i, h, j, (long long)lo, (long long)hi);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below hi %lld", i, h, j,
+			   (long long)lo, (long long)hi);
 	if (j && (*prev_hi < 0 || lo < *prev_hi))
-		return fail(l, -ERANGE,
-			    "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
-			    "bucket before it (buckets ascend)",
-			    i, h, j, (long long)lo);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+			   "bucket before it (buckets ascend)",
+			   i, h, j, (long long)lo);
 	idx = our_bucket(hists[k].kind, lo, hi);
 	if (idx < 0)
-		return fail(l, -EINVAL,
-			    "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
-			    "bucket of this histogram",
-			    i, h, j, (long long)lo, (long long)hi);
+		return bad(l, -EINVAL,
+			   "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+			   "bucket of this histogram",
+			   i, h, j, (long long)lo, (long long)hi);
 	*prev_hi = hi;
 	out[idx] += (__u64)count;
 	return 0;
@@ -385,13 +394,12 @@ static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, _
 	int ret;
 
 	if (!json_is_array(buckets))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
-			    hists[k].name, result_load__type_name(buckets));
+		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
+			   hists[k].name, result_load__type_name(buckets));
 	if (json_array_size(buckets) > hists[k].max)
-		return fail(l, -ERANGE,
-			    "runs[%zu].block.%s.buckets has %zu buckets; the "
-			    "histogram has %zu",
-			    i, hists[k].name, json_array_size(buckets), hists[k].max);
+		return bad(l, -ERANGE,
+			   "runs[%zu].block.%s.buckets has %zu buckets; the histogram has %zu", i,
+			   hists[k].name, json_array_size(buckets), hists[k].max);
 	json_array_foreach(buckets, j, b) {
 		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
 		if (ret)
@@ -410,8 +418,8 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 	for (k = 0; k < sizeof(hists) / sizeof(hists[0]); k++) {
 		v = json_object_get(block, hists[k].name);
 		if (v && !json_is_object(v))
-			return fail(l, -EINVAL, "runs[%zu].block.%s is %s, not an object", i,
-				    hists[k].name, result_load__type_name(v));
+			return bad(l, -EINVAL, "runs[%zu].block.%s is %s, not an object", i,
+				   hists[k].name, result_load__type_name(v));
 		v = json_object_get(v, "buckets");
 		if (!v)
 			continue;
@@ -427,11 +435,11 @@ static int param_string(struct loader *l, size_t i, const char *key, json_t *v, 
 			size_t len)
 {
 	if (!json_is_string(v))
-		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not a string", i, key,
-			    result_load__type_name(v));
+		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a string", i, key,
+			   result_load__type_name(v));
 	if (strlen(json_string_value(v)) >= len)
-		return fail(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i, key,
-			    len - 1);
+		return bad(l, -ERANGE, "runs[%zu].params.%s is longer than %zu characters", i, key,
+			   len - 1);
 	snprintf(out, len, "%s", json_string_value(v));
 	return 0;
 }
@@ -441,8 +449,8 @@ static int param_uint(struct loader *l, size_t i, const char *key, json_t *v, ui
 {
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    (uint64_t)json_integer_value(v) > max)
-		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not an integer 0 to %llu", i,
-			    key, result_load__type_name(v), (unsigned long long)max);
+		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not an integer 0 to %llu", i,
+			   key, result_load__type_name(v), (unsigned long long)max);
 	*out = (uint64_t)json_integer_value(v);
 	return 0;
 }
@@ -450,59 +458,57 @@ static int param_uint(struct loader *l, size_t i, const char *key, json_t *v, ui
 static int param_bool(struct loader *l, size_t i, const char *key, json_t *v, bool *out)
 {
 	if (!json_is_boolean(v))
-		return fail(l, -EINVAL, "runs[%zu].params.%s is %s, not a boolean", i, key,
-			    result_load__type_name(v));
+		return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a boolean", i, key,
+			   result_load__type_name(v));
 	*out = json_is_true(v);
 	return 0;
+}
+
+/* A job parameter of run i, as def (run.h) says it is written. */
+static int read_job_param(struct loader *l, size_t i, const struct job_param_def *def, json_t *v,
+			  struct job_params *p)
+{
+	void *field = job_param__field(def, p);
+	uint64_t u;
+	int ret;
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return param_string(l, i, def->name, v, field, def->size);
+	case JOB_PARAM_U64:
+		return param_uint(l, i, def->name, v, INT64_MAX, field);
+	case JOB_PARAM_UINT:
+		ret = param_uint(l, i, def->name, v, UINT32_MAX, &u);
+		if (!ret)
+			*(unsigned int *)field = (unsigned int)u;
+		return ret;
+	case JOB_PARAM_SECONDS:
+		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+		    json_number_value(v) > METRIC_MAX)
+			return bad(l, -EINVAL, "runs[%zu].params.%s is %s, not a number of seconds",
+				   i, def->name, result_load__type_name(v));
+		*(double *)field = json_number_value(v);
+		return 0;
+	case JOB_PARAM_BOOL:
+		return param_bool(l, i, def->name, v, field);
+	}
+	return -EINVAL;
 }
 
 /* One member of params; a key that is no job parameter is the --set knob (one at most). */
 static int read_param(struct loader *l, size_t i, const char *key, json_t *v, struct job_params *p)
 {
-	uint64_t u;
-	int ret;
+	const struct job_param_def *def = job_param__find(key);
 
-	if (!strcmp(key, "rw"))
-		return param_string(l, i, key, v, p->rw, sizeof(p->rw));
-	if (!strcmp(key, "engine"))
-		return param_string(l, i, key, v, p->engine, sizeof(p->engine));
-	if (!strcmp(key, "bs"))
-		return param_uint(l, i, key, v, INT64_MAX, &p->bs);
-	if (!strcmp(key, "size"))
-		return param_uint(l, i, key, v, INT64_MAX, &p->size);
-	if (!strcmp(key, "iodepth")) {
-		ret = param_uint(l, i, key, v, UINT32_MAX, &u);
-		p->iodepth = (unsigned int)u;
-		return ret;
-	}
-	if (!strcmp(key, "runtime")) {
-		if (!json_is_number(v) || !(json_number_value(v) >= 0) ||
-		    json_number_value(v) > METRIC_MAX)
-			return fail(l, -EINVAL,
-				    "runs[%zu].params.runtime is %s, not a number of "
-				    "seconds",
-				    i, result_load__type_name(v));
-		p->runtime = json_number_value(v);
-		return 0;
-	}
-	if (!strcmp(key, "direct"))
-		return param_bool(l, i, key, v, &p->direct);
-	if (!strcmp(key, "sync"))
-		return param_bool(l, i, key, v, &p->sync);
-	if (!strcmp(key, "fsync"))
-		return param_bool(l, i, key, v, &p->fsync);
-	if (!strcmp(key, "fdatasync"))
-		return param_bool(l, i, key, v, &p->fdatasync);
+	if (def)
+		return read_job_param(l, i, def, v, p);
 	if (p->set_knob[0])
-		return fail(l, -EINVAL,
-			    "runs[%zu].params has two settings, %s and %s: a run "
-			    "sweeps one",
-			    i, p->set_knob, key);
+		return bad(l, -EINVAL,
+			   "runs[%zu].params has two settings, %s and %s: a run sweeps one", i,
+			   p->set_knob, key);
 	if (strlen(key) >= sizeof(p->set_knob))
-		return fail(l, -ERANGE,
-			    "runs[%zu].params: setting name longer than %zu "
-			    "characters",
-			    i, sizeof(p->set_knob) - 1);
+		return bad(l, -ERANGE, "runs[%zu].params: setting name longer than %zu characters",
+			   i, sizeof(p->set_knob) - 1);
 	snprintf(p->set_knob, sizeof(p->set_knob), "%s", key);
 	return param_string(l, i, key, v, p->set_value, sizeof(p->set_value));
 }
@@ -520,7 +526,7 @@ static int read_params(struct loader *l, size_t i, json_t *params, struct run_su
 	}
 	/* A run of the built-in workload always names its rw: no params otherwise. */
 	if (!rs->params.rw[0])
-		return fail(l, -EINVAL, "runs[%zu].params has no \"rw\"", i);
+		return bad(l, -EINVAL, "runs[%zu].params has no \"rw\"", i);
 	return 0;
 }
 
@@ -532,19 +538,18 @@ static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary 
 
 	memset(rs, 0, sizeof(*rs));
 	if (!json_is_object(run))
-		return fail(l, -EINVAL, "runs[%zu] is %s, not an object", i,
-			    result_load__type_name(run));
+		return bad(l, -EINVAL, "runs[%zu] is %s, not an object", i,
+			   result_load__type_name(run));
 	if (label && !json_is_string(label))
-		return fail(l, -EINVAL, "runs[%zu].label is %s, not a string", i,
-			    result_load__type_name(label));
+		return bad(l, -EINVAL, "runs[%zu].label is %s, not a string", i,
+			   result_load__type_name(label));
 	if (params && !json_is_object(params))
-		return fail(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
-			    result_load__type_name(params));
+		return bad(l, -EINVAL, "runs[%zu].params is %s, not an object", i,
+			   result_load__type_name(params));
 	if (!label && !params)
-		return fail(l, -EINVAL,
-			    "runs[%zu] has neither \"params\" nor \"label\": it "
-			    "cannot be matched",
-			    i);
+		return bad(l, -EINVAL,
+			   "runs[%zu] has neither \"params\" nor \"label\": it cannot be matched",
+			   i);
 	if (label)
 		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
 	if (params && (ret = read_params(l, i, params, rs)))
@@ -577,8 +582,8 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 		skip_ws(l);
 		ret = parse_value(l, &run, RUN_MAX);
 		if (ret == -EFBIG)
-			return fail(l, -EFBIG, "runs[%zu] is larger than any run of ours (%lu MiB)",
-				    i, RUN_MAX >> 20);
+			return bad(l, -EFBIG, "runs[%zu] is larger than any run of ours (%lu MiB)",
+				   i, RUN_MAX >> 20);
 		if (ret)
 			return ret;
 		if (out->nr_runs == cap) {
@@ -621,61 +626,58 @@ static int check_schema(struct loader *l, json_t *schema)
 	const char *s;
 
 	if (!json_is_string(schema))
-		return fail(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
+		return bad(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
 	s = json_string_value(schema);
 	if (strncmp(s, SCHEMA_PREFIX, plen) || parse_uint(s + plen, INT32_MAX, &version))
-		return fail(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
+		return bad(l, -EINVAL, "not a blktrace-bench result: schema \"%.64s\"", s);
 	parse_uint(&RESULT_SCHEMA[plen], INT32_MAX, &ours);
 	if (version > ours)
-		return fail(l, -EPROTONOSUPPORT,
-			    "schema %s is newer than this blktrace-bench "
-			    "reads (%s): compare with a newer blktrace-bench",
-			    s, RESULT_SCHEMA);
+		return bad(l, -EPROTONOSUPPORT,
+			   "schema %s is newer than this blktrace-bench "
+			   "reads (%s): compare with a newer blktrace-bench",
+			   s, RESULT_SCHEMA);
 	return 0;
 }
 
-/* A top-level member: its type, where compare reads it. */
+/* The header's members and their members compare reads, with their types. */
+static const struct {
+	const char *path;
+	json_type type;
+} header_types[] = {
+	{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
+	{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+}, header_member_types[] = { /* null is fine for these */
+	{"host.kernel", JSON_STRING}, {"device.name", JSON_STRING}, {"device.driver", JSON_STRING},
+	{"device.limits", JSON_OBJECT}, {"device.xen_blkfront", JSON_OBJECT},
+};
+
+static const char *want_type(json_type type)
+{
+	return type == JSON_STRING ? "a string" : "an object";
+}
+
+/* A top-level member: its type, and its own members' where compare reads them. */
 static int check_member(struct loader *l, const char *key, json_t *v)
 {
-	static const struct {
-		const char *path;
-		json_type type;
-	} want[] = {
-		{ "tool_version", JSON_STRING },
-		{ "command_line", JSON_STRING },
-		{ "host", JSON_OBJECT },
-		{ "device", JSON_OBJECT },
-	};
-	static const char *const strings[] = { "host.kernel", "device.name", "device.driver" };
-	static const char *const objects[] = { "device.limits", "device.xen_blkfront" };
 	size_t i, klen = strlen(key);
+	const char *path;
+	json_t *m;
 
 	if (!strcmp(key, "schema"))
 		return check_schema(l, v);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (!strcmp(key, want[i].path) && json_typeof(v) != want[i].type)
-			return fail(l, -EINVAL, "\"%s\" is %s, not %s", key,
-				    result_load__type_name(v),
-				    want[i].type == JSON_STRING ? "a string" : "an object");
-	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		json_t *s;
-
-		if (strncmp(strings[i], key, klen) || strings[i][klen] != '.')
+	for (i = 0; i < sizeof(header_types) / sizeof(header_types[0]); i++)
+		if (!strcmp(key, header_types[i].path) && json_typeof(v) != header_types[i].type)
+			return bad(l, -EINVAL, "\"%s\" is %s, not %s", key,
+				   result_load__type_name(v), want_type(header_types[i].type));
+	for (i = 0; i < sizeof(header_member_types) / sizeof(header_member_types[0]); i++) {
+		path = header_member_types[i].path;
+		if (strncmp(path, key, klen) || path[klen] != '.')
 			continue;
-		s = json_object_get(v, strings[i] + klen + 1);
-		if (s && !json_is_string(s) && !json_is_null(s))
-			return fail(l, -EINVAL, "\"%s\" is %s, not a string", strings[i],
-				    result_load__type_name(s));
-	}
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
-		json_t *o;
-
-		if (strncmp(objects[i], key, klen) || objects[i][klen] != '.')
-			continue;
-		o = json_object_get(v, objects[i] + klen + 1);
-		if (o && !json_is_object(o) && !json_is_null(o))
-			return fail(l, -EINVAL, "\"%s\" is %s, not an object", objects[i],
-				    result_load__type_name(o));
+		m = json_object_get(v, path + klen + 1);
+		if (m && !json_is_null(m) && json_typeof(m) != header_member_types[i].type)
+			return bad(l, -EINVAL, "\"%s\" is %s, not %s", path,
+				   result_load__type_name(m),
+				   want_type(header_member_types[i].type));
 	}
 	return 0;
 }
@@ -695,97 +697,108 @@ static const char *first_type(char c)
 	return NULL;
 }
 
-static int load_top(struct loader *l, struct loaded_result *out)
+/* The top level's '{', consumed; anything else is said as it is. */
+static int open_top(struct loader *l)
 {
-	json_t *doc = out->header;
-	json_t *seen = json_object(), *key = NULL, *v = NULL;
 	const char *type;
-	int ret = -ENOMEM;
 
-	if (!seen)
-		return -ENOMEM;
 	skip_ws(l);
-	if (l->pos >= l->len) {
-		ret = syntax(l, l->pos, "'[' or '{' expected near end of file");
-		goto out;
-	}
+	if (l->pos >= l->len)
+		return syntax(l, l->pos, "'[' or '{' expected near end of file");
 	if (l->buf[l->pos] != '{') {
 		type = first_type(l->buf[l->pos]);
-		ret = type ? fail(l, -EINVAL,
-				  "not a blktrace-bench result: the top level is %s, "
-				  "not an object",
+		return type ? bad(l, -EINVAL,
+				  "not a blktrace-bench result: the top level is %s, not an object",
 				  type)
-			   : syntax(l, l->pos, "invalid token");
+			    : syntax(l, l->pos, "invalid token");
+	}
+	l->pos++;
+	return 0;
+}
+
+/* The value of top-level member k: runs one at a time, the header kept, the rest skipped. */
+static int load_value(struct loader *l, const char *k, struct loaded_result *out)
+{
+	json_t *v;
+	int ret;
+
+	if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
+		out->has_runs = true;
+		return load_runs(l, out);
+	}
+	if (!kept(k) && strcmp(k, "runs"))
+		return skip_value(l); /* series, recommendation: compare recomputes them */
+	ret = parse_value(l, &v, RUN_MAX);
+	if (ret == -EFBIG)
+		ret = bad(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)", k,
+			  RUN_MAX >> 20);
+	if (!ret)
+		ret = check_member(l, k, v);
+	if (!ret && json_object_set(out->header, k, v))
+		ret = -ENOMEM;
+	json_decref(v);
+	return ret;
+}
+
+/* One "key": value of the top level; seen holds the keys so far (no duplicates). */
+static int load_member(struct loader *l, json_t *seen, struct loaded_result *out)
+{
+	json_t *key;
+	const char *k;
+	int ret;
+
+	skip_ws(l);
+	if (l->pos >= l->len || l->buf[l->pos] != '"')
+		return syntax(l, l->pos,
+			      l->pos >= l->len ? "premature end of input"
+					       : "string or '}' expected");
+	ret = parse_value(l, &key, 0);
+	if (ret)
+		return ret;
+	k = json_string_value(key);
+	skip_ws(l);
+	if (l->pos >= l->len || l->buf[l->pos] != ':') {
+		ret = syntax(l, l->pos, "':' expected");
 		goto out;
 	}
 	l->pos++;
 	skip_ws(l);
-	if (l->pos < l->len && l->buf[l->pos] == '}') {
-		l->pos++;
-		goto end;
-	}
-	for (;;) {
-		const char *k;
-
-		skip_ws(l);
-		if (l->pos >= l->len || l->buf[l->pos] != '"') {
-			ret = syntax(l, l->pos,
-				     l->pos >= l->len ? "premature end of input"
-						      : "string or '}' expected");
-			goto out;
-		}
-		ret = parse_value(l, &key, 0);
-		if (ret)
-			goto out;
-		k = json_string_value(key);
-		skip_ws(l);
-		if (l->pos >= l->len || l->buf[l->pos] != ':') {
-			ret = syntax(l, l->pos, "':' expected");
-			goto out;
-		}
-		l->pos++;
-		skip_ws(l);
-		if (json_object_get(seen, k)) {
-			ret = syntax(l, l->pos, "duplicate object key");
-			goto out;
-		}
-		if (json_object_set_new(seen, k, json_null()))
-			goto nomem;
-		if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
-			out->has_runs = true;
-			ret = load_runs(l, out);
-		} else if (kept(k) || !strcmp(k, "runs")) {
-			ret = parse_value(l, &v, RUN_MAX);
-			if (ret == -EFBIG)
-				ret = fail(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)",
-					   k, RUN_MAX >> 20);
-			if (!ret)
-				ret = check_member(l, k, v);
-			if (!ret && json_object_set(doc, k, v))
-				ret = -ENOMEM;
-			json_decref(v);
-			v = NULL;
-		} else {
-			ret = skip_value(l); /* series, recommendation: compare recomputes them */
-		}
-		json_decref(key);
-		key = NULL;
-		if (ret)
-			goto out;
-		ret = next_or_end(l, '}');
-		if (ret < 0)
-			goto out;
-		if (!ret)
-			break;
-	}
-end:
-	skip_ws(l);
-	ret = l->pos < l->len ? syntax(l, l->pos, "end of file expected") : 0;
-	goto out;
-nomem:
-	ret = -ENOMEM;
+	if (json_object_get(seen, k))
+		ret = syntax(l, l->pos, "duplicate object key");
+	else if (json_object_set_new(seen, k, json_null()))
+		ret = -ENOMEM;
+	else
+		ret = load_value(l, k, out);
 out:
 	json_decref(key);
+	return ret;
+}
+
+static int load_top(struct loader *l, struct loaded_result *out)
+{
+	json_t *seen = json_object();
+	int ret;
+
+	if (!seen)
+		return -ENOMEM;
+	ret = open_top(l);
+	if (ret)
+		goto out;
+	skip_ws(l);
+	if (l->pos < l->len && l->buf[l->pos] == '}') {
+		l->pos++;
+	} else {
+		do {
+			ret = load_member(l, seen, out);
+			if (!ret)
+				ret = next_or_end(l, '}'); /* 1: another member follows */
+		} while (ret > 0);
+	}
+	if (ret)
+		goto out;
+	skip_ws(l);
+	ret = l->pos < l->len ? syntax(l, l->pos, "end of file expected") : 0;
+out:
 	json_decref(seen);
 	return ret;
 }
@@ -798,51 +811,55 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 	size_t i, k;
 
 	if (!json_object_get(doc, "schema"))
-		return fail(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
+		return bad(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
 	if (!out->has_runs)
-		return fail(
-			l, -EINVAL, "%s%s",
-			json_object_get(doc, "runs") ? "\"runs\" is not an array"
-						     : "no \"runs\" array",
-			!json_object_get(doc, "runs") && json_object_get(doc, "device")
-				? ": a device description (info --json), not the result of a run"
-				: "");
+		return bad(l, -EINVAL, "%s%s",
+			   json_object_get(doc, "runs") ? "\"runs\" is not an array"
+							: "no \"runs\" array",
+			   !json_object_get(doc, "runs") && json_object_get(doc, "device")
+				   ? ": a device description (info --json), not the result of a run"
+				   : "");
 	if (!out->nr_runs)
-		return fail(l, -EINVAL, "\"runs\" is empty: nothing to compare");
+		return bad(l, -EINVAL, "\"runs\" is empty: nothing to compare");
 	for (i = 0; i < out->nr_runs && !any_metric; i++)
 		for (k = 0; !any_metric && k < NR_METRICS; k++)
 			any_metric = out->runs[i].has_metric[k];
 	if (!any_metric)
-		return fail(l, -EINVAL,
-			    "no run holds a metric compare knows (such as app.mb_per_s "
-			    "or block.requests)");
+		return bad(l, -EINVAL,
+			   "no run holds a metric compare knows (such as app.mb_per_s "
+			   "or block.requests)");
 	return 0;
 }
 
-int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
-			char *err, size_t errlen)
+static int load_buffer(struct loader *l, struct loaded_result *out)
 {
-	struct loader l = { .name = name, .buf = buf, .len = len, .err = err, .errlen = errlen };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->header = json_object();
 	if (!out->header)
 		return -ENOMEM;
-	ret = load_top(&l, out);
+	ret = load_top(l, out);
 	if (!ret)
-		ret = check_doc(&l, out);
-	if (ret == -ENOMEM)
-		fail(&l, ret, "out of memory");
+		ret = check_doc(l, out);
 	if (ret)
 		result_load__free(out);
 	return ret;
 }
 
-int result_load__string(const char *name, const char *text, struct loaded_result *out, char *err,
-			size_t len)
+int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
+			struct diag *d)
 {
-	return result_load__buffer(name, text, strlen(text), out, err, len);
+	struct diag scratch = {};
+	struct loader l = { .name = name, .buf = buf, .len = len, .d = d ? d : &scratch };
+
+	return finish(&l, load_buffer(&l, out));
+}
+
+int result_load__string(const char *name, const char *text, struct loaded_result *out,
+			struct diag *d)
+{
+	return result_load__buffer(name, text, strlen(text), out, d);
 }
 
 void result_load__free(struct loaded_result *lr)
@@ -865,7 +882,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 		nbuf = realloc(buf, cap);
 		if (!nbuf) {
 			free(buf);
-			return fail(l, -ENOMEM, "out of memory");
+			return diag__fail(l->d, -ENOMEM, "out of memory");
 		}
 		buf = nbuf;
 		while (got < cap && (n = read(fd, buf + got, cap - got)) != 0) {
@@ -873,7 +890,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 				continue;
 			if (n < 0) {
 				free(buf);
-				return fail(l, -errno, "%s", strerror(errno));
+				return diag__fail(l->d, -errno, "%s", strerror(errno));
 			}
 			got += (size_t)n;
 		}
@@ -881,8 +898,8 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 			break; /* the end of the file */
 		if (cap > FILE_MAX) {
 			free(buf);
-			return fail(l, -EFBIG, "larger than any result (%lu MiB at most)",
-				    FILE_MAX >> 20);
+			return bad(l, -EFBIG, "larger than any result (%lu MiB at most)",
+				   FILE_MAX >> 20);
 		}
 		cap *= 2;
 	}
@@ -891,28 +908,39 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 	return 0;
 }
 
-int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len)
+/* The file at l->name, read whole into l->buf and loaded. */
+static int load_file(struct loader *l, struct loaded_result *out)
 {
-	struct loader l = { .name = path, .err = err, .errlen = len };
 	struct stat st;
 	char *buf = NULL;
 	size_t got = 0;
 	int fd, ret;
 
 	memset(out, 0, sizeof(*out));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(l->name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(&l, -errno, "%s", strerror(errno));
+		return diag__fail(l->d, -errno, "%s", strerror(errno));
 	if (fstat(fd, &st))
-		ret = fail(&l, -errno, "%s", strerror(errno));
+		ret = diag__fail(l->d, -errno, "%s", strerror(errno));
 	else if (S_ISDIR(st.st_mode))
-		ret = fail(&l, -EISDIR, "%s", strerror(EISDIR));
+		ret = diag__fail(l->d, -EISDIR, "%s", strerror(EISDIR));
 	else
-		ret = read_all(&l, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &buf, &got);
+		ret = read_all(l, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &buf, &got);
 	close(fd);
 	if (ret)
 		return ret;
-	ret = result_load__buffer(path, buf, got, out, err, len);
+	l->buf = buf;
+	l->len = got;
+	ret = load_buffer(l, out);
 	free(buf);
+	l->buf = NULL;
 	return ret;
+}
+
+int result_load__file(const char *path, struct loaded_result *out, struct diag *d)
+{
+	struct diag scratch = {};
+	struct loader l = { .name = path, .d = d ? d : &scratch };
+
+	return finish(&l, load_file(&l, out));
 }

@@ -18,19 +18,22 @@ struct loaded_result {
 	bool has_runs; /* "runs" was an array */
 };
 
+struct diag;
+
 /*
- * Read and check a result file. 0, or a negative errno with one line in err naming the
- * file and what is wrong (unreadable, not JSON with line and column, not a result, a
- * schema newer than ours, runs that cannot be matched, a field of the wrong type or out
- * of range, named by its path: runs[3].app.mb_per_s). Memory grows with the runs, not
- * with the file. out is zeroed on error.
+ * Read and check a result file. 0, or a negative errno with one line in d naming the
+ * file and what is wrong: bad input when it is not JSON (with line and column), not a
+ * result, of a schema newer than ours, with runs that cannot be matched or a field of
+ * the wrong type or out of range, named by its path (runs[3].app.mb_per_s); a runtime
+ * failure when it cannot be opened or read, or memory runs out. Memory grows with the
+ * runs, not with the file. out is zeroed on error.
  */
-int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len);
+int result_load__file(const char *path, struct loaded_result *out, struct diag *d);
 /* The same for a document in memory; name stands for the file in messages. */
 int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
-			char *err, size_t errlen);
-int result_load__string(const char *name, const char *text, struct loaded_result *out, char *err,
-			size_t len);
+			struct diag *d);
+int result_load__string(const char *name, const char *text, struct loaded_result *out,
+			struct diag *d);
 void result_load__free(struct loaded_result *lr);
 
 /* "an object", "a number", ...: for messages. */

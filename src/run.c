@@ -1,11 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* The result model's helpers (run.h): runs, the host, the job parameter table. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "run.h"
+
+/* A parameter a line; clang-format would pack the table and break the macro. */
+// clang-format off
+#define JOB_PARAM(field, type)                                                          \
+	{ #field, type, offsetof(struct job_params, field),                             \
+	  sizeof(((struct job_params *)0)->field) }
+
+const struct job_param_def job_param_defs[NR_JOB_PARAMS] = {
+	JOB_PARAM(rw, JOB_PARAM_STRING),
+	JOB_PARAM(bs, JOB_PARAM_U64),
+	JOB_PARAM(size, JOB_PARAM_U64),
+	JOB_PARAM(runtime, JOB_PARAM_SECONDS),
+	JOB_PARAM(engine, JOB_PARAM_STRING),
+	JOB_PARAM(iodepth, JOB_PARAM_UINT),
+	JOB_PARAM(direct, JOB_PARAM_BOOL),
+	JOB_PARAM(sync, JOB_PARAM_BOOL),
+	JOB_PARAM(fsync, JOB_PARAM_BOOL),
+	JOB_PARAM(fdatasync, JOB_PARAM_BOOL),
+};
+// clang-format on
+
+const struct job_param_def *job_param__find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_JOB_PARAMS; i++)
+		if (!strcmp(job_param_defs[i].name, name))
+			return &job_param_defs[i];
+	return NULL;
+}
+
+void *job_param__field(const struct job_param_def *def, struct job_params *p)
+{
+	return (char *)p + def->offset;
+}
+
+const void *job_param__cfield(const struct job_param_def *def, const struct job_params *p)
+{
+	return (const char *)p + def->offset;
+}
 
 struct run *result__add_run(struct result *res, bool with_block, bool with_app)
 {

@@ -48,6 +48,35 @@ struct job_params {
 	char set_value[64];
 };
 
+/*
+ * The job parameters as a result's "params" holds them, one table for all who name
+ * them: report_json.c writes them in this order, result_load.c reads them back,
+ * series.c keys runs by them. The --set knob and value follow as "KNOB": "VALUE".
+ */
+enum job_param_type {
+	JOB_PARAM_STRING,  /* char[size] */
+	JOB_PARAM_U64,	   /* uint64_t, at most INT64_MAX in a file (JSON integers) */
+	JOB_PARAM_UINT,	   /* unsigned int */
+	JOB_PARAM_SECONDS, /* double, >= 0 */
+	JOB_PARAM_BOOL,
+};
+
+struct job_param_def {
+	const char *name;
+	enum job_param_type type;
+	size_t offset; /* of the field in struct job_params */
+	size_t size;   /* of the field */
+};
+
+#define NR_JOB_PARAMS 10
+extern const struct job_param_def job_param_defs[NR_JOB_PARAMS];
+
+/* The parameter called name, NULL when there is none (a --set knob). */
+const struct job_param_def *job_param__find(const char *name);
+/* The field of p that def describes. */
+void *job_param__field(const struct job_param_def *def, struct job_params *p);
+const void *job_param__cfield(const struct job_param_def *def, const struct job_params *p);
+
 struct run {
 	char label[256];
 	struct job_params params;

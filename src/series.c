@@ -6,21 +6,46 @@
 #include <string.h>
 #include "series.h"
 
+/* sep, then "NAME=VALUE" of one job parameter; numbers exactly as they are. */
+static int key_part(const struct job_param_def *def, const struct job_params *p, const char *sep,
+		    char *buf, size_t len)
+{
+	const void *field = job_param__cfield(def, p);
+
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		return snprintf(buf, len, "%s%s=%s", sep, def->name, (const char *)field);
+	case JOB_PARAM_U64:
+		return snprintf(buf, len, "%s%s=%llu", sep, def->name,
+				(unsigned long long)*(const uint64_t *)field);
+	case JOB_PARAM_UINT:
+		return snprintf(buf, len, "%s%s=%u", sep, def->name, *(const unsigned int *)field);
+	case JOB_PARAM_SECONDS:
+		return snprintf(buf, len, "%s%s=%.17g", sep, def->name, *(const double *)field);
+	case JOB_PARAM_BOOL:
+		return snprintf(buf, len, "%s%s=%d", sep, def->name, *(const bool *)field);
+	}
+	return 0;
+}
+
 void series__key(const struct job_params *p, const char *label, char *buf, size_t len)
 {
+	size_t i, used = 0;
 	int n;
 
 	if (!p->rw[0]) {
 		snprintf(buf, len, "label=%s", label);
 		return;
 	}
-	n = snprintf(buf, len,
-		     "rw=%s bs=%llu size=%llu runtime=%.17g engine=%s iodepth=%u "
-		     "direct=%d sync=%d fsync=%d fdatasync=%d",
-		     p->rw, (unsigned long long)p->bs, (unsigned long long)p->size, p->runtime,
-		     p->engine, p->iodepth, p->direct, p->sync, p->fsync, p->fdatasync);
-	if (p->set_knob[0] && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " %s=%s", p->set_knob, p->set_value);
+	buf[0] = '\0';
+	for (i = 0; i < NR_JOB_PARAMS && used < len; i++) {
+		n = key_part(&job_param_defs[i], p, i ? " " : "", buf + used, len - used);
+		if (n < 0)
+			return;
+		used += n;
+	}
+	if (p->set_knob[0] && used < len)
+		snprintf(buf + used, len - used, " %s=%s", p->set_knob, p->set_value);
 }
 
 void series__agg(const struct run_summary *runs, const size_t *idx, size_t n, enum metric_id id,

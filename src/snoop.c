@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/libbpf.h>
+#include "diag.h"
 #include "snoop.h"
 #include "summary.h"
 #include "text.h"
@@ -123,23 +124,19 @@ static void print_record(FILE *out, const struct blkio_event *e)
 		e->depth, e->queue_ns / 1e3, e->device_ns / 1e3, e->error ? "error" : "");
 }
 
-int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t errlen)
+int snoop__print_stream(FILE *f, const char *name, FILE *out, struct diag *d)
 {
 	struct snoop_header h;
 	struct blkio_event e;
 	unsigned long long n = 0;
 
-	if (fread(&h, sizeof(h), 1, f) != 1 || memcmp(h.magic, SNOOP_MAGIC, sizeof(h.magic))) {
-		snprintf(err, errlen, "%s: not a blktrace-bench snoop file", name);
-		return -EINVAL;
-	}
-	if (h.version != SNOOP_VERSION || h.record_size != sizeof(e)) {
-		snprintf(err, errlen,
-			 "%s: snoop format %u with %u-byte records; this build reads "
-			 "format %u with %zu-byte records",
-			 name, h.version, h.record_size, SNOOP_VERSION, sizeof(e));
-		return -EINVAL;
-	}
+	if (fread(&h, sizeof(h), 1, f) != 1 || memcmp(h.magic, SNOOP_MAGIC, sizeof(h.magic)))
+		return diag__usage(d, "%s: not a blktrace-bench snoop file", name);
+	if (h.version != SNOOP_VERSION || h.record_size != sizeof(e))
+		return diag__usage(d,
+				   "%s: snoop format %u with %u-byte records; this build reads "
+				   "format %u with %zu-byte records",
+				   name, h.version, h.record_size, SNOOP_VERSION, sizeof(e));
 	fprintf(out, "%-18s %-7s %-16s %-8s %-5s %12s %8s %5s %5s %10s %10s %s\n", "TIME(s)", "PID",
 		"COMM", "DEV", "OP", "SECTOR", "BYTES", "SEGS", "QD", "QUEUE(us)", "DEVICE(us)",
 		"ERR");
@@ -147,28 +144,21 @@ int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t 
 		print_record(out, &e);
 		n++;
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
-		return -EIO;
-	}
-	if (!feof(f) || ftell(f) != (long)(sizeof(h) + n * sizeof(e))) {
-		snprintf(err, errlen, "%s: truncated after %llu records", name, n);
-		return -EINVAL;
-	}
+	if (ferror(f))
+		return diag__fail(d, -EIO, "%s: read error: %s", name, strerror(errno));
+	if (!feof(f) || ftell(f) != (long)(sizeof(h) + n * sizeof(e)))
+		return diag__usage(d, "%s: truncated after %llu records", name, n);
 	return 0;
 }
 
-int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen)
+int snoop__print_text(const char *path, FILE *out, struct diag *d)
 {
 	FILE *f = fopen(path, "rb");
 	int ret;
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = snoop__print_stream(f, path, out, err, errlen);
+	if (!f)
+		return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
+	ret = snoop__print_stream(f, path, out, d);
 	fclose(f);
 	return ret;
 }

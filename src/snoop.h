@@ -38,12 +38,16 @@ struct snoop;
 int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out);
 /* Stop (after the programs are detached), drain what is left; f is not closed. NULL is safe. */
 int snoop__stop(struct snoop *s, unsigned long long *records);
+struct diag;
+
 /*
  * The --snoop-text view: one line per record, process names escaped (text.h), "-" for
- * the sector of a record without one. 0, or -errno with a reason in err.
+ * the sector of a record without one. 0, or -errno with the reason in d: bad input for
+ * a file that is no snoop file of this build or is truncated, a runtime failure for
+ * one that cannot be opened or read.
  */
-int snoop__print_text(const char *path, FILE *out, char *err, size_t errlen);
+int snoop__print_text(const char *path, FILE *out, struct diag *d);
 /* The same for an open stream; name stands for it in messages. */
-int snoop__print_stream(FILE *f, const char *name, FILE *out, char *err, size_t errlen);
+int snoop__print_stream(FILE *f, const char *name, FILE *out, struct diag *d);
 
 #endif /* BLKTRACE_BENCH_SNOOP_H */

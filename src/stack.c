@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <linux/dm-ioctl.h>
+#include "diag.h"
 #include "stack.h"
 
 static void kind(const struct device *d, bool live, char *buf, size_t len);
@@ -82,7 +83,8 @@ static int add(struct stack *st, const struct device *top, const struct device *
 static int backing_disk(const char *root, const struct device *loop, struct device *out,
 			struct stack *st)
 {
-	char file[sizeof(loop->loop.backing_file)], spec[32], err[256];
+	char file[sizeof(loop->loop.backing_file)], spec[32];
+	struct diag d = {};
 	char *deleted;
 	struct stat sb;
 
@@ -104,8 +106,8 @@ static int backing_disk(const char *root, const struct device *loop, struct devi
 		return -ENODEV;
 	}
 	snprintf(spec, sizeof(spec), "%u:%u", major(sb.st_dev), minor(sb.st_dev));
-	if (device__resolve(root, spec, out, err, sizeof(err))) {
-		note(st, "%s: %s", loop->name, err);
+	if (device__resolve(root, spec, out, &d)) {
+		note(st, "%s: %s", loop->name, d.msg);
 		return -ENODEV;
 	}
 	return 0;
@@ -116,15 +118,16 @@ static int expand(const char *root, struct stack *st, const struct device *top,
 		  const struct device *d, int at, unsigned int level, struct device *scratch)
 {
 	unsigned int i;
-	char err[256];
 
 	if (level > STACK_MAX_LEVELS) {
 		note(st, "deeper than %s levels under %s: not followed", "8", d->name);
 		return 0;
 	}
 	for (i = 0; i < d->nr_slaves; i++) {
-		if (device__resolve(root, d->slaves[i], scratch, err, sizeof(err))) {
-			note(st, "%s: %s", d->name, err);
+		struct diag why = {};
+
+		if (device__resolve(root, d->slaves[i], scratch, &why)) {
+			note(st, "%s: %s", d->name, why.msg);
 			continue;
 		}
 		add(st, top, scratch, at, level, LAYER_SLAVE);
@@ -134,8 +137,8 @@ static int expand(const char *root, struct stack *st, const struct device *top,
 	return 0;
 }
 
-int stack__discover(const char *sysfs_root, const struct device *top, struct stack *st, char *err,
-		    size_t errlen)
+int stack__discover(const char *sysfs_root, const struct device *top, struct stack *st,
+		    struct diag *d)
 {
 	struct device *scratch = malloc(sizeof(*scratch));
 	bool live = !strcmp(sysfs_root, "/sys");
@@ -146,8 +149,7 @@ int stack__discover(const char *sysfs_root, const struct device *top, struct sta
 	if (!st->layers || !scratch) {
 		free(scratch);
 		stack__free(st);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return diag__fail(d, -ENOMEM, "out of memory");
 	}
 	expand(sysfs_root, st, top, top, -1, 1, scratch);
 	/* Breadth first: the list grows behind the cursor. */

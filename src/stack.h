@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include "device.h"
 
+struct diag;
+
 /* The most layers under one top (the tracer's device limit, minus the top). */
 #define STACK_MAX_LAYERS 63
 /* Deeper than any real stack (LV on crypt on RAID on a partition is 4). */
@@ -40,10 +42,11 @@ struct stack {
  * The layers under TOP, read below sysfs_root. A backing file is followed with stat()
  * (its file system's device), only when sysfs_root is the real /sys. A disk reached
  * twice (a diamond, or two partitions of one disk) is listed once, as the whole disk
- * when the partitions differ. 0, or a negative errno with a one-line reason in err.
+ * when the partitions differ. What cannot be followed goes to st->note. 0, or -ENOMEM
+ * with d.
  */
-int stack__discover(const char *sysfs_root, const struct device *top, struct stack *st, char *err,
-		    size_t errlen);
+int stack__discover(const char *sysfs_root, const struct device *top, struct stack *st,
+		    struct diag *d);
 void stack__free(struct stack *st);
 
 #endif /* BLKTRACE_BENCH_STACK_H */

@@ -53,37 +53,39 @@ void agg_compute(const double *x, size_t n, struct agg *out)
  * of x costs df * eps: long double (where wider than double) keeps that below
  * 1e-12 up to df = 1e7 rather than 1e4.
  */
+#define LENTZ_TINY 1e-300L /* stands in for a zero denominator */
+
+/* One step of modified Lentz for the coefficient aa: c and d move on; h's factor. */
+static long double lentz_step(long double aa, long double *c, long double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabsl(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	*c = 1 + aa / *c;
+	if (fabsl(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static long double betacf(long double a, long double b, long double x)
 {
-	const long double tiny = 1e-300L, eps = DBL_EPSILON / 4;
+	const long double eps = DBL_EPSILON / 4;
 	long double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d, h, aa, del;
 	int m, m2;
 
 	d = 1 - qab * x / qap;
-	if (fabsl(d) < tiny)
-		d = tiny;
+	if (fabsl(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (m = 1; m <= 1000000; m++) {
 		m2 = 2 * m;
+		/* The even and the odd term of the fraction. */
 		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabsl(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabsl(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabsl(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabsl(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabsl(del - 1) <= eps)
 			break;
@@ -160,6 +162,9 @@ double student_t_p_two_sided(double t, double df)
 		     -l);
 }
 
+/* The two-sided tail mass beyond the 97.5% quantile: what student_t_q975 looks for. */
+#define Q975_TAILS 0.05
+
 double student_t_q975(double df)
 {
 	double lo = 0, hi = 2;
@@ -167,7 +172,7 @@ double student_t_q975(double df)
 
 	if (isnan(df) || df <= 0)
 		return NAN;
-	while (student_t_p_two_sided(hi, df) > 0.05) {
+	while (student_t_p_two_sided(hi, df) > Q975_TAILS) {
 		lo = hi;
 		hi *= 2;
 		/*
@@ -181,7 +186,7 @@ double student_t_q975(double df)
 	for (i = 0; i < 200 && hi - lo > 4 * DBL_EPSILON * hi; i++) {
 		double mid = lo + (hi - lo) / 2;
 
-		if (student_t_p_two_sided(mid, df) > 0.05)
+		if (student_t_p_two_sided(mid, df) > Q975_TAILS)
 			lo = mid;
 		else
 			hi = mid;

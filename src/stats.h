@@ -10,6 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The significance level of every verdict: compare's "significant" and the
+ * recommendation's "statistically as good" both ask p < STATS_ALPHA (Welch). The
+ * confidence intervals beside them are 95% ones (student_t_q975).
+ */
+#define STATS_ALPHA 0.05
+
 /* Aggregate of repetitions of one metric. */
 struct agg {
 	size_t n;

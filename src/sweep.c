@@ -16,10 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "sweep.h"
+#include "diag.h"
 #include "fmt.h"
 #include "workload.h"
-
-#define ERR(fmt, ...) (snprintf(err, errlen, fmt, ##__VA_ARGS__), -EINVAL)
 
 static bool is_write(const char *rw)
 {
@@ -69,29 +68,33 @@ static void label_run(struct run *r)
 		 p->fsync ? " fsync" : "", p->fdatasync ? " fdatasync" : "");
 }
 
-static int validate(const struct options *o, char *err, size_t errlen)
+static int validate(const struct options *o, struct diag *d)
 {
 	int i;
 
 	if (o->size && o->count)
-		return ERR("--size and --count are alternatives: give one");
+		return diag__usage(d, "--size and --count are alternatives: give one");
 	if (o->iodepth > 1 && (!o->engine || strcmp(o->engine, "io_uring")))
-		return ERR("--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
-			   o->iodepth);
+		return diag__usage(
+			d, "--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
+			o->iodepth);
 	if (o->no_fixed_bufs && (!o->engine || strcmp(o->engine, "io_uring")))
-		return ERR("--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
+		return diag__usage(
+			d, "--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
 	if ((o->fsync || o->fdatasync || o->sync) && !is_write(o->rw))
-		return ERR("--sync, --fsync and --fdatasync are for write workloads");
+		return diag__usage(d, "--sync, --fsync and --fdatasync are for write workloads");
 	if (o->raw && o->file)
-		return ERR("--raw and --file are alternatives: the disk itself, or a file");
+		return diag__usage(d,
+				   "--raw and --file are alternatives: the disk itself, or a file");
 	if (is_write(o->rw) && !o->size && !o->count && !(o->raw && o->runtime))
-		return ERR("write workloads need --size or --count");
+		return diag__usage(d, "write workloads need --size or --count");
 	for (i = 0; i < o->nr_bs; i++)
 		if (o->size && o->size % o->bs[i])
-			return ERR("--size %llu is not a multiple of --bs %llu",
-				   (unsigned long long)o->size, (unsigned long long)o->bs[i]);
+			return diag__usage(d, "--size %llu is not a multiple of --bs %llu",
+					   (unsigned long long)o->size,
+					   (unsigned long long)o->bs[i]);
 	if (o->recommend && !o->nr_set_values)
-		return ERR("--recommend needs a --set sweep to choose from");
+		return diag__usage(d, "--recommend needs a --set sweep to choose from");
 	return 0;
 }
 
@@ -101,7 +104,7 @@ static uint64_t run_size(const struct options *o, uint64_t bs)
 	return o->size ? o->size : o->count * bs;
 }
 
-static int open_target(struct sweep *j, const struct workload_env *env, char *err, size_t errlen)
+static int open_target(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
 	const struct options *o = j->o;
 	struct target_req req = {
@@ -114,16 +117,19 @@ static int open_target(struct sweep *j, const struct workload_env *env, char *er
 	};
 	int i, ret;
 
-	ret = target__open(&j->target, &env->target, &req, j->d, err, errlen);
+	ret = target__open(&j->target, &env->target, &req, j->d, d);
 	if (ret)
 		return ret;
 	if (j->target.kind == TARGET_NEW_FILE && !j->write && !j->max_size)
-		return o->file ? ERR("%s does not exist: give --size to create it for reading",
-				     o->file)
-			       : ERR("--rw %s of a new file needs --size or --count", o->rw);
+		return o->file ? diag__usage(d,
+					     "%s does not exist: give --size to create it for "
+					     "reading",
+					     o->file)
+			       : diag__usage(d, "--rw %s of a new file needs --size or --count",
+					     o->rw);
 	for (i = 0; i < j->nr_bs; i++) {
 		ret = target__check_io(&j->target, j->bs_list[i], run_size(o, j->bs_list[i]),
-				       o->direct, o->wrap, err, errlen);
+				       o->direct, o->wrap, d);
 		if (ret)
 			return ret;
 	}
@@ -134,59 +140,55 @@ static int open_target(struct sweep *j, const struct workload_env *env, char *er
  * The disk's lock, whatever a dead sweep left put back, the original value recorded,
  * and only then the trial writes of every value.
  */
-static int prepare_sweep(struct sweep *j, const struct workload_env *env, char *err, size_t errlen)
+static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
 	const struct options *o = j->o;
 	int ret;
 
-	ret = sweep_state__lock(&env->state, j->d, &j->state, err, errlen);
+	ret = sweep_state__lock(&env->state, j->d, &j->state, d);
 	if (ret)
-		return ret == -EBUSY ? -EINVAL : ret;
-	ret = sweep_state__recover(j->state, stderr, err, errlen);
+		return ret;
+	ret = sweep_state__recover(j->state, stderr, d);
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
 		device__read_limits(j->d);
-	ret = knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, err,
-			    errlen);
+	ret = knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
-	if (ret) {
-		snprintf(err, errlen, "cannot record the original %s=%s of %s: %s", j->knob.name,
-			 j->knob.original, j->d->name, strerror(-ret));
-		return ret;
-	}
-	return knob__try(&j->knob, o->set_values, o->nr_set_values, err, errlen);
+	if (ret)
+		return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
+				  j->knob.name, j->knob.original, j->d->name, strerror(-ret));
+	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
 }
 
-int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
-		   const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
-		   size_t errlen)
+int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
+		   const struct workload_env *env, volatile sig_atomic_t *stop, struct diag *d)
 {
 	int i, ret;
 
 	memset(j, 0, sizeof(*j));
 	j->target.fd = -1;
 	j->o = o;
-	j->d = d;
+	j->d = dev;
 	j->write = is_write(o->rw);
 	j->bs_list = o->nr_bs ? o->bs : &j->default_bs;
 	j->nr_bs = o->nr_bs ? o->nr_bs : 1;
-	j->default_bs = 4096;
+	j->default_bs = WORKLOAD_DEFAULT_BS;
 	for (i = 0; i < j->nr_bs; i++)
 		if (run_size(o, j->bs_list[i]) > j->max_size)
 			j->max_size = run_size(o, j->bs_list[i]);
-	ret = validate(o, err, errlen);
+	ret = validate(o, d);
 	if (!ret)
-		ret = open_target(j, env, err, errlen);
+		ret = open_target(j, env, d);
 	if (!ret && o->nr_set_values)
-		ret = prepare_sweep(j, env, err, errlen);
+		ret = prepare_sweep(j, env, d);
 	/* A read job's new file needs real blocks; writes extend it. */
 	if (!ret && j->target.kind == TARGET_NEW_FILE && !j->write) {
 		ret = target__fill(&j->target, j->max_size, stop);
 		if (ret && ret != -EINTR)
-			snprintf(err, errlen, "cannot fill %s: %s", j->target.name, strerror(-ret));
+			diag__fail(d, ret, "cannot fill %s: %s", j->target.name, strerror(-ret));
 	}
 	if (!ret && *stop)
 		ret = -EINTR;
@@ -231,7 +233,7 @@ void sweep__close(struct sweep *j)
 /* One traced run of block size bs, repetition rep, appended to res. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
 		   unsigned int rep, int v, struct block_stats *before, volatile sig_atomic_t *stop,
-		   char *err, size_t errlen)
+		   struct diag *d)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -245,10 +247,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	int fd, ret;
 
 	fd = target__reopen(&j->target, flags);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", j->target.name, strerror(-fd));
-		return fd;
-	}
+	if (fd < 0)
+		return diag__fail(d, fd, "cannot open %s: %s", j->target.name, strerror(-fd));
 	/* Writes extend a file; a disk, or a file being read, bounds the offsets. */
 	if (!j->write || j->target.kind == TARGET_DISK)
 		workload__file_size(fd, &file_size);
@@ -302,12 +302,12 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	r->seconds = r->app->ns / 1e9;
 	if (ret && ret != -EINTR)
-		snprintf(err, errlen, "%s failed: %s", r->label, strerror(-ret));
+		diag__fail(d, ret, "%s failed: %s", r->label, strerror(-ret));
 	return ret;
 }
 
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
-	       char *err, size_t errlen)
+	       struct diag *d)
 {
 	const struct options *o = j->o;
 	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
@@ -318,7 +318,7 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 		return -ENOMEM;
 	for (v = 0; v < nr_vals && !ret; v++) {
 		if (o->nr_set_values) {
-			ret = knob__apply(&j->knob, o->set_values[v], err, errlen);
+			ret = knob__apply(&j->knob, o->set_values[v], d);
 			if (ret)
 				break;
 		}
@@ -328,7 +328,7 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 					ret = -EINTR;
 				else
 					ret = run_one(j, t, res, j->bs_list[i], rep, v, before,
-						      stop, err, errlen);
+						      stop, d);
 			}
 		}
 	}

@@ -33,26 +33,27 @@ struct sweep {
 	uint64_t max_size; /* the largest bytes per run; 0: whole file or disk */
 };
 
+struct diag;
+
 /*
  * Everything that can be decided or refused before tracing starts: the options, the
  * target (opened, checked, a read job's new file filled), and for a --set sweep the
  * disk's lock, the recovery of what a dead sweep left, the original value recorded
- * and a trial write of every value. d's limits are re-read when a recovery changed
- * them. Returns 0; -EINVAL with a one-line reason in err for bad input or a refusal
- * (a busy lock included); -EINTR when *stop was set; another negative errno with the
- * reason in err. On error everything is already undone.
+ * and a trial write of every value. dev's limits are re-read when a recovery changed
+ * them. Returns 0; -EINTR when *stop was set; another negative errno with the reason
+ * in d, bad input for a refusal (a busy lock included). On error everything is
+ * already undone.
  */
-int sweep__prepare(struct sweep *j, const struct options *o, struct device *d,
-		   const struct workload_env *env, volatile sig_atomic_t *stop, char *err,
-		   size_t errlen);
+int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
+		   const struct workload_env *env, volatile sig_atomic_t *stop, struct diag *d);
 
 /*
  * One traced run per (value, block size, repetition), appended to res, then the swept
  * value restored (said on stderr). Returns 0; -EINTR when *stop was set (the runs so
- * far are kept); another negative errno with the reason in err.
+ * far are kept); another negative errno with the reason in d.
  */
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
-	       char *err, size_t errlen);
+	       struct diag *d);
 
 /* Restore what is still changed, forget the state, release the lock, close the target. */
 void sweep__close(struct sweep *j);

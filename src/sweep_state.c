@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +20,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "diag.h"
 #include "knob.h"
+#include "parse.h"
 #include "sweep_state.h"
 
-/* ret is evaluated before the message is formatted: errno cannot change under it. */
-#define ERR(ret, fmt, ...) fail(err, errlen, (ret), fmt, ##__VA_ARGS__)
 #define STATE_MAGIC "blktrace-bench sweep state 1"
 #define MAX_SAVED 8
 
@@ -46,19 +45,6 @@ struct sweep_state {
 	int nr_saved;
 };
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 /* One line of a small text file, trailing newline removed; "" when absent. */
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -74,21 +60,21 @@ static void read_line(const char *path, char *buf, size_t len)
 }
 
 /* DIR must be ours: a directory, not a link, writable by nobody else. */
-static int ensure_dir(const char *dir, char *err, size_t errlen)
+static int ensure_dir(const char *dir, struct diag *d)
 {
 	struct stat st;
 
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return ERR(-errno, "cannot create %s: %s", dir, strerror(errno));
+		return diag__fail(d, -errno, "cannot create %s: %s", dir, strerror(errno));
 	if (lstat(dir, &st))
-		return ERR(-errno, "%s: %s", dir, strerror(errno));
+		return diag__fail(d, -errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ERR(-ENOTDIR, "%s is not a directory", dir);
+		return diag__usage_err(d, -ENOTDIR, "%s is not a directory", dir);
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return ERR(-EPERM,
-			   "%s is writable by others: not trusting its lock and state "
-			   "files",
-			   dir);
+		return diag__usage_err(d, -EPERM,
+				       "%s is writable by others: "
+				       "not trusting its lock and state files",
+				       dir);
 	return 0;
 }
 
@@ -111,16 +97,29 @@ static struct sweep_state *state_new(const struct sweep_env *env, const struct d
 	return s;
 }
 
+/* A PID as this file writes it: decimal, above 0. */
+static int parse_pid(const char *s, int *pid)
+{
+	int64_t v;
+
+	if (parse_int(s, &v) || v <= 0 || v > INT_MAX)
+		return -EINVAL;
+	*pid = v;
+	return 0;
+}
+
 /* The PID a holder wrote into its lock file, for the refusal; 0 when not (yet) there. */
 static int holder_pid(int fd)
 {
 	char buf[32];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int pid = 0;
 
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	return atoi(buf);
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_pid(buf, &pid) ? 0 : pid;
 }
 
 /*
@@ -128,7 +127,7 @@ static int holder_pid(int fd)
  * removes its lock file when it is done, and whoever opened the old one before that
  * must try again, or two runs would hold two different files.
  */
-static int take_lock(struct sweep_state *s, char *err, size_t errlen)
+static int take_lock(struct sweep_state *s, struct diag *d)
 {
 	struct stat a, b;
 	int tries, fd, pid;
@@ -136,48 +135,52 @@ static int take_lock(struct sweep_state *s, char *err, size_t errlen)
 	for (tries = 0; tries < 100; tries++) {
 		fd = open(s->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return ERR(-errno, "cannot open %s: %s", s->lock_path, strerror(errno));
+			return diag__fail(d, -errno, "cannot open %s: %s", s->lock_path,
+					  strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
 
 			pid = holder_pid(fd);
 			close(fd);
 			if (e != EWOULDBLOCK)
-				return ERR(-e, "cannot lock %s: %s", s->lock_path, strerror(e));
+				return diag__fail(d, -e, "cannot lock %s: %s", s->lock_path,
+						  strerror(e));
 			if (pid > 0)
-				return ERR(-EBUSY, "%s is being swept by PID %d (lock %s)",
-					   s->dev->name, pid, s->lock_path);
-			return ERR(-EBUSY, "%s is being swept by another process (lock %s)",
-				   s->dev->name, s->lock_path);
+				return diag__usage_err(d, -EBUSY,
+						       "%s is being swept by PID %d (lock %s)",
+						       s->dev->name, pid, s->lock_path);
+			return diag__usage_err(d, -EBUSY,
+					       "%s is being swept by another process (lock %s)",
+					       s->dev->name, s->lock_path);
 		}
 		if (!fstat(fd, &a) && !stat(s->lock_path, &b) && a.st_dev == b.st_dev &&
 		    a.st_ino == b.st_ino) {
 			if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0) {
 				close(fd);
-				return ERR(-EIO, "cannot write %s: %s", s->lock_path,
-					   strerror(errno));
+				return diag__fail(d, -EIO, "cannot write %s: %s", s->lock_path,
+						  strerror(errno));
 			}
 			s->lock_fd = fd;
 			return 0;
 		}
 		close(fd);
 	}
-	return ERR(-EAGAIN, "cannot lock %s: it keeps being replaced", s->lock_path);
+	return diag__fail(d, -EAGAIN, "cannot lock %s: it keeps being replaced", s->lock_path);
 }
 
-int sweep_state__lock(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
-		      char *err, size_t errlen)
+int sweep_state__lock(const struct sweep_env *env, const struct device *dev,
+		      struct sweep_state **out, struct diag *d)
 {
 	struct sweep_state *s;
 	int ret;
 
 	*out = NULL;
-	s = state_new(env, d);
+	s = state_new(env, dev);
 	if (!s)
-		return ERR(-ENOMEM, "out of memory");
-	ret = ensure_dir(s->dir, err, errlen);
+		return diag__fail(d, -ENOMEM, "out of memory");
+	ret = ensure_dir(s->dir, d);
 	if (!ret)
-		ret = take_lock(s, err, errlen);
+		ret = take_lock(s, d);
 	if (ret) {
 		free(s);
 		return ret;
@@ -279,6 +282,19 @@ struct state_file {
 	bool magic;
 };
 
+/* "NAME MAJ:MIN" of the disk line. */
+static int parse_disk(char *s, struct state_file *sf)
+{
+	char *num = strchr(s, ' ');
+	const char *why;
+
+	if (!num || (size_t)(num - s) >= sizeof(sf->disk))
+		return -EINVAL;
+	*num++ = '\0';
+	snprintf(sf->disk, sizeof(sf->disk), "%s", s);
+	return parse_devnum(num, &sf->major, &sf->minor, &why);
+}
+
 static int parse_state(FILE *f, struct state_file *sf)
 {
 	char line[512], *sp;
@@ -291,10 +307,9 @@ static int parse_state(FILE *f, struct state_file *sf)
 			sf->magic = true;
 		else if (!sp)
 			return -EINVAL;
-		else if (!strncmp(line, "pid ", 4))
-			sf->pid = atoi(sp + 1);
-		else if (!strncmp(line, "disk ", 5) &&
-			 sscanf(sp + 1, "%63s %u:%u", sf->disk, &sf->major, &sf->minor) != 3)
+		else if (!strncmp(line, "pid ", 4) && parse_pid(sp + 1, &sf->pid))
+			return -EINVAL;
+		else if (!strncmp(line, "disk ", 5) && parse_disk(sp + 1, sf))
 			return -EINVAL;
 		else if (!strncmp(line, "diskseq ", 8))
 			snprintf(sf->diskseq, sizeof(sf->diskseq), "%s", sp + 1);
@@ -330,16 +345,15 @@ static bool same_disk(const struct sweep_state *s, const struct state_file *sf, 
 		snprintf(why, len, "it was written before the last reboot");
 	else if (differ(sf->diskseq, s->diskseq))
 		snprintf(why, len,
-			 "%.64s was re-attached or replaced since (diskseq %.31s, "
-			 "now %.31s)",
+			 "%.64s was re-attached or replaced since (diskseq %.31s, now %.31s)",
 			 sf->disk, sf->diskseq, s->diskseq);
 	else
 		return true;
 	return false;
 }
 
-static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs, char *err,
-			  size_t errlen)
+static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs,
+			  struct diag *d)
 {
 	int i, ret;
 
@@ -348,15 +362,15 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 
 		/* Only what a sweep could have changed: the file must not steer other writes. */
 		if (!knob__is_sweepable(v->name))
-			return ERR(-EINVAL, "%s: '%s' is not a setting this tool changes",
-				   s->state_path, v->name);
+			return diag__fail(d, -EINVAL, "%s: '%s' is not a setting this tool changes",
+					  s->state_path, v->name);
 		ret = knob__put(s->dev, v->name, v->value);
 		if (ret)
-			return ERR(ret,
-				   "cannot restore %s=%s on %s (left by PID %d): %s; the "
-				   "state stays in %s",
-				   v->name, v->value, s->dev->name, sf->pid, strerror(-ret),
-				   s->state_path);
+			return diag__fail(d, ret,
+					  "cannot restore %s=%s on %s (left by PID %d): %s; the "
+					  "state stays in %s",
+					  v->name, v->value, s->dev->name, sf->pid, strerror(-ret),
+					  s->state_path);
 		fprintf(msgs,
 			"blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
 			"which ended without restoring it\n",
@@ -365,7 +379,7 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 	return sf->nr_set;
 }
 
-int sweep_state__recover(struct sweep_state *s, FILE *msgs, char *err, size_t errlen)
+int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 {
 	struct state_file sf;
 	char why[256];
@@ -376,44 +390,46 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, char *err, size_t er
 	if (!f && errno == ENOENT)
 		return 0;
 	if (!f)
-		return ERR(-errno, "cannot read %s: %s", s->state_path, strerror(errno));
+		return diag__fail(d, -errno, "cannot read %s: %s", s->state_path, strerror(errno));
 	ret = parse_state(f, &sf);
 	fclose(f);
 	if (ret)
-		return ERR(ret, "%s is not a state file of this tool: look at it, then remove it",
-			   s->state_path);
+		return diag__fail(d, ret,
+				  "%s is not a state file of this tool: look at it, then remove it",
+				  s->state_path);
 	if (!same_disk(s, &sf, why, sizeof(why))) {
 		fprintf(msgs, "blktrace-bench: discarding %s: %s\n", s->state_path, why);
 	} else {
-		ret = restore_values(s, &sf, msgs, err, errlen);
+		ret = restore_values(s, &sf, msgs, d);
 		if (ret < 0)
 			return ret;
 	}
 	if (unlink(s->state_path) && errno != ENOENT)
-		return ERR(-errno, "cannot remove %s: %s", s->state_path, strerror(errno));
+		return diag__fail(d, -errno, "cannot remove %s: %s", s->state_path,
+				  strerror(errno));
 	return ret;
 }
 
-int sweep_state__recover_idle(const struct sweep_env *env, const struct device *d, FILE *msgs,
-			      char *err, size_t errlen)
+int sweep_state__recover_idle(const struct sweep_env *env, const struct device *dev, FILE *msgs,
+			      struct diag *d)
 {
 	struct sweep_state *s;
 	struct stat st;
 	int ret;
 
-	s = state_new(env, d);
+	s = state_new(env, dev);
 	if (!s)
-		return ERR(-ENOMEM, "out of memory");
+		return diag__fail(d, -ENOMEM, "out of memory");
 	ret = stat(s->state_path, &st);
 	free(s);
 	if (ret)
 		return 0;
-	ret = sweep_state__lock(env, d, &s, err, errlen);
+	ret = sweep_state__lock(env, dev, &s, d);
 	if (ret == -EBUSY)
 		return 0; /* a live sweep: it restores its own */
 	if (ret)
 		return ret;
-	ret = sweep_state__recover(s, msgs, err, errlen);
+	ret = sweep_state__recover(s, msgs, d);
 	sweep_state__unlock(s);
 	return ret;
 }

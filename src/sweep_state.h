@@ -32,21 +32,24 @@ struct sweep_env {
 	const char *boot_id; /* NULL: /proc/sys/kernel/random/boot_id */
 };
 
+struct diag;
+
 /*
- * Take d's lock (the whole disk's, whatever partition d names), creating DIR when
- * needed. 0; -EBUSY with "DISK is being swept by PID N" in err; another -errno with
- * the reason in err.
+ * Take dev's lock (the whole disk's, whatever partition dev names), creating DIR when
+ * needed. 0; -EBUSY with "DISK is being swept by PID N" in d, bad input like a DIR that
+ * is no directory or that others may write; another -errno, a runtime failure in d.
  */
-int sweep_state__lock(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
-		      char *err, size_t errlen);
+int sweep_state__lock(const struct sweep_env *env, const struct device *dev,
+		      struct sweep_state **out, struct diag *d);
 
 /*
  * Under the lock: put back what a dead run left in the state file and remove it, each
  * value said on msgs ("restored max_sectors_kb=1280 on loop0, left by PID 123 ...").
  * Returns the number of values restored (0: nothing was left), or a negative errno
- * when one could not be (the state file stays, for the next try; err says what).
+ * when one could not be (the state file stays, for the next try; d says what: a
+ * runtime failure, a state file that is not ours included).
  */
-int sweep_state__recover(struct sweep_state *s, FILE *msgs, char *err, size_t errlen);
+int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d);
 
 /* Record the original value of queue/NAME before it is first changed. 0 or -errno. */
 int sweep_state__save(struct sweep_state *s, const char *name, const char *original);
@@ -58,11 +61,11 @@ int sweep_state__clear(struct sweep_state *s);
 void sweep_state__unlock(struct sweep_state *s);
 
 /*
- * For a run that changes nothing itself: when d has a state file and nobody holds its
+ * For a run that changes nothing itself: when dev has a state file and nobody holds its
  * lock, recover it (lock, recover, unlock). Returns what sweep_state__recover does,
  * 0 when there is nothing to do or a live sweep holds the lock.
  */
-int sweep_state__recover_idle(const struct sweep_env *env, const struct device *d, FILE *msgs,
-			      char *err, size_t errlen);
+int sweep_state__recover_idle(const struct sweep_env *env, const struct device *dev, FILE *msgs,
+			      struct diag *d);
 
 #endif /* BLKTRACE_BENCH_SWEEP_STATE_H */

@@ -16,7 +16,6 @@
 #define loop_info linux_loop_info
 #include <linux/loop.h>
 #undef loop_info
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +23,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "diag.h"
 #include "fmt.h"
+#include "parse.h"
 #include "target.h"
 #include "workload.h"
 
-#define ERR(ret, fmt, ...) fail(err, errlen, (ret), fmt, ##__VA_ARGS__)
 #define MAX_FIELDS 64
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* The return value is evaluated before the message: errno cannot change under it. */
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* The devices a write to d would touch: the partition and its disk, or the disk and all. */
 struct devset {
@@ -129,6 +115,7 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
 {
 	char *line = NULL, *field[MAX_FIELDS];
 	unsigned int maj, min;
+	const char *bad;
 	size_t cap = 0;
 	int n, i, hit = -1, ret = 0;
 	FILE *f = fopen(path, "re");
@@ -137,7 +124,7 @@ static int check_mounts(const char *path, const struct devset *s, char *why, siz
 		return -errno;
 	while (hit < 0 && getline(&line, &cap, f) > 0) {
 		n = split_fields(line, field, MAX_FIELDS);
-		if (n < 5 || sscanf(field[2], "%u:%u", &maj, &min) != 2)
+		if (n < 5 || parse_devnum(field[2], &maj, &min, &bad))
 			continue;
 		hit = devset_find(s, makedev(maj, min));
 		for (i = 5; hit < 0 && i + 2 < n; i++) {
@@ -237,6 +224,7 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
 	char path[PATH_MAX + 64], num[32];
 	struct loop_info64 info;
 	unsigned int maj, min;
+	const char *why;
 	struct stat st;
 	int fd;
 
@@ -244,7 +232,7 @@ static bool loop_backing(const char *dev_dir, const char *sysdir, const char *na
 	    read_line(path, file, flen))
 		return false;
 	if (snprintf(path, sizeof(path), "%s/dev", sysdir) >= (int)sizeof(path) ||
-	    read_line(path, num, sizeof(num)) || sscanf(num, "%u:%u", &maj, &min) != 2)
+	    read_line(path, num, sizeof(num)) || parse_devnum(num, &maj, &min, &why))
 		return false;
 	fd = -1;
 	if (snprintf(path, sizeof(path), "%s/%s", dev_dir, name) < (int)sizeof(path))
@@ -343,26 +331,37 @@ static int check_holders(const struct device *d, const struct devset *s, char *w
 	return ret;
 }
 
-int target__check_unused(const struct target_env *env, const struct device *d, char *err,
-			 size_t errlen)
+/* What the in-use checks of name found: ret < 0, nothing could be checked; 1, why. */
+static int in_use_verdict(const char *name, int ret, const char *why, struct diag *d)
 {
-	const char *name = d->part_name[0] ? d->part_name : d->name;
+	if (ret < 0)
+		return diag__usage(d, "refusing to write to %s: cannot check that it is unused: %s",
+				   name, strerror(-ret));
+	if (ret)
+		return diag__usage(d, "refusing to write to %s: %s", name, why);
+	return 0;
+}
+
+int target__check_unused(const struct target_env *env, const struct device *dev, struct diag *d)
+{
+	const char *name = dev->part_name[0] ? dev->part_name : dev->name;
 	struct devset *s;
 	char why[PATH_MAX + 256];
 	int ret;
 
 	if (!env->sysfs)
-		return ERR(-EINVAL, "no sysfs root given");
-	if (!d->part_name[0] && d->nr_partitions)
-		return ERR(-EINVAL,
-			   "refusing to write to %s: it has partitions (%s%s): name one "
-			   "of them",
-			   name, d->partitions[0].name, d->nr_partitions > 1 ? ", ..." : "");
+		return diag__usage(d, "no sysfs root given");
+	if (!dev->part_name[0] && dev->nr_partitions)
+		return diag__usage(d,
+				   "refusing to write to %s: it has partitions (%s%s): "
+				   "name one of them",
+				   name, dev->partitions[0].name,
+				   dev->nr_partitions > 1 ? ", ..." : "");
 	s = malloc(sizeof(*s));
 	if (!s)
-		return ERR(-ENOMEM, "out of memory");
-	devset_of(d, s);
-	ret = check_holders(d, s, why, sizeof(why));
+		return diag__fail(d, -ENOMEM, "out of memory");
+	devset_of(dev, s);
+	ret = check_holders(dev, s, why, sizeof(why));
 	if (!ret)
 		ret = check_swaps(env->swaps ? env->swaps : "/proc/swaps", s, 0, 0, why,
 				  sizeof(why));
@@ -372,17 +371,12 @@ int target__check_unused(const struct target_env *env, const struct device *d, c
 	if (!ret)
 		ret = check_loops(env, s, 0, 0, why, sizeof(why));
 	free(s);
-	if (ret < 0)
-		return ERR(-EINVAL, "refusing to write to %s: cannot check that it is unused: %s",
-			   name, strerror(-ret));
-	if (ret)
-		return ERR(-EINVAL, "refusing to write to %s: %s", name, why);
-	return 0;
+	return in_use_verdict(name, ret, why, d);
 }
 
 /* An existing regular file: not an active swap file, not backing a loop device. */
 static int check_file_unused(const struct target_env *env, const char *path, const struct stat *st,
-			     char *err, size_t errlen)
+			     struct diag *d)
 {
 	char why[PATH_MAX];
 	int ret;
@@ -391,12 +385,7 @@ static int check_file_unused(const struct target_env *env, const char *path, con
 			  why, sizeof(why));
 	if (!ret)
 		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, sizeof(why));
-	if (ret < 0)
-		return ERR(-EINVAL, "refusing to write to %s: cannot check that it is unused: %s",
-			   path, strerror(-ret));
-	if (ret)
-		return ERR(-EINVAL, "refusing to write to %s: %s", path, why);
-	return 0;
+	return in_use_verdict(path, ret, why, d);
 }
 
 /*
@@ -407,12 +396,11 @@ static bool on_traced(const char *sysfs, dev_t dev, const struct device *traced,
 		      size_t len)
 {
 	struct device *fs = malloc(sizeof(*fs));
-	char msg[256];
 	bool same;
 
 	snprintf(spec, len, "%u:%u", major(dev), minor(dev));
-	same = fs && !device__resolve(sysfs, spec, fs, msg, sizeof(msg)) &&
-	       fs->major == traced->major && fs->minor == traced->minor &&
+	same = fs && !device__resolve(sysfs, spec, fs, NULL) && fs->major == traced->major &&
+	       fs->minor == traced->minor &&
 	       (!traced->part_name[0] || !strcmp(fs->part_name, traced->part_name));
 	free(fs);
 	return same;
@@ -421,6 +409,21 @@ static bool on_traced(const char *sysfs, dev_t dev, const struct device *traced,
 static const char *traced_name(const struct device *d)
 {
 	return d->part_name[0] ? d->part_name : d->name;
+}
+
+/* A file at path on the filesystem dev: refused when that is not the traced disk. */
+static int check_on_traced(const char *sysfs, const char *path, dev_t dev,
+			   const struct target_req *req, const struct device *traced,
+			   struct diag *d)
+{
+	char spec[32];
+
+	if (req->any_fs || on_traced(sysfs, dev, traced, spec, sizeof(spec)))
+		return 0;
+	return diag__usage(d,
+			   "%s is on device %s, not on the traced %s: the trace would show "
+			   "nothing (--file elsewhere, or --any-fs to run anyway)",
+			   path, spec, traced_name(traced));
 }
 
 static uint32_t file_dio_align(int fd, const struct device *traced)
@@ -436,22 +439,19 @@ static uint32_t file_dio_align(int fd, const struct device *traced)
 
 /* A new file in dir, never linked: O_TMPFILE, else created and unlinked at once. */
 static int open_new(struct target *t, const char *sysfs, const char *dir,
-		    const struct target_req *req, const struct device *traced, char *err,
-		    size_t errlen)
+		    const struct target_req *req, const struct device *traced, struct diag *d)
 {
-	char path[PATH_MAX + 32], spec[32];
+	char path[PATH_MAX + 32];
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	if (stat(dir, &st))
-		return ERR(-EINVAL, "cannot use %s: %s", dir, strerror(errno));
+		return diag__fail(d, -errno, "cannot use %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ERR(-EINVAL, "%s is not a directory", dir);
-	if (!req->any_fs && !on_traced(sysfs, st.st_dev, traced, spec, sizeof(spec)))
-		return ERR(-EINVAL,
-			   "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)",
-			   dir, spec, traced_name(traced));
+		return diag__usage(d, "%s is not a directory", dir);
+	ret = check_on_traced(sysfs, dir, st.st_dev, req, traced, d);
+	if (ret)
+		return ret;
 	/* O_EXCL: the file can never be linked into the directory either. */
 	fd = open(dir, O_RDWR | O_TMPFILE | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -460,11 +460,12 @@ static int open_new(struct target *t, const char *sysfs, const char *dir,
 		fd = mkostemp(path, O_CLOEXEC);
 		if (fd >= 0 && unlink(path)) {
 			close(fd);
-			return ERR(-errno, "cannot unlink %s: %s", path, strerror(errno));
+			return diag__fail(d, -errno, "cannot unlink %s: %s", path, strerror(errno));
 		}
 	}
 	if (fd < 0)
-		return ERR(-errno, "cannot create a file in %s: %s", dir, strerror(errno));
+		return diag__fail(d, -errno, "cannot create a file in %s: %s", dir,
+				  strerror(errno));
 	t->kind = TARGET_NEW_FILE;
 	t->fd = fd;
 	t->dio_align = file_dio_align(fd, traced);
@@ -473,42 +474,39 @@ static int open_new(struct target *t, const char *sysfs, const char *dir,
 }
 
 /* fd must still be what path was when it was checked: a swap between is refused. */
-static int same_inode(int fd, const struct stat *want, const char *path, char *err, size_t errlen)
+static int same_inode(int fd, const struct stat *want, const char *path, struct diag *d)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return ERR(-errno, "%s: %s", path, strerror(errno));
+		return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
 	if (st.st_dev != want->st_dev || st.st_ino != want->st_ino ||
 	    (st.st_mode & S_IFMT) != (want->st_mode & S_IFMT) || st.st_rdev != want->st_rdev)
-		return ERR(-EINVAL, "%s changed while it was being opened", path);
+		return diag__usage(d, "%s changed while it was being opened", path);
 	return 0;
 }
 
 static int open_file(struct target *t, const struct target_env *env, const char *path,
 		     const struct stat *st, const struct target_req *req,
-		     const struct device *traced, char *err, size_t errlen)
+		     const struct device *traced, struct diag *d)
 {
-	char spec[32];
 	int ret;
 
-	if (!req->any_fs && !on_traced(env->sysfs, st->st_dev, traced, spec, sizeof(spec)))
-		return ERR(-EINVAL,
-			   "%s is on device %s, not on the traced %s: the trace would "
-			   "show nothing (--file elsewhere, or --any-fs to run anyway)",
-			   path, spec, traced_name(traced));
+	ret = check_on_traced(env->sysfs, path, st->st_dev, req, traced, d);
+	if (ret)
+		return ret;
 	if (req->write && !req->overwrite)
-		return ERR(-EINVAL, "%s exists: writing into it needs --overwrite", path);
+		return diag__usage(d, "%s exists: writing into it needs --overwrite", path);
 	if (req->write) {
-		ret = check_file_unused(env, path, st, err, errlen);
+		ret = check_file_unused(env, path, st, d);
 		if (ret)
 			return ret;
 	}
 	/* O_NONBLOCK: should a FIFO have replaced the file since stat, open must not wait. */
 	t->fd = open(path, (req->write ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (t->fd < 0)
-		return ERR(-errno, "cannot open %s: %s", path, strerror(errno));
-	ret = same_inode(t->fd, st, path, err, errlen);
+		return diag__fail(d, -errno, "cannot open %s: %s", path, strerror(errno));
+	ret = same_inode(t->fd, st, path, d);
 	if (ret)
 		return ret;
 	t->kind = TARGET_FILE;
@@ -521,7 +519,7 @@ static int open_file(struct target *t, const struct target_env *env, const char 
 /* A disk or partition (disk says which), at path; written only as the policy allows. */
 static int open_disk(struct target *t, const struct target_env *env, const char *path,
 		     const struct device *disk, const struct target_req *req,
-		     const struct device *traced, char *err, size_t errlen)
+		     const struct device *traced, struct diag *d)
 {
 	const char *name = traced_name(disk);
 	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor)
@@ -532,33 +530,34 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	if (!req->any_fs && (disk->major != traced->major || disk->minor != traced->minor ||
 			     (traced->part_name[0] && strcmp(disk->part_name, traced->part_name))))
-		return ERR(-EINVAL,
-			   "%s is %s, not the traced %s: the trace would show nothing "
-			   "(--any-fs to run anyway)",
-			   path, name, traced_name(traced));
+		return diag__usage(d,
+				   "%s is %s, not the traced %s: the trace would show nothing "
+				   "(--any-fs to run anyway)",
+				   path, name, traced_name(traced));
 	if (req->write && !req->destructive)
-		return ERR(-EINVAL,
-			   "writing to %s would overwrite the data on it: add "
-			   "--destructive",
-			   name);
+		return diag__usage(d,
+				   "writing to %s would overwrite the data on it: add "
+				   "--destructive",
+				   name);
 	if (req->write) {
-		ret = target__check_unused(env, disk, err, errlen);
+		ret = target__check_unused(env, disk, d);
 		if (ret)
 			return ret;
 	}
 	/* O_EXCL: from here on the kernel refuses mounts, swapon and other claims of it. */
 	t->fd = open(path, (req->write ? O_WRONLY | O_EXCL : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
 	if (t->fd < 0 && errno == EBUSY)
-		return ERR(-EINVAL,
-			   "refusing to write to %s: the kernel says it is in use "
-			   "(mounted, swap, or claimed by another device)",
-			   name);
+		return diag__usage(d,
+				   "refusing to write to %s: the kernel says it is in use "
+				   "(mounted, swap, or claimed by another device)",
+				   name);
 	if (t->fd < 0)
-		return ERR(-errno, "cannot open %s: %s", path, strerror(errno));
+		return diag__fail(d, -errno, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(t->fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != want)
-		return ERR(-EINVAL, "%s is not %s (%u:%u)", path, name, major(want), minor(want));
+		return diag__usage(d, "%s is not %s (%u:%u)", path, name, major(want), minor(want));
 	if (ioctl(t->fd, BLKGETSIZE64, &t->size))
-		return ERR(-errno, "cannot get the size of %s: %s", path, strerror(errno));
+		return diag__fail(d, -errno, "cannot get the size of %s: %s", path,
+				  strerror(errno));
 	t->dio_align = ioctl(t->fd, BLKSSZGET, &lbs) || lbs <= 0 ? 512 : lbs;
 	t->kind = TARGET_DISK;
 	return 0;
@@ -567,33 +566,33 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 /* --file names something that exists: only a regular file or a block device will do. */
 static int open_existing(struct target *t, const struct target_env *env, const char *path,
 			 const struct stat *st, const struct target_req *req,
-			 const struct device *traced, char *err, size_t errlen)
+			 const struct device *traced, struct diag *d)
 {
 	struct device *disk;
-	char spec[32], msg[256];
+	char spec[32];
 	const char *kind;
 	int ret;
 
 	switch (st->st_mode & S_IFMT) {
 	case S_IFREG:
-		return open_file(t, env, path, st, req, traced, err, errlen);
+		return open_file(t, env, path, st, req, traced, d);
 	case S_IFBLK:
 		disk = malloc(sizeof(*disk));
 		if (!disk)
-			return ERR(-ENOMEM, "out of memory");
+			return diag__fail(d, -ENOMEM, "out of memory");
 		snprintf(spec, sizeof(spec), "%u:%u", major(st->st_rdev), minor(st->st_rdev));
-		ret = device__resolve(env->sysfs, spec, disk, msg, sizeof(msg));
+		ret = device__resolve(env->sysfs, spec, disk, d);
 		if (ret)
-			ret = ERR(-EINVAL, "--file %s: block device %s: %s", path, spec, msg);
+			diag__prefix(d, "--file %s: block device %s: ", path, spec);
 		else
-			ret = open_disk(t, env, path, disk, req, traced, err, errlen);
+			ret = open_disk(t, env, path, disk, req, traced, d);
 		free(disk);
 		return ret;
 	case S_IFDIR:
-		return ERR(-EINVAL,
-			   "--file %s is a directory: name a file (or leave --file "
-			   "out for a new file in the current directory)",
-			   path);
+		return diag__usage(d,
+				   "--file %s is a directory: name a file (or leave --file "
+				   "out for a new file in the current directory)",
+				   path);
 	case S_IFIFO:
 		kind = "a FIFO";
 		break;
@@ -607,12 +606,13 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		kind = "not a file";
 		break;
 	}
-	return ERR(-EINVAL, "--file %s is %s: the workload needs a regular file or a block device",
-		   path, kind);
+	return diag__usage(d,
+			   "--file %s is %s: the workload needs a regular file or a block device",
+			   path, kind);
 }
 
 int target__open(struct target *t, const struct target_env *env, const struct target_req *req,
-		 const struct device *traced, char *err, size_t errlen)
+		 const struct device *traced, struct diag *d)
 {
 	const char *dev_dir = env->dev_dir ? env->dev_dir : "/dev";
 	char path[PATH_MAX], *slash;
@@ -623,23 +623,23 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 	t->fd = -1;
 	t->write = req->write;
 	if (!env->sysfs)
-		return ERR(-EINVAL, "no sysfs root given");
+		return diag__usage(d, "no sysfs root given");
 	if (req->raw) {
 		snprintf(path, sizeof(path), "%s/%s", dev_dir, traced_name(traced));
-		ret = open_disk(t, env, path, traced, req, traced, err, errlen);
+		ret = open_disk(t, env, path, traced, req, traced, d);
 	} else if (!req->file) {
-		ret = open_new(t, env->sysfs, req->dir ? req->dir : ".", req, traced, err, errlen);
+		ret = open_new(t, env->sysfs, req->dir ? req->dir : ".", req, traced, d);
 	} else if (!stat(req->file, &st)) {
-		ret = open_existing(t, env, req->file, &st, req, traced, err, errlen);
+		ret = open_existing(t, env, req->file, &st, req, traced, d);
 	} else if (errno != ENOENT) {
-		ret = ERR(-EINVAL, "cannot use %s: %s", req->file, strerror(errno));
+		ret = diag__fail(d, -errno, "cannot use %s: %s", req->file, strerror(errno));
 	} else {
 		/* A new --file is like the default one: made in its directory, never linked. */
 		snprintf(path, sizeof(path), "%s", req->file);
 		slash = strrchr(path, '/');
 		if (slash)
 			slash[slash == path] = '\0';
-		ret = open_new(t, env->sysfs, slash ? path : ".", req, traced, err, errlen);
+		ret = open_new(t, env->sysfs, slash ? path : ".", req, traced, d);
 	}
 	if (ret)
 		target__close(t);
@@ -647,30 +647,30 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 }
 
 int target__check_io(const struct target *t, uint64_t bs, uint64_t size, bool direct, bool wrap,
-		     char *err, size_t errlen)
+		     struct diag *d)
 {
 	/* A disk does not grow, nor does a file being read; writes extend a file. */
 	bool fixed = t->kind == TARGET_DISK || (t->kind == TARGET_FILE && !t->write);
 	char b1[32], b2[32];
 
 	if (direct && t->dio_align > 1 && bs % t->dio_align)
-		return ERR(-EINVAL,
-			   "--bs %s is not a multiple of %s, the direct I/O alignment of "
-			   "%s: --direct needs it",
-			   fmt__bytes(b1, sizeof(b1), bs), fmt__bytes(b2, sizeof(b2), t->dio_align),
-			   t->name);
+		return diag__usage(d,
+				   "--bs %s is not a multiple of %s, the direct I/O alignment of "
+				   "%s: --direct needs it",
+				   fmt__bytes(b1, sizeof(b1), bs),
+				   fmt__bytes(b2, sizeof(b2), t->dio_align), t->name);
 	if (!fixed)
 		return 0;
 	if (bs > t->size)
-		return ERR(-EINVAL, "--bs %s is larger than %s (%s)",
-			   fmt__bytes(b1, sizeof(b1), bs), t->name,
-			   fmt__bytes(b2, sizeof(b2), t->size));
+		return diag__usage(d, "--bs %s is larger than %s (%s)",
+				   fmt__bytes(b1, sizeof(b1), bs), t->name,
+				   fmt__bytes(b2, sizeof(b2), t->size));
 	if (size > t->size && !wrap)
-		return ERR(-EINVAL,
-			   "%s per run (--size, or --count x --bs) is more than %s holds "
-			   "(%s): add --wrap to go round it again",
-			   fmt__bytes(b1, sizeof(b1), size), t->name,
-			   fmt__bytes(b2, sizeof(b2), t->size));
+		return diag__usage(d,
+				   "%s per run (--size, or --count x --bs) is more than %s holds "
+				   "(%s): add --wrap to go round it again",
+				   fmt__bytes(b1, sizeof(b1), size), t->name,
+				   fmt__bytes(b2, sizeof(b2), t->size));
 	return 0;
 }
 

@@ -22,7 +22,8 @@
  *  - Sizes are checked before the run: with --direct, --bs a multiple of the direct
  *    I/O alignment; --bs and --size no larger than a disk or a file being read,
  *    unless --wrap says to go round it again.
- * Refusals return -EINVAL with one line in err; other failures a negative errno.
+ * Refusals return -EINVAL with one line in d, as bad input (diag.h); what the system
+ * could not do (open, create, stat) a runtime failure with its own errno.
  * The system files the policy reads come in struct target_env, so that tests can
  * hand it a fake sysfs, mountinfo, swaps and /dev.
  */
@@ -65,21 +66,22 @@ struct target {
 	uint32_t dio_align; /* --direct: offsets and lengths are multiples of this */
 };
 
+struct diag;
+
 /*
- * May d (a whole disk with its partitions, or the one partition d names) be written?
- * 0, or -EINVAL with "refusing to write to NAME: ..." in err. Reads env's files; an
+ * May dev (a whole disk with its partitions, or the one partition dev names) be written?
+ * 0, or -EINVAL with "refusing to write to NAME: ..." in d. Reads env's files; an
  * unreadable mountinfo is a refusal (nothing could be verified).
  */
-int target__check_unused(const struct target_env *env, const struct device *d, char *err,
-			 size_t errlen);
+int target__check_unused(const struct target_env *env, const struct device *dev, struct diag *d);
 
 /* Choose and open the target of req for the traced disk, policy applied. t->fd = -1 on error. */
 int target__open(struct target *t, const struct target_env *env, const struct target_req *req,
-		 const struct device *traced, char *err, size_t errlen);
+		 const struct device *traced, struct diag *d);
 
 /* Refuse what cannot run: bs/size against the alignment and the size (see above). */
 int target__check_io(const struct target *t, uint64_t bs, uint64_t size, bool direct, bool wrap,
-		     char *err, size_t errlen);
+		     struct diag *d);
 
 /* A new file for a read job: write size bytes of the workload pattern. 0, -EINTR, -errno. */
 int target__fill(struct target *t, uint64_t size, volatile sig_atomic_t *stop);

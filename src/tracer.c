@@ -16,12 +16,15 @@
 #include <bpf/libbpf.h>
 #include "blkio.h" /* before the skeleton, which uses its types */
 #include "blkio.skel.h"
+#include "diag.h"
 #include "tracer.h"
 
 /* Caps the slot table: 1M slots (8 MiB) covers 256 queues x 4096 tags. */
 #define MAX_SLOTS (1U << 20)
 /* Used when sysfs shows no mq/ (the device then issues no requests anyway). */
 #define DEFAULT_TAGS 1024
+/* The who map holds requests waiting in a scheduler (nr_requests per hw queue at most). */
+#define WHO_MIN_ENTRIES 4096
 
 struct tracer {
 	struct blkio_bpf *skel;
@@ -34,17 +37,6 @@ struct tracer {
 };
 
 static int libbpf_verbose;
-
-static void set_err(const struct tracer_opts *opts, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!opts->errbuf || !opts->errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(opts->errbuf, opts->errlen, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The BTF prototype of tracepoint NAME (btf_trace_NAME: a pointer to a function whose
@@ -91,7 +83,7 @@ struct prog_pair {
 	enum { ALWAYS, SNOOP_ONLY, BIO_ONLY } when;
 };
 
-static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
+static int choose_programs(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
@@ -123,14 +115,13 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts)
 	int err = 0;
 	size_t i;
 
-	if (!vmlinux) {
-		set_err(opts, "kernel BTF (/sys/kernel/btf/vmlinux) is missing: CO-RE tracing "
-			      "needs CONFIG_DEBUG_INFO_BTF=y");
-		return -EOPNOTSUPP;
-	}
+	if (!vmlinux)
+		return diag__fail(d, -EOPNOTSUPP,
+				  "kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
+				  "CO-RE tracing needs CONFIG_DEBUG_INFO_BTF=y");
 	if (!tp_proto(vmlinux, "block_rq_issue")) {
-		set_err(opts, "tracepoint block_rq_issue not found in kernel BTF");
-		err = -EOPNOTSUPP;
+		err = diag__fail(d, -EOPNOTSUPP,
+				 "tracepoint block_rq_issue not found in kernel BTF");
 		goto cleanup;
 	}
 	for (i = 0; i < opts->nr_devs; i++)
@@ -181,7 +172,7 @@ struct member_set {
  */
 static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int idx,
 		      const struct device *dev, const char *name, bool hidden, unsigned int hwqs,
-		      unsigned int tags, const struct tracer_opts *opts)
+		      unsigned int tags, struct diag *d)
 {
 	struct blkio_member m = { .device = idx, .hwqs = hwqs, .tags = tags };
 	unsigned long long want = (unsigned long long)ms->slots + (unsigned long long)hwqs * tags;
@@ -193,23 +184,19 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		m.part_end = dev->part_start + dev->part_sectors;
 	}
 	if (hwqs && tags) { /* a disk that issues requests */
-		if (want > MAX_SLOTS) {
-			set_err(opts,
-				"%s: too many requests in flight to track (%llu slots, at most "
-				"%u)",
-				name, want, MAX_SLOTS);
-			return -E2BIG;
-		}
+		if (want > MAX_SLOTS)
+			return diag__fail(d, -E2BIG,
+					  "%s: too many requests in flight to track "
+					  "(%llu slots, at most %u)",
+					  name, want, MAX_SLOTS);
 		m.slot_base = ms->slots;
 		ms->slots = want;
 	}
-	if (hidden && strlen(name) >= BLKIO_DISK_NAME_BYTES) {
-		set_err(opts,
-			"%s: the name of a disk without dev_t must be shorter than %d "
-			"characters to be traced",
-			name, BLKIO_DISK_NAME_BYTES);
-		return -ENAMETOOLONG;
-	}
+	if (hidden && strlen(name) >= BLKIO_DISK_NAME_BYTES)
+		return diag__fail(d, -ENAMETOOLONG,
+				  "%s: the name of a disk without dev_t must be "
+				  "shorter than %d characters to be traced",
+				  name, BLKIO_DISK_NAME_BYTES);
 	if (ms->n < BLKIO_MAX_DISKS) {
 		s->rodata->members[ms->n] = m;
 		s->rodata->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
@@ -220,13 +207,11 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		ms->n++;
 		return 0;
 	}
-	if (hidden) {
-		set_err(opts,
-			"%s: too many disks without dev_t (NVMe paths) to trace at once: "
-			"at most %d members",
-			name, BLKIO_MAX_DISKS);
-		return -E2BIG;
-	}
+	if (hidden)
+		return diag__fail(d, -E2BIG,
+				  "%s: too many disks without dev_t (NVMe paths) to "
+				  "trace at once: at most %d members",
+				  name, BLKIO_MAX_DISKS);
 	ms->over[ms->in_map] = m;
 	ms->over_dev[ms->in_map++] = BLKIO_DEV(dev->major, dev->minor);
 	return 0;
@@ -238,30 +223,28 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
  * by its path disks, matched by name since the kernel gives them no dev_t. Each member
  * has its own slots: (hw queue, tag) are unique per disk only.
  */
-static int set_members(struct blkio_bpf *s, struct member_set *ms, const struct tracer_opts *opts)
+static int set_members(struct blkio_bpf *s, struct member_set *ms, const struct tracer_opts *opts,
+		       struct diag *d)
 {
-	unsigned int d, i;
+	unsigned int k, i;
 	int err = 0;
 
-	if (!opts->nr_devs || opts->nr_devs > BLKIO_MAX_DEVICES) {
-		set_err(opts, "cannot trace %u devices at once: at most %d", opts->nr_devs,
-			BLKIO_MAX_DEVICES);
-		return -E2BIG;
-	}
-	for (d = 0; d < opts->nr_devs && !err; d++) {
-		const struct device *dev = opts->devs[d];
+	if (!opts->nr_devs || opts->nr_devs > BLKIO_MAX_DEVICES)
+		return diag__usage_err(d, -E2BIG, "cannot trace %u devices at once: at most %d",
+				       opts->nr_devs, BLKIO_MAX_DEVICES);
+	for (k = 0; k < opts->nr_devs && !err; k++) {
+		const struct device *dev = opts->devs[k];
 		/* Bio-based devices and multipath heads issue no requests: no slots. */
 		bool rq_based = !dev->bio_based && !dev->nr_paths;
 		unsigned int hwqs = !rq_based ? 0 : dev->nr_hw_queues ? dev->nr_hw_queues : 1;
 		unsigned int tags = !rq_based ? 0 : dev->max_tags ? dev->max_tags : DEFAULT_TAGS;
 
-		err = add_member(s, ms, d, dev, dev->name, dev->hidden, hwqs, tags, opts);
+		err = add_member(s, ms, k, dev, dev->name, dev->hidden, hwqs, tags, d);
 		for (i = 0; i < dev->nr_paths && !err; i++)
 			err = add_member(
-				s, ms, d, dev, dev->paths[i].name, true,
+				s, ms, k, dev, dev->paths[i].name, true,
 				dev->paths[i].nr_hw_queues ? dev->paths[i].nr_hw_queues : 1,
-				dev->paths[i].max_tags ? dev->paths[i].max_tags : DEFAULT_TAGS,
-				opts);
+				dev->paths[i].max_tags ? dev->paths[i].max_tags : DEFAULT_TAGS, d);
 		if (dev->bio_based)
 			s->rodata->any_bio_level = true;
 	}
@@ -283,14 +266,15 @@ static int fill_member_map(struct tracer *t, const struct member_set *ms)
 	return 0;
 }
 
-static int configure(struct tracer *t, struct member_set *ms, const struct tracer_opts *opts)
+static int configure(struct tracer *t, struct member_set *ms, const struct tracer_opts *opts,
+		     struct diag *d)
 {
 	size_t snoop_bytes = opts->snoop_ring_bytes;
 	struct blkio_bpf *s = t->skel;
 	unsigned int nr;
 	int err;
 
-	err = set_members(s, ms, opts);
+	err = set_members(s, ms, opts, d);
 	if (err)
 		return err;
 	nr = ms->slots ? ms->slots : 1;
@@ -312,11 +296,12 @@ static int configure(struct tracer *t, struct member_set *ms, const struct trace
 	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
-	if (!err) /* requests waiting in a scheduler: nr_requests per hw queue at most */
-		err = bpf_map__set_max_entries(s->maps.who, nr * 2 < 4096 ? 4096 : nr * 2);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who,
+					       nr * 2 < WHO_MIN_ENTRIES ? WHO_MIN_ENTRIES : nr * 2);
 out:
 	if (err)
-		set_err(opts, "cannot size the BPF maps: %s", strerror(-err));
+		diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
 	return err;
 }
 
@@ -393,7 +378,7 @@ static void log_tail(const char *log, char *out, size_t len, int lines)
  * (libbpf asks for it only after a failure), so a rejection can be reported precisely.
  */
 static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool btf,
-			struct tracer_load_failure *why)
+			struct tracer_load_failure *why, struct diag *d)
 {
 	/* libbpf's own default (BPF_LOG_BUF_SIZE); untouched pages cost nothing. */
 	size_t log_size = UINT32_MAX >> 8;
@@ -406,15 +391,14 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		return -ENOMEM;
 	t->skel = blkio_bpf__open_opts(&oo);
 	if (!t->skel) {
-		err = -errno;
-		set_err(opts, "cannot open the BPF object: %s", strerror(-err));
+		err = diag__fail(d, -errno, "cannot open the BPF object: %s", strerror(errno));
 		goto cleanup;
 	}
 	t->btf_flavour = btf;
 	ms = calloc(1, sizeof(*ms));
-	err = ms ? choose_programs(t, opts) : -ENOMEM;
+	err = ms ? choose_programs(t, opts, d) : diag__fail(d, -ENOMEM, "out of memory");
 	if (!err)
-		err = configure(t, ms, opts);
+		err = configure(t, ms, opts, d);
 	if (err)
 		goto cleanup;
 	failed_prog[0] = '\0';
@@ -422,7 +406,7 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 	if (!err) {
 		err = fill_member_map(t, ms);
 		if (err)
-			set_err(opts, "cannot fill the member map: %s", strerror(-err));
+			diag__fail(d, err, "cannot fill the member map: %s", strerror(-err));
 	} else {
 		why->err = err;
 		snprintf(why->prog, sizeof(why->prog), "%s", failed_prog);
@@ -476,15 +460,16 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
  * Probe, configure, load: tp_btf first where the kernel has it, then the raw_tp twins
  * when that fails for any reason (an older verifier may refuse one and take the other).
  */
-static int load_any(struct tracer *t, const struct tracer_opts *opts)
+static int load_any(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	struct tracer_load_failure fail[2] = {};
 	bool want_btf = !opts->force_raw_tp;
+	char msg[DIAG_MSG_MAX];
 	struct utsname u = {};
 	int err = -EINVAL, i;
 
 	for (i = want_btf ? 0 : 1; i < 2; i++) {
-		err = load_flavour(t, opts, i == 0, &fail[i]);
+		err = load_flavour(t, opts, i == 0, &fail[i], d);
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
 		if (i == 0 && opts->verbose)
@@ -494,12 +479,11 @@ static int load_any(struct tracer *t, const struct tracer_opts *opts)
 				strerror(-err));
 	}
 	uname(&u);
-	if (opts->errbuf && opts->errlen)
-		tracer__load_error(opts->errbuf, opts->errlen, fail, has_bpf_caps(), u.release);
-	return err;
+	tracer__load_error(msg, sizeof(msg), fail, has_bpf_caps(), u.release);
+	return diag__fail(d, err, "%s", msg);
 }
 
-int tracer__open(const struct tracer_opts *opts, struct tracer **out)
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
 {
 	struct tracer *t;
 	size_t bufsz;
@@ -514,8 +498,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		return -ENOMEM;
 	t->ncpus = libbpf_num_possible_cpus();
 	if (t->ncpus <= 0) {
-		err = t->ncpus ? t->ncpus : -EINVAL;
-		set_err(opts, "cannot count possible CPUs");
+		err = diag__fail(d, t->ncpus ? t->ncpus : -EINVAL, "cannot count possible CPUs");
 		goto cleanup;
 	}
 	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
@@ -525,7 +508,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out)
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	err = load_any(t, opts);
+	err = load_any(t, opts, d);
 	if (err)
 		goto cleanup;
 	t->nr_devs = opts->nr_devs;

@@ -3,8 +3,8 @@
  * The block-layer tracer of one or several devices: an opaque handle over the BPF skeleton.
  * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
  * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
- * safe. Functions return 0 or a negative errno and never print, except libbpf's
- * own diagnostics when opts.verbose is set.
+ * safe. Functions return 0 or a negative errno (tracer__open with the reason in a
+ * struct diag) and never print, except libbpf's own diagnostics when opts.verbose is set.
  */
 #ifndef BLKTRACE_BENCH_TRACER_H
 #define BLKTRACE_BENCH_TRACER_H
@@ -27,11 +27,12 @@ struct tracer_opts {
 	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
 	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
-	char *errbuf;		 /* one-line reason on failure, may be NULL */
-	size_t errlen;
 };
 
-int tracer__open(const struct tracer_opts *opts, struct tracer **out);
+struct diag;
+
+/* 0, or -errno with the reason in d (a runtime failure: the kernel, privileges, memory). */
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d);
 int tracer__start(struct tracer *t);
 /* Device I's cumulative totals since tracer__start (max fields: since the last reset). */
 int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out);

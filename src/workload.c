@@ -286,126 +286,170 @@ static int wl_complete(struct app_stats *out, struct io_unit *u, uint64_t now,
 	return u->res < 0 ? (int)u->res : -EIO;
 }
 
+/* The driver loop's state between batches. */
+struct wl_loop {
+	struct engine e;
+	struct wl_job j;
+	struct wl_units w;
+	unsigned int nr_idle, nr_retry, inflight;
+	uint64_t issued;
+	uint64_t now;  /* the stamp of the last batch */
+	bool stopping; /* submit nothing new, reap what is in flight */
+	int err;       /* the run's outcome so far */
+};
+
+/* The next batch: remainders first, then new I/Os; nothing once stopping. */
+static unsigned int wl_next_batch(struct wl_loop *l)
+{
+	unsigned int nr = 0;
+
+	if (l->stopping) {
+		/* A remainder not yet resubmitted is abandoned, like a new I/O. */
+		while (l->nr_retry)
+			l->w.idle[l->nr_idle++] = l->w.retry[--l->nr_retry];
+		return 0;
+	}
+	while (l->nr_retry)
+		l->w.batch[nr++] = l->w.retry[--l->nr_retry];
+	while (l->nr_idle && l->issued < l->j.total) {
+		struct io_unit *u = l->w.idle[--l->nr_idle];
+
+		u->offset = wl_next_offset(&l->j);
+		u->done = 0;
+		u->start_ns = l->now;
+		l->w.batch[nr++] = u;
+		l->issued++;
+	}
+	return nr;
+}
+
+static void wl_submit_batch(struct wl_loop *l, unsigned int nr)
+{
+	unsigned int i;
+	int ret;
+
+	if (!nr)
+		return;
+	ret = l->e.ops->submit(&l->e, l->w.batch, nr);
+	if (!ret) {
+		l->inflight += nr;
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		l->w.idle[l->nr_idle++] = l->w.batch[i];
+	l->stopping = true;
+	if (!l->err)
+		l->err = ret;
+}
+
+/*
+ * Wait for completions and sort them out. -errno when the engine lost track of its
+ * I/Os: the caller's cleanup then tears the engine down (io_uring cancels what is
+ * left) before the buffers go.
+ */
+static int wl_reap_batch(struct wl_loop *l, struct app_stats *out)
+{
+	int ret = l->e.ops->reap(&l->e, 1, l->w.done, l->j.depth);
+	unsigned int i, nr;
+	bool finished;
+
+	l->now = wl_now();
+	if (ret < 0) {
+		l->err = ret;
+		return ret;
+	}
+	nr = ret;
+	for (i = 0; i < nr; i++) {
+		struct io_unit *u = l->w.done[i];
+
+		l->inflight--;
+		ret = wl_complete(out, u, l->now, l->w.retry, &l->nr_retry, &finished);
+		if (finished)
+			l->w.idle[l->nr_idle++] = u;
+		if (ret) {
+			l->stopping = true;
+			if (!l->err || l->err == -EINTR)
+				l->err = ret;
+		}
+	}
+	return 0;
+}
+
+/* Submit and reap until nothing is left to do or in flight: the timed part of a run. */
+static void wl_drive(struct wl_loop *l, struct app_stats *out, volatile sig_atomic_t *stop)
+{
+	uint64_t deadline = l->j.runtime_ns ? l->now + l->j.runtime_ns : UINT64_MAX;
+
+	for (;;) {
+		if (l->now >= deadline)
+			l->stopping = true;
+		if (stop && *stop && !l->stopping) {
+			l->stopping = true;
+			if (!l->err)
+				l->err = -EINTR;
+		}
+		wl_submit_batch(l, wl_next_batch(l));
+		if (!l->inflight || wl_reap_batch(l, out))
+			break;
+	}
+}
+
+/* Units, idle list and engine for a run of l->j; out learns about the buffers. */
+static int wl_loop_init(struct wl_loop *l, const struct engine_ops *ops,
+			const struct workload_opts *opts, struct app_stats *out)
+{
+	int err = wl_units_alloc(&l->w, &l->j, opts && opts->hugepages);
+
+	if (err)
+		return err;
+	/* After the first touch (in wl_units_alloc): only then are pages, huge or not, there. */
+	out->huge_bufs = l->w.huge_len && wl_is_huge(l->w.bufs, l->w.huge_len);
+	for (l->nr_idle = 0; l->nr_idle < l->j.depth; l->nr_idle++)
+		l->w.idle[l->nr_idle] = &l->w.units[l->j.depth - 1 - l->nr_idle];
+	l->e.ops = ops;
+	l->e.write = l->j.write;
+	l->e.fixed_bufs = opts && opts->fixed_bufs;
+	l->e.depth = l->j.depth;
+	l->e.units = l->w.units;
+	return ops->init(&l->e);
+}
+
 int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
 		       const struct workload_opts *opts, struct app_stats *out,
 		       volatile sig_atomic_t *stop)
 {
 	const struct engine_ops *ops = opts && opts->engine ? opts->engine : NULL;
-	unsigned int nr_idle, nr_retry = 0, inflight = 0, nr, i;
-	struct engine e = { .fd = fd };
-	uint64_t issued = 0, t0, now, deadline;
-	struct wl_units w = { 0 };
-	bool stopping = false, finished, engine_up = false;
-	struct wl_job j;
-	int err, ret;
+	struct wl_loop l = { .e = { .fd = fd } };
+	uint64_t t0;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (!ops)
 		ops = engine__find(p->engine);
 	if (!ops)
 		return -EINVAL;
-	err = wl_job_init(&j, p, file_size, ops, opts ? opts->seed : 0);
+	err = wl_job_init(&l.j, p, file_size, ops, opts ? opts->seed : 0);
 	if (err)
 		return err;
-	err = wl_units_alloc(&w, &j, opts && opts->hugepages);
-	if (err)
+	err = wl_loop_init(&l, ops, opts, out);
+	if (err) {
+		l.e.ops = NULL; /* not up: nothing to clean up */
 		goto cleanup;
-	/* After the first touch (in wl_units_alloc): only then are pages, huge or not, there. */
-	out->huge_bufs = w.huge_len && wl_is_huge(w.bufs, w.huge_len);
-	for (nr_idle = 0; nr_idle < j.depth; nr_idle++)
-		w.idle[nr_idle] = &w.units[j.depth - 1 - nr_idle];
-
-	e.ops = ops;
-	e.write = j.write;
-	e.fixed_bufs = opts && opts->fixed_bufs;
-	e.depth = j.depth;
-	e.units = w.units;
-	err = ops->init(&e);
-	if (err)
-		goto cleanup;
-	engine_up = true;
-	out->registered_bufs = e.fixed_bufs;
-
-	now = t0 = wl_now();
-	deadline = j.runtime_ns ? t0 + j.runtime_ns : UINT64_MAX;
-	for (;;) {
-		if (now >= deadline)
-			stopping = true;
-		if (stop && *stop && !stopping) {
-			stopping = true;
-			if (!err)
-				err = -EINTR;
-		}
-		nr = 0;
-		if (stopping) {
-			/* A remainder not yet resubmitted is abandoned, like a new I/O. */
-			while (nr_retry)
-				w.idle[nr_idle++] = w.retry[--nr_retry];
-		} else {
-			while (nr_retry)
-				w.batch[nr++] = w.retry[--nr_retry];
-			while (nr_idle && issued < j.total) {
-				struct io_unit *u = w.idle[--nr_idle];
-
-				u->offset = wl_next_offset(&j);
-				u->done = 0;
-				u->start_ns = now;
-				w.batch[nr++] = u;
-				issued++;
-			}
-		}
-		if (nr) {
-			ret = ops->submit(&e, w.batch, nr);
-			if (ret) {
-				for (i = 0; i < nr; i++)
-					w.idle[nr_idle++] = w.batch[i];
-				stopping = true;
-				if (!err)
-					err = ret;
-			} else {
-				inflight += nr;
-			}
-		}
-		if (!inflight)
-			break;
-
-		ret = ops->reap(&e, 1, w.done, j.depth);
-		if (ret < 0) {
-			/*
-			 * The engine lost track of its I/Os; cleanup tears the engine down
-			 * (io_uring cancels what is left) before the buffers go.
-			 */
-			err = ret;
-			now = wl_now();
-			break;
-		}
-		now = wl_now();
-		nr = ret;
-		for (i = 0; i < nr; i++) {
-			struct io_unit *u = w.done[i];
-
-			inflight--;
-			ret = wl_complete(out, u, now, w.retry, &nr_retry, &finished);
-			if (finished)
-				w.idle[nr_idle++] = u;
-			if (ret) {
-				stopping = true;
-				if (!err || err == -EINTR)
-					err = ret;
-			}
-		}
 	}
-
+	out->registered_bufs = l.e.fixed_bufs;
+	l.now = t0 = wl_now();
+	wl_drive(&l, out, stop);
+	err = l.err;
 	if (!err && (p->fsync || p->fdatasync)) {
 		if (p->fsync ? fsync(fd) : fdatasync(fd))
 			err = -errno;
-		now = wl_now();
+		l.now = wl_now();
 	}
-	out->ns = now - t0;
+	out->ns = l.now - t0;
 cleanup:
-	if (engine_up)
-		ops->cleanup(&e);
-	wl_units_free(&w);
+	if (l.e.ops)
+		ops->cleanup(&l.e);
+	wl_units_free(&l.w);
 	return err;
 }
 

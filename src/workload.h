@@ -27,9 +27,10 @@
 
 struct engine_ops;
 
-/* Largest block size and queue depth a job may ask for. */
+/* Largest block size and queue depth a job may ask for; the block size without --bs. */
 #define WORKLOAD_MAX_BS (1ULL << 30)
 #define WORKLOAD_MAX_DEPTH 4096U
+#define WORKLOAD_DEFAULT_BS 4096
 
 struct workload_opts {
 	const struct engine_ops *engine; /* NULL: engine__find(p->engine) */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Bad input: one line on stderr naming the problem, the documented exit code.
+# Bad input: one line on stderr naming the problem, the documented exit code: 2 for what
+# is refused as asked, 1 for what the system could not do (src/diag.h).
 . "$(dirname "$0")/lib.sh"
 
 make_loop A 16M || { not_ok "losetup"; finish; exit 1; }
@@ -34,6 +35,17 @@ expect_fail "--no-fixed-bufs without io_uring" 2 "no-fixed-bufs" -- \
 	--trace "$a" --raw --rw read --no-fixed-bufs
 expect_fail "raw write without --destructive" 2 "destructive" -- \
 	--trace "$a" --raw --rw write --size 1M
+# What the system cannot do is a runtime failure (exit 1), what is refused bad input (2).
+expect_fail "--file in a missing directory: cannot use it" 1 \
+	"cannot use /nonexistent-dir: No such file or directory" -- \
+	--trace "$a" --rw read --size 1M --file /nonexistent-dir/x.bin
+expect_fail "compare: an input that cannot be opened" 1 \
+	"/nonexistent/a.json: No such file or directory" -- compare /nonexistent/a.json /nonexistent/b.json
+expect_fail "--snoop-text: a file that cannot be opened" 1 "/nonexistent.snoop" -- \
+	--snoop-text /nonexistent.snoop
+echo '{"schema": "blktrace-bench/1"}' > "$TMP/norun.json"
+expect_fail "compare: a file that is no result" 2 "no \"runs\" array" -- \
+	compare "$TMP/norun.json" "$TMP/norun.json"
 
 "$BB" --trace "$a" -- sh -c 'exit 3' > /dev/null 2>&1
 expect_eq "the command's exit status is ours" "$?" 3
@@ -43,7 +55,7 @@ expect_eq "success exits 0" "$?" 0
 expect_eq "--json -: stdout holds only the JSON document" "$(jq -r .schema "$TMP/stdout.json")" \
 	"blktrace-bench/1"
 "$BB" --trace "$a" --json /nonexistent-dir/x.json -- true > /dev/null 2> "$TMP/err"
-expect_eq "unwritable --json path refused before the run (exit 2)" "$?" 2
+expect_eq "unwritable --json path refused before the run (exit 1: cannot create it)" "$?" 1
 
 # Without root's capabilities, loading is refused with a line saying what is missing.
 if command -v setpriv > /dev/null; then

@@ -5,8 +5,9 @@
 #    too: refused, the filesystem still checks clean and its file is unchanged;
 #  3 output = input by inode: --file read, --snoop on it, compare's input, --json X
 #    --snoop X, a hard link: refused, the input unchanged;
-#  9 a missing directory or a read-only filesystem: refused before anything ran; a full
-#    filesystem at the end: exit 1 naming ENOSPC, no temporary file left;
+#  9 a missing directory or a read-only filesystem: refused before anything ran (exit 1:
+#    the system could not create the file, src/diag.h); a full filesystem at the end:
+#    exit 1 naming ENOSPC, no temporary file left;
 # 10 non-UTF-8 argv and command_line cut at 1023 bytes inside a character: valid JSON;
 # 11 --snoop-text escapes process names, prints '-' for the sector of a flush;
 # 12 compare: wrong types and ranges refused naming the field; 1M buckets and 3000
@@ -94,15 +95,15 @@ expect_eq "3: X unchanged" "$(md5sum < "$TMP/x.out")" "$sum_r"
 
 # 9. Refused before anything runs: no command, no I/O on the traced disk.
 w0=$(diskstat "$A" 5)
-expect_refused "9: --json into a missing directory" 2 "No such file or directory" -- \
+expect_refused "9: --json into a missing directory" 1 "No such file or directory" -- \
 	--trace "$a" --json "$TMP/nodir/x.json" -- dd if=/dev/zero of="$A" bs=4k count=8 \
 	oflag=direct status=none
 mkdir -p "$TMP/ro"
 mount -o remount,ro "$TMP/mnt" 2> /dev/null || mount -o ro "$D" "$TMP/mnt"
-expect_refused "9: --json into a read-only filesystem" 2 "Read-only file system" -- \
+expect_refused "9: --json into a read-only filesystem" 1 "Read-only file system" -- \
 	--trace "$a" --json "$TMP/mnt/x.json" -- dd if=/dev/zero of="$A" bs=4k count=8 \
 	oflag=direct status=none
-expect_refused "9: --snoop into a read-only filesystem" 2 "Read-only file system" -- \
+expect_refused "9: --snoop into a read-only filesystem" 1 "Read-only file system" -- \
 	--trace "$a" --snoop "$TMP/mnt/x.snoop" -- touch "$TMP/ran"
 expect_eq "9: the command never ran" "$(ls "$TMP/ran" 2> /dev/null | wc -l)" 0
 expect_eq "9: no write reached the traced disk" "$(diskstat "$A" 5)" "$w0"

@@ -35,6 +35,20 @@ expect_eq "sweep: limit-bound against the run's own limit" \
 expect_eq "sweep: restored after success" "$(cat "$msk")" "$orig"
 expect_true "sweep: says it restored" grep -q "restored max_sectors_kb=$orig" "$TMP/err"
 
+# 1a. The scheduler, swept by name: the active one (bracketed) comes back.
+sched_file=/sys/block/$a/queue/scheduler
+active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$sched_file"; }
+sched0=$(active_sched)
+if grep -qw mq-deadline "$sched_file"; then
+	"$BB" --trace "$a" --raw --rw read --bs 64k --size 1M --set scheduler=mq-deadline,none \
+		> /dev/null 2> "$TMP/err"
+	expect_eq "scheduler sweep: exit 0" "$?" 0
+	expect_eq "scheduler sweep: restored" "$(active_sched)" "$sched0"
+	expect_true "scheduler sweep: says so" grep -q "restored scheduler=$sched0 on $a" "$TMP/err"
+else
+	skip "no mq-deadline here: the scheduler sweep is not tested"
+fi
+
 # 1b. --recommend: names a best value and shows the evidence for each.
 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=16,256 \
 	--repeat 3 --recommend --json "$TMP/rec.json" > "$TMP/rec.txt" 2>&1
@@ -58,6 +72,15 @@ expect_eq "too large: exit 2" "$?" 2
 expect_true "too large: names max_hw_sectors_kb" grep -q "max_hw_sectors_kb=$hw" "$TMP/err"
 expect_eq "too large: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_eq "too large: unchanged" "$(cat "$msk")" "$orig"
+# 2b. A --state-dir that is no directory is a refused option (exit 2), like any other.
+echo x > "$TMP/notadir"
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=64 \
+	--state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
+expect_eq "--state-dir a file: exit 2" "$?" 2
+expect_true "--state-dir a file: says so" grep -q "$TMP/notadir is not a directory" "$TMP/err"
+expect_eq "--state-dir a file: unchanged" "$(cat "$msk")" "$orig"
+"$BB" restore "$a" --state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
+expect_eq "restore --state-dir a file: exit 2" "$?" 2
 
 # 3. An error in the middle (the workload fails: reading past a missing file) restores.
 "$BB" --trace "$a" --file /nonexistent/file --rw read --bs 4k --any-fs \

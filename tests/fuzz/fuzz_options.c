@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "diag.h"
 
 #define MAX_ARGS 64
 
@@ -20,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const cmds[] = { "trace", "info", "compare" };
 	char *argv[MAX_ARGS + 2], *buf, *p, *end;
 	struct options o;
+	struct diag d;
 	int argc = 1;
 
 	if (!size)
@@ -33,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = buf, end = buf + size - 1; p < end && argc <= MAX_ARGS; p += strlen(p) + 1)
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	cli_parse(cmds[data[0] % 3], argc, argv, &o);
+	cli_parse(cmds[data[0] % 3], argc, argv, &o, &d);
 	free(buf);
 	return 0;
 }

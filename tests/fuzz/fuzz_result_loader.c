@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -15,12 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct loaded_result lr;
 	struct comparison c;
-	char err[512] = "";
+	struct diag d = {};
 	json_t *doc;
 	FILE *out;
 
-	if (result_load__buffer("fuzz.json", (const char *)data, size, &lr, err, sizeof(err))) {
-		if (lr.runs || lr.header || !err[0] || strchr(err, '\n'))
+	if (result_load__buffer("fuzz.json", (const char *)data, size, &lr, &d)) {
+		if (lr.runs || lr.header || !d.msg[0] || strchr(d.msg, '\n'))
 			abort(); /* a refusal is one line, and leaves nothing behind */
 		return 0;
 	}

@@ -6,13 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "diag.h"
 #include "snoop.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[512], *text = NULL;
+	struct diag d;
+	char *text = NULL;
 	size_t len = 0, i;
 	FILE *in, *out;
 
@@ -21,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = fmemopen((void *)data, size, "rb");
 	out = open_memstream(&text, &len);
 	if (in && out)
-		snoop__print_stream(in, "fuzz.snoop", out, err, sizeof(err));
+		snoop__print_stream(in, "fuzz.snoop", out, &d);
 	if (in)
 		fclose(in);
 	if (out)

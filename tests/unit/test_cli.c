@@ -8,15 +8,20 @@
 #include <cmocka.h>
 #include <string.h>
 #include "cli.h"
+#include "diag.h"
 
 static void test_cli_trace_command(void **state)
 {
+	/* argv as a command line reads: clang-format would tabulate it. */
+	// clang-format off
 	char *argv[] = { "blktrace-bench", "--trace", "loop0", "--json", "out.json", "--", "dd",
-			 "if=/dev/zero",   "-x",      NULL };
+			 "if=/dev/zero", "-x", NULL };
+	// clang-format on
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 9, argv, &o), 0);
+	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), 0);
 	assert_string_equal(o.trace, "loop0");
 	assert_string_equal(o.json, "out.json");
 	assert_int_equal(o.nr_command, 3);
@@ -30,9 +35,10 @@ static void test_cli_command_without_dashes(void **state)
 	/* The first non-option word starts the command; its own options stay its own. */
 	char *argv[] = { "blktrace-bench", "-t", "xvda", "dd", "-v", NULL };
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 5, argv, &o), 0);
+	assert_int_equal(cli_parse("trace", 5, argv, &o, &d), 0);
 	assert_string_equal(o.trace, "xvda");
 	assert_int_equal(o.verbose, 0);
 	assert_int_equal(o.nr_command, 2);
@@ -43,9 +49,10 @@ static void test_cli_info_json_flag(void **state)
 {
 	char *argv[] = { "info", "--json", "loop0", NULL };
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("info", 3, argv, &o), 0);
+	assert_int_equal(cli_parse("info", 3, argv, &o, &d), 0);
 	assert_string_equal(o.json, "-");
 	assert_int_equal(o.nr_positional, 1);
 	assert_string_equal(o.positional[0], "loop0");
@@ -57,9 +64,10 @@ static void test_cli_passive(void **state)
 		"blktrace-bench", "--trace=202:0", "--duration", "1.5s", "-i", "500ms", NULL
 	};
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 6, argv, &o), 0);
+	assert_int_equal(cli_parse("trace", 6, argv, &o, &d), 0);
 	assert_string_equal(o.trace, "202:0");
 	assert_true(o.duration == 1.5);
 	assert_true(o.interval == 0.5);
@@ -74,18 +82,23 @@ static void test_cli_wrap_and_state_dir(void **state)
 	char *info[] = { "info", "loop0", "--state-dir", "/tmp/st", NULL };
 	char *empty[] = { "restore", "loop0", "--state-dir=", NULL };
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 8, trace, &o), 0);
+	assert_int_equal(cli_parse("trace", 8, trace, &o, &d), 0);
 	assert_true(o.wrap);
 	assert_string_equal(o.state_dir, "/tmp/st");
-	assert_int_equal(cli_parse("restore", 3, restore, &o), 0);
+	assert_int_equal(cli_parse("restore", 3, restore, &o, &d), 0);
 	assert_string_equal(o.positional[0], "loop0");
 	assert_string_equal(o.state_dir, "/tmp/st");
 	assert_false(o.wrap);
-	/* An option the command would ignore is refused. */
-	assert_int_equal(cli_parse("info", 4, info, &o), -EINVAL);
-	assert_int_equal(cli_parse("restore", 3, empty, &o), -EINVAL);
+	/* An option the command would ignore is refused, as bad input in argp's words. */
+	assert_int_equal(cli_parse("info", 4, info, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "info: --state-dir is an option of trace and restore");
+	assert_true(d.usage);
+	assert_true(d.named);
+	assert_int_equal(cli_parse("restore", 3, empty, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "restore: --state-dir: empty directory name");
 }
 
 /*
@@ -96,20 +109,15 @@ static void test_cli_wrap_and_state_dir(void **state)
 static void test_cli_set(void **state)
 {
 	char arg[2048];
-	char *argv[] = { "blktrace-bench",
-			 "--trace",
-			 "loop0",
-			 "--rw",
-			 "write",
-			 "--set",
-			 "nr_requests=4,8",
-			 "--set",
-			 "max_sectors_kb=44,128,1024",
-			 NULL };
+	// clang-format off
+	char *argv[] = { "blktrace-bench", "--trace", "loop0", "--rw", "write", "--set",
+			 "nr_requests=4,8", "--set", "max_sectors_kb=44,128,1024", NULL };
+	// clang-format on
 	struct options o;
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 9, argv, &o), 0);
+	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), 0);
 	assert_string_equal(o.set_knob, "max_sectors_kb");
 	assert_int_equal(o.nr_set_values, 3);
 	assert_string_equal(o.set_values[0], "44");
@@ -119,7 +127,19 @@ static void test_cli_set(void **state)
 	arg[sizeof(arg) - 1] = '\0';
 	memcpy(arg, "nr_requests=", 12);
 	argv[6] = arg;
-	assert_int_equal(cli_parse("trace", 7, argv, &o), -EINVAL);
+	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), -EINVAL);
+}
+
+/* --help and --version print and leave nothing else to do: 1, nothing in d. */
+static void test_cli_help(void **state)
+{
+	char *argv[] = { "info", "--version", NULL };
+	struct options o;
+	struct diag d = {};
+
+	(void)state;
+	assert_int_equal(cli_parse("info", 2, argv, &o, &d), 1);
+	assert_int_equal(d.err, 0);
 }
 
 int main(void)
@@ -131,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_cli_passive),
 		cmocka_unit_test(test_cli_wrap_and_state_dir),
 		cmocka_unit_test(test_cli_set),
+		cmocka_unit_test(test_cli_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "diag.h"
 #include "series.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -51,11 +52,12 @@ static struct built *built_of(json_t *cmp)
 
 static void load_into(json_t *doc, const char *name, struct loaded_result *out)
 {
-	char *text = json_dumps(doc, 0), err[512];
+	char *text = json_dumps(doc, 0);
+	struct diag d = {};
 
 	assert_non_null(text);
-	if (result_load__string(name, text, out, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (result_load__string(name, text, out, &d))
+		fail_msg("%s", d.msg);
 	free(text);
 }
 
@@ -88,10 +90,10 @@ static void cmp_done(json_t *cmp)
 }
 
 /* Load text as compare loads a file; on success the document itself in *doc. */
-static int load_string(const char *name, const char *text, json_t **doc, char *err, size_t len)
+static int load_string(const char *name, const char *text, json_t **doc, struct diag *d)
 {
 	struct loaded_result lr;
-	int ret = result_load__string(name, text, &lr, err, len);
+	int ret = result_load__string(name, text, &lr, d);
 
 	*doc = NULL;
 	if (ret)
@@ -102,10 +104,10 @@ static int load_string(const char *name, const char *text, json_t **doc, char *e
 	return 0;
 }
 
-static int load_file(const char *path, json_t **doc, char *err, size_t len)
+static int load_file(const char *path, json_t **doc, struct diag *d)
 {
 	struct loaded_result lr;
-	int ret = result_load__file(path, &lr, err, len);
+	int ret = result_load__file(path, &lr, d);
 
 	*doc = NULL;
 	if (!ret) {
@@ -422,11 +424,11 @@ static const char by_label_b[] = "{\"schema\": \"blktrace-bench/1\", \"runs\": [
 static void test_matching_by_label(void **state)
 {
 	json_t *a, *b, *cmp, *m;
-	char err[512];
+	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(load_string("a.json", by_label_a, &a, err, sizeof(err)), 0);
-	assert_int_equal(load_string("b.json", by_label_b, &b, err, sizeof(err)), 0);
+	assert_int_equal(load_string("a.json", by_label_a, &a, &d), 0);
+	assert_int_equal(load_string("b.json", by_label_b, &b, &d), 0);
 	cmp = build_json(a, b, "a.json", "b.json");
 	assert_int_equal(json_array_size(json_object_get(cmp, "sets")), 1);
 	m = find_metric(json_array_get(json_object_get(cmp, "sets"), 0), "block.requests");
@@ -615,11 +617,11 @@ static void test_old_schema(void **state)
 {
 	static const double v[] = { 150, 151, 149 };
 	json_t *a, *b = new_doc("blktrace-bench/1"), *cmp, *m;
-	char err[512];
+	struct diag d = {};
 	size_t i;
 
 	(void)state;
-	assert_int_equal(load_string("old.json", schema0, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_string("old.json", schema0, &a, &d), 0);
 	add_runs(b, "write", 1048576, "app.mb_per_s", v, 3);
 	/* Same params, written by today's tool: the label text may differ, the params do not. */
 	json_array_foreach(json_object_get(b, "runs"), i, m) {
@@ -669,7 +671,8 @@ static void test_broken_files(void **state)
 		{ "{\"schema\": \"blktrace-bench/1\",\n \"runs\": [{\"label\": \"a\nb\"}]}",
 		  "line 2" },
 	};
-	char path[] = "/tmp/bb-test-compare-XXXXXX", err[512], truncated[256];
+	char path[] = "/tmp/bb-test-compare-XXXXXX", truncated[256];
+	struct diag d = {};
 	json_t *doc = (json_t *)1;
 	size_t i;
 	int fd;
@@ -683,17 +686,21 @@ static void test_broken_files(void **state)
 		assert_true(fd >= 0);
 		assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 		close(fd);
-		err[0] = '\0';
-		assert_true(load_file(path, &doc, err, sizeof(err)) < 0);
+		d.msg[0] = '\0';
+		assert_true(load_file(path, &doc, &d) < 0);
 		assert_null(doc);
 		unlink(path);
-		if (!strstr(err, cases[i].want) || !strstr(err, path) || strchr(err, '\n'))
-			fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].want);
+		if (!strstr(d.msg, cases[i].want) || !strstr(d.msg, path) || strchr(d.msg, '\n'))
+			fail_msg("case %zu: '%s' (want '%s')", i, d.msg, cases[i].want);
+		assert_true(d.usage); /* what the file holds is bad input: exit 2 */
 		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
 	}
-	assert_int_equal(load_file("/nonexistent/r.json", &doc, err, sizeof(err)), -ENOENT);
-	assert_non_null(strstr(err, "/nonexistent/r.json"));
-	assert_int_equal(load_file("/tmp", &doc, err, sizeof(err)), -EISDIR);
+	/* A file that cannot be read is a runtime failure: exit 1. */
+	assert_int_equal(load_file("/nonexistent/r.json", &doc, &d), -ENOENT);
+	assert_string_equal(d.msg, "/nonexistent/r.json: No such file or directory");
+	assert_false(d.usage);
+	assert_int_equal(load_file("/tmp", &doc, &d), -EISDIR);
+	assert_false(d.usage);
 }
 
 /*
@@ -705,6 +712,8 @@ static void test_wrong_fields_refused(void **state)
 #define DOC(runs) "{\"schema\": \"blktrace-bench/1\", \"runs\": [" runs "]}"
 #define RUN(x) "{\"label\": \"r\", \"app\": {\"mb_per_s\": 1}" x "}"
 #define BK(b) RUN(", \"block\": {\"request_bytes\": {\"buckets\": [" b "]}}")
+	/* A table of documents, a case a line or two: clang-format would break RUN(...). */
+	// clang-format off
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
@@ -735,26 +744,26 @@ static void test_wrong_fields_refused(void **state)
 		  "runs[0].block.segments is a number" },
 		{ "{\"schema\": \"blktrace-bench/1\", \"device\": 7, \"runs\": [" RUN("") "]}",
 		  "\"device\" is a number, not an object" },
-		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": [" RUN(
-			  "") "]}",
-		  "\"host.kernel\" is a number, not a string" },
-		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {\"limits\": 1}, \"runs\": [" RUN(
-			  "") "]}",
-		  "\"device.limits\" is a number, not an object" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"host\": {\"kernel\": 6}, \"runs\": ["
+		  RUN("") "]}", "\"host.kernel\" is a number, not a string" },
+		{ "{\"schema\": \"blktrace-bench/1\", \"device\": {\"limits\": 1}, \"runs\": ["
+		  RUN("") "]}", "\"device.limits\" is a number, not an object" },
 	};
-	char err[512];
+	// clang-format on
+	struct diag d = {};
 	json_t *doc;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		err[0] = '\0';
+		d.msg[0] = '\0';
 		doc = (json_t *)1;
-		assert_true(load_string("odd.json", cases[i].text, &doc, err, sizeof(err)) < 0);
+		assert_true(load_string("odd.json", cases[i].text, &doc, &d) < 0);
 		assert_null(doc);
-		if (!strstr(err, cases[i].want) || strncmp(err, "odd.json: ", 10) ||
-		    strchr(err, '\n'))
-			fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].want);
+		if (!strstr(d.msg, cases[i].want) || strncmp(d.msg, "odd.json: ", 10) ||
+		    strchr(d.msg, '\n'))
+			fail_msg("case %zu: '%s' (want '%s')", i, d.msg, cases[i].want);
+		assert_true(d.usage);
 	}
 #undef BK
 #undef RUN
@@ -774,13 +783,14 @@ static void test_odd_but_valid(void **state)
 		"{\"schema\": \"blktrace-bench/1\", \"runs\": [{\"label\": \"x\", \"app\":"
 		" {\"mb_per_s\": 9e18}}, {\"label\": \"x\", \"app\": {\"mb_per_s\": 9e18}}]}";
 	json_t *a, *b, *cmp;
-	char err[512], *text = NULL, *line;
+	char *text = NULL, *line;
+	struct diag d = {};
 	size_t len = 0;
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(load_string("odd.json", odd, &a, err, sizeof(err)), 0);
-	assert_int_equal(load_string("odd_b.json", odd_b, &b, err, sizeof(err)), 0);
+	assert_int_equal(load_string("odd.json", odd, &a, &d), 0);
+	assert_int_equal(load_string("odd_b.json", odd_b, &b, &d), 0);
 	cmp = build_json(a, b, "odd.json", "odd_b.json");
 	assert_non_null(cmp);
 	f = open_memstream(&text, &len);
@@ -803,27 +813,28 @@ static void test_fail_on_regression_option(void **state)
 	static const char *const bad[] = { "abc", "-1", "0x10", "inf", "1.2.3", "5%%", "" };
 	char *argv[] = { "compare", "a.json", "b.json", "--fail-on-regression", NULL, NULL };
 	struct options o;
+	struct diag d = {};
 	size_t i;
 
 	(void)state;
 	argv[4] = "12.5";
-	assert_int_equal(cli_parse("compare", 5, argv, &o), 0);
+	assert_int_equal(cli_parse("compare", 5, argv, &o, &d), 0);
 	assert_true(o.fail_on_regression_set);
 	assert_true(o.fail_on_regression == 12.5);
 	assert_int_equal(o.nr_positional, 2);
 	argv[4] = "5%";
-	assert_int_equal(cli_parse("compare", 5, argv, &o), 0);
+	assert_int_equal(cli_parse("compare", 5, argv, &o, &d), 0);
 	assert_true(o.fail_on_regression == 5);
-	assert_int_equal(cli_parse("compare", 3, argv, &o), 0);
+	assert_int_equal(cli_parse("compare", 3, argv, &o, &d), 0);
 	assert_false(o.fail_on_regression_set);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		argv[4] = (char *)bad[i];
-		assert_int_equal(cli_parse("compare", 5, argv, &o), -EINVAL);
+		assert_int_equal(cli_parse("compare", 5, argv, &o, &d), -EINVAL);
 	}
 	/* In trace, the first word that is not an option starts the command: none here. */
 	argv[1] = "--fail-on-regression";
 	argv[2] = "10";
-	assert_int_equal(cli_parse("trace", 3, argv, &o), -EINVAL);
+	assert_int_equal(cli_parse("trace", 3, argv, &o, &d), -EINVAL);
 }
 
 int main(void)

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "device.h"
+#include "diag.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];
@@ -49,26 +50,31 @@ static void use_fixture(const char *name)
 static struct device *resolve_ok(const char *fixture, const char *spec)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
-	char err[256] = "unset";
+	struct diag d = {};
 	int ret;
 
 	assert_non_null(dev);
 	use_fixture(fixture);
-	ret = device__resolve(root, spec, dev, err, sizeof(err));
+	ret = device__resolve(root, spec, dev, &d);
 	if (ret)
-		fail_msg("%s in %s: %d (%s)", spec, fixture, ret, err);
-	assert_string_equal(err, "");
+		fail_msg("%s in %s: %d (%s)", spec, fixture, ret, d.msg);
+	/* Success says nothing. */
+	assert_int_equal(d.err, 0);
+	assert_string_equal(d.msg, "");
 	return dev;
 }
 
-static int resolve_err(const char *spec, char *err, size_t len)
+static int resolve_err(const char *spec, struct diag *d)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
 	int ret;
 
 	assert_non_null(dev);
 	memset(dev, 0xa5, sizeof(*dev));
-	ret = device__resolve(root, spec, dev, err, len);
+	ret = device__resolve(root, spec, dev, d);
+	/* What d says is what was returned. */
+	if (d)
+		assert_int_equal(d->err, ret);
 	/* A failed resolve leaves nothing half-filled behind. */
 	assert_string_equal(dev->name, "");
 	assert_string_equal(dev->sysfs_path, "");
@@ -142,12 +148,12 @@ static void check_whole_disk(const struct device *dev)
 static void test_sysfs_root(void **state)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
-	char err[256];
+	struct diag d = {};
 
 	(void)state;
 	assert_non_null(dev);
-	assert_int_equal(device__resolve(NULL, "loop0", dev, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "no sysfs root given");
+	assert_int_equal(device__resolve(NULL, "loop0", dev, &d), -EINVAL);
+	assert_string_equal(d.msg, "no sysfs root given");
 	test_free(dev);
 }
 
@@ -174,7 +180,8 @@ static void check_xen_disk(const struct device *dev, const char *fixture)
 	assert_int_equal(dev->nr_holders, 0);
 	assert_true(dev->xen.present);
 	assert_false(dev->xen.param_is_old_name);
-	assert_string_equal(dev->xen.param_name, "xen_blkfront.max_indirect_segments");
+	assert_string_equal(device__xen_param_name(&dev->xen),
+			    "xen_blkfront.max_indirect_segments");
 	assert_int_equal(dev->xen.max_queues, 4);
 	check_no_driver_extras(dev);
 	/* An absolute, resolved path inside the fixture. */
@@ -327,7 +334,7 @@ static void test_xen_old_max(void **state)
 	check_param(dev, 1, "max_ring_page_order", "0");
 	assert_true(dev->xen.present);
 	assert_true(dev->xen.param_is_old_name);
-	assert_string_equal(dev->xen.param_name, "xen_blkfront.max");
+	assert_string_equal(device__xen_param_name(&dev->xen), "xen_blkfront.max");
 	assert_int_equal(dev->xen.max_indirect_segments, 32);
 	assert_int_equal(dev->xen.segments, 32);
 	assert_true(dev->xen.indirect_descriptors);
@@ -765,87 +772,81 @@ static void test_dm(void **state)
 
 static void test_errors(void **state)
 {
+	/* clang-format would list these one a line. */
+	// clang-format off
 	static const char *const bad_devnums[] = {
-		"12:",
-		":5",
-		"a:b",
-		"1:2:3",
-		"-1:0",
-		"+1:0",
-		"7: 0",
-		"7:0x",
-		"0x7:0",
-		"7:-0",
-		"99999:0",
-		"4096:0",
-		"1:1048576",
-		"99999999999999999999999:0",
-		"0:99999999999999999999999",
+		"12:", ":5", "a:b", "1:2:3", "-1:0", "+1:0", "7: 0", "7:0x", "0x7:0", "7:-0",
+		"99999:0", "4096:0", "1:1048576",
+		"99999999999999999999999:0", "0:99999999999999999999999",
 	};
-	char err[256];
+	// clang-format on
+	struct diag d = {};
 	char longname[DEVICE_NAME_MAX + 8];
 	size_t i;
 
 	(void)state;
 	use_fixture("loop");
 
-	assert_int_equal(resolve_err("nope", err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "no such block device: nope");
+	assert_int_equal(resolve_err("nope", &d), -ENOENT);
+	assert_string_equal(d.msg, "no such block device: nope");
+	assert_true(d.usage); /* a name that resolves to nothing is bad input */
 	/* Well-formed but absent numbers, and /dev paths that do not exist. */
-	assert_int_equal(resolve_err("254:9", err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "no such block device: 254:9");
-	assert_int_equal(resolve_err("/dev/blktrace-bench-nope", err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "no such block device: /dev/blktrace-bench-nope");
-	assert_int_equal(resolve_err("/nonexistent/x", err, sizeof(err)), -ENOENT);
+	assert_int_equal(resolve_err("254:9", &d), -ENOENT);
+	assert_string_equal(d.msg, "no such block device: 254:9");
+	assert_int_equal(resolve_err("/dev/blktrace-bench-nope", &d), -ENOENT);
+	assert_string_equal(d.msg, "no such block device: /dev/blktrace-bench-nope");
+	assert_int_equal(resolve_err("/nonexistent/x", &d), -ENOENT);
 
-	assert_int_equal(resolve_err("", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "empty device name");
-	assert_int_equal(resolve_err(NULL, err, sizeof(err)), -EINVAL);
-	assert_int_equal(resolve_err("12:", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "invalid MAJ:MIN \"12:\": missing minor number");
-	assert_int_equal(resolve_err("a:b", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "invalid MAJ:MIN \"a:b\": major is not a number");
+	assert_int_equal(resolve_err("", &d), -EINVAL);
+	assert_string_equal(d.msg, "empty device name");
+	assert_int_equal(resolve_err(NULL, &d), -EINVAL);
+	assert_int_equal(resolve_err("12:", &d), -EINVAL);
+	assert_string_equal(d.msg, "invalid MAJ:MIN \"12:\": missing minor number");
+	assert_int_equal(resolve_err("a:b", &d), -EINVAL);
+	assert_string_equal(d.msg, "invalid MAJ:MIN \"a:b\": major is not a number");
 	for (i = 0; i < sizeof(bad_devnums) / sizeof(bad_devnums[0]); i++) {
-		err[0] = '\0';
-		if (resolve_err(bad_devnums[i], err, sizeof(err)) != -EINVAL)
+		d.msg[0] = '\0';
+		if (resolve_err(bad_devnums[i], &d) != -EINVAL)
 			fail_msg("%s was accepted", bad_devnums[i]);
-		assert_non_null(strstr(err, "invalid MAJ:MIN"));
+		assert_non_null(strstr(d.msg, "invalid MAJ:MIN"));
 	}
-	assert_int_equal(resolve_err("99999999999999999999999:0", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "invalid MAJ:MIN \"99999999999999999999999:0\": "
-				 "major number out of range");
+	assert_int_equal(resolve_err("99999999999999999999999:0", &d), -EINVAL);
+	assert_string_equal(d.msg, "invalid MAJ:MIN \"99999999999999999999999:0\": "
+				   "major number out of range");
 
-	assert_int_equal(resolve_err(".", err, sizeof(err)), -EINVAL);
-	assert_int_equal(resolve_err("..", err, sizeof(err)), -EINVAL);
-	assert_int_equal(resolve_err("loop 0", err, sizeof(err)), -EINVAL);
-	assert_int_equal(resolve_err("loop0\n", err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err(".", &d), -EINVAL);
+	assert_int_equal(resolve_err("..", &d), -EINVAL);
+	assert_int_equal(resolve_err("loop 0", &d), -EINVAL);
+	assert_int_equal(resolve_err("loop0\n", &d), -EINVAL);
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	assert_int_equal(resolve_err(longname, err, sizeof(err)), -EINVAL);
+	assert_int_equal(resolve_err(longname, &d), -EINVAL);
 
 	/* Exists, but not a block device. */
-	assert_int_equal(resolve_err("/dev/null", err, sizeof(err)), -ENOTBLK);
-	assert_string_equal(err, "not a block device: /dev/null");
+	assert_int_equal(resolve_err("/dev/null", &d), -ENOTBLK);
+	assert_string_equal(d.msg, "not a block device: /dev/null");
+	assert_true(d.usage);
 
 	/* No room for the reason is fine too. */
-	assert_int_equal(resolve_err("nope", NULL, 0), -ENOENT);
+	assert_int_equal(resolve_err("nope", NULL), -ENOENT);
 
 	use_root("/nonexistent/sysfs");
-	assert_int_equal(resolve_err("loop0", err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "sysfs root /nonexistent/sysfs: No such file or directory");
+	assert_int_equal(resolve_err("loop0", &d), -ENOENT);
+	assert_string_equal(d.msg, "sysfs root /nonexistent/sysfs: No such file or directory");
+	assert_true(d.usage);
 }
 
 /* A link that leaves the root is refused, by name and by number. */
 static void test_escape(void **state)
 {
-	char err[512];
+	struct diag d = {};
 
 	(void)state;
 	use_fixture("escape");
-	assert_int_equal(resolve_err("outside", err, sizeof(err)), -EXDEV);
-	assert_non_null(strstr(err, "outside"));
-	assert_non_null(strstr(err, "leads outside"));
-	assert_int_equal(resolve_err("7:0", err, sizeof(err)), -EXDEV);
+	assert_int_equal(resolve_err("outside", &d), -EXDEV);
+	assert_non_null(strstr(d.msg, "outside"));
+	assert_non_null(strstr(d.msg, "leads outside"));
+	assert_int_equal(resolve_err("7:0", &d), -EXDEV);
 }
 
 /* A scratch sysfs tree for what the fixtures must not be used for: writes and bad files. */
@@ -929,21 +930,21 @@ static int remove_scratch(void **state)
 static struct device *resolve_scratch(const char *spec)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
-	char err[256];
+	struct diag d = {};
 	int ret;
 
 	assert_non_null(dev);
 	use_root(scratch);
-	ret = device__resolve(root, spec, dev, err, sizeof(err));
+	ret = device__resolve(root, spec, dev, &d);
 	if (ret)
-		fail_msg("%s: %d (%s)", spec, ret, err);
+		fail_msg("%s: %d (%s)", spec, ret, d.msg);
 	return dev;
 }
 
 static void test_strict_parsing(void **state)
 {
 	struct device *dev = resolve_scratch("tst");
-	char err[256];
+	struct diag d = {};
 
 	(void)state;
 	assert_int_equal(dev->major, 7);
@@ -972,12 +973,14 @@ static void test_strict_parsing(void **state)
 	assert_int_equal(dev->part_sectors, 4);
 	test_free(dev);
 
-	assert_int_equal(resolve_err("bad", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "cannot read dev/size"));
-	assert_int_equal(resolve_err("badpart1", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "badpart1"));
-	assert_int_equal(resolve_err("dangling", err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "no such block device: dangling");
+	assert_int_equal(resolve_err("bad", &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "cannot read dev/size"));
+	assert_false(d.usage); /* a disk sysfs cannot describe: a runtime failure */
+	assert_int_equal(resolve_err("badpart1", &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "badpart1"));
+	assert_int_equal(resolve_err("dangling", &d), -ENOENT);
+	assert_string_equal(d.msg, "no such block device: dangling");
+	assert_true(d.usage);
 }
 
 static void read_file(const char *rel, char *buf, size_t len)
@@ -1078,7 +1081,8 @@ static void test_real_sys(void **state)
 	static const char *const candidates[] = { "vda", "loop0" };
 	const char *name = NULL;
 	struct device *dev;
-	char path[PATH_MAX], buf[64], want_dev[32], err[256];
+	char path[PATH_MAX], buf[64], want_dev[32];
+	struct diag d = {};
 	unsigned long long kb;
 	size_t i;
 	FILE *f;
@@ -1096,8 +1100,8 @@ static void test_real_sys(void **state)
 	use_root("/sys");
 	dev = test_calloc(1, sizeof(*dev));
 	assert_non_null(dev);
-	if (device__resolve(root, name, dev, err, sizeof(err)))
-		fail_msg("%s: %s", name, err);
+	if (device__resolve(root, name, dev, &d))
+		fail_msg("%s: %s", name, d.msg);
 	assert_string_equal(dev->name, name);
 	assert_true(!strncmp(dev->sysfs_path, "/sys/", 5));
 
@@ -1125,8 +1129,8 @@ static void test_real_sys(void **state)
 	test_free(dev);
 	dev = test_calloc(1, sizeof(*dev));
 	assert_non_null(dev);
-	if (device__resolve(root, want_dev, dev, err, sizeof(err)))
-		fail_msg("%s: %s", want_dev, err);
+	if (device__resolve(root, want_dev, dev, &d))
+		fail_msg("%s: %s", want_dev, d.msg);
 	assert_string_equal(dev->name, name);
 	test_free(dev);
 }

@@ -240,9 +240,7 @@ static void test_reasons(void **state)
 			     "ffffffffc0003000 t blkif_interrupt\t[xen_blkfront]\n");
 	detect(&s);
 	snprintf(want, sizeof(want),
-		 "blkif_queue_rq not in %s; the kernel has neither kprobes "
-		 "nor fentry",
-		 kallsyms);
+		 "blkif_queue_rq not in %s; the kernel has neither kprobes nor fentry", kallsyms);
 	assert_string_equal(s.reason, want);
 
 	/* A prefix is not the function. */

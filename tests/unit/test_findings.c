@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
 #include "findings.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -35,12 +36,13 @@ static int find_fixtures(void **state)
 static struct device *fixture_dev(const char *fixture, const char *spec)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
-	char root[PATH_MAX + 64], err[256];
+	char root[PATH_MAX + 64];
+	struct diag d = {};
 
 	assert_non_null(dev);
 	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
-	if (device__resolve(root, spec, dev, err, sizeof(err)))
-		fail_msg("%s in %s: %s", spec, fixture, err);
+	if (device__resolve(root, spec, dev, &d))
+		fail_msg("%s in %s: %s", spec, fixture, d.msg);
 	return dev;
 }
 

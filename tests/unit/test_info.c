@@ -62,12 +62,13 @@ static json_t *device_json(const char *fixture, const char *spec)
 	struct device *dev = test_calloc(1, sizeof(*dev));
 	json_t *j, *back;
 	json_error_t jerr;
-	char err[256], *text;
+	struct diag d = {};
+	char *text;
 
 	assert_non_null(dev);
 	use_fixture(fixture);
-	if (device__resolve(cfg.sysfs_root, spec, dev, err, sizeof(err)))
-		fail_msg("%s in %s: %s", spec, fixture, err);
+	if (device__resolve(cfg.sysfs_root, spec, dev, &d))
+		fail_msg("%s in %s: %s", spec, fixture, d.msg);
 	j = report_json__device(dev);
 	assert_non_null(j);
 	text = json_dumps(j, 0);
@@ -390,7 +391,7 @@ static void test_dm_md(void **state)
 /* Run `info` with stdout and stderr in files; returns its exit code. */
 static int run_info(const char *fixture, const char *spec, bool json, char **out, char **err)
 {
-	char *argv[] = { "blktrace-bench info", (char *)spec, json ? "--json" : NULL, NULL };
+	char *argv[] = { "blktrace-bench", "info", (char *)spec, json ? "--json" : NULL, NULL };
 	char paths[2][64] = { "/tmp/bb-info-out.XXXXXX", "/tmp/bb-info-err.XXXXXX" };
 	char **bufs[2] = { out, err };
 	int fds[2], saved[2], i, rc;
@@ -404,7 +405,7 @@ static int run_info(const char *fixture, const char *spec, bool json, char **out
 		saved[i] = dup(i + 1);
 		dup2(fds[i], i + 1);
 	}
-	rc = cmd_info(json ? 3 : 2, argv, &cfg);
+	rc = commands__run(json ? 4 : 3, argv, &cfg);
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < 2; i++) {

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
 #include "layers.h"
 #include "stack.h"
 #include "summary.h"
@@ -32,15 +33,16 @@ static int find_fixtures(void **state)
 static struct result *stack_result(const char *top)
 {
 	struct result *res = test_calloc(1, sizeof(*res));
-	char root[PATH_MAX + 8], err[256];
+	char root[PATH_MAX + 8];
+	struct diag d = {};
 	struct stack st;
 
 	assert_non_null(res);
 	snprintf(root, sizeof(root), "%s/dm", fixtures);
-	if (device__resolve(root, top, &res->device, err, sizeof(err)))
-		fail_msg("%s: %s", top, err);
+	if (device__resolve(root, top, &res->device, &d))
+		fail_msg("%s: %s", top, d.msg);
 	res->has_device = true;
-	assert_int_equal(stack__discover(root, &res->device, &st, err, sizeof(err)), 0);
+	assert_int_equal(stack__discover(root, &res->device, &st, &d), 0);
 	res->layers = st.layers;
 	res->nr_layers = st.n;
 	assert_non_null(result__add_run(res, true, false));

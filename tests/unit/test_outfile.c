@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include "diag.h"
 #include "outfile.h"
 #include "testutil.h"
 
@@ -70,11 +71,12 @@ static void expect_refused(const char *path, const char *reason, const struct ou
 			   size_t nr)
 {
 	struct outfile of;
-	char err[512] = "";
+	struct diag dg = {};
 
-	assert_int_equal(outfile__open(&of, "--json", path, in, nr, err, sizeof(err)), -EINVAL);
-	if (!strstr(err, path) || !strstr(err, reason) || !strstr(err, "--json"))
-		fail_msg("'%s': want the path and '%s'", err, reason);
+	assert_int_equal(outfile__open(&of, "--json", path, in, nr, &dg), -EINVAL);
+	assert_true(dg.usage); /* a refused path is bad input: exit 2 */
+	if (!strstr(dg.msg, path) || !strstr(dg.msg, reason) || !strstr(dg.msg, "--json"))
+		fail_msg("'%s': want the path and '%s'", dg.msg, reason);
 	outfile__abort(&of);
 }
 
@@ -136,7 +138,8 @@ static void test_inputs_refused(void **state)
 /* Created at once, renamed on commit; abort leaves nothing, the old file intact. */
 static void test_temp_and_rename(void **state)
 {
-	char p[128], err[512];
+	char p[128];
+	struct diag dg = {};
 	struct outfile of;
 	json_t *doc = json_pack("{s:i}", "x", 1);
 	struct stat st;
@@ -145,7 +148,7 @@ static void test_temp_and_rename(void **state)
 
 	(void)state;
 	write_file(in_dir(p, sizeof(p), "out.json"), "old");
-	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
 	/* The new file has no name until the commit (O_TMPFILE: /tmp is ext4 or tmpfs). */
 	assert_int_equal(entries(), 1);
 	assert_int_equal(fstat(fileno(of.f), &st), 0);
@@ -160,9 +163,9 @@ static void test_temp_and_rename(void **state)
 	fclose(f);
 	assert_string_equal(buf, "old");
 
-	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
 	assert_int_equal(outfile__write_json(&of, doc, JSON_COMPACT), 0);
-	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(outfile__commit(&of, &dg), 0);
 	outfile__abort(&of); /* harmless after a commit */
 	assert_int_equal(entries(), 1);
 	f = fopen(p, "r");
@@ -176,7 +179,8 @@ static void test_temp_and_rename(void **state)
 /* Case 13: a link planted where the output goes is replaced; its target is untouched. */
 static void test_planted_symlink(void **state)
 {
-	char victim[128], link_path[128], err[512], buf[64] = "";
+	char victim[128], link_path[128], buf[64] = "";
+	struct diag dg = {};
 	struct outfile of;
 	struct stat st;
 	FILE *f;
@@ -184,9 +188,9 @@ static void test_planted_symlink(void **state)
 	(void)state;
 	write_file(in_dir(victim, sizeof(victim), "victim"), "precious");
 	assert_int_equal(symlink(victim, in_dir(link_path, sizeof(link_path), "out.json")), 0);
-	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, &dg), 0);
 	fputs("{}\n", of.f);
-	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(outfile__commit(&of, &dg), 0);
 	assert_int_equal(lstat(link_path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	f = fopen(victim, "r");
@@ -197,8 +201,8 @@ static void test_planted_symlink(void **state)
 	/* a dangling link too: replaced, its target never created */
 	assert_int_equal(unlink(link_path), 0);
 	assert_int_equal(symlink("/tmp/bb-test-outfile-nowhere", link_path), 0);
-	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, err, sizeof(err)), 0);
-	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", link_path, NULL, 0, &dg), 0);
+	assert_int_equal(outfile__commit(&of, &dg), 0);
 	assert_int_equal(access("/tmp/bb-test-outfile-nowhere", F_OK), -1);
 }
 
@@ -206,20 +210,20 @@ static void test_planted_symlink(void **state)
 static void test_unwritable_at_open(void **state)
 {
 	struct outfile of;
-	char err[512];
+	struct diag dg = {};
 
 	(void)state;
-	assert_int_equal(
-		outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err, sizeof(err)),
-		-ENOENT);
-	assert_non_null(strstr(err, "/nonexistent-dir/x.json"));
-	assert_non_null(strstr(err, "No such file or directory"));
+	assert_int_equal(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, &dg),
+			 -ENOENT);
+	assert_non_null(strstr(dg.msg, "/nonexistent-dir/x.json"));
+	assert_non_null(strstr(dg.msg, "No such file or directory"));
+	assert_false(dg.usage); /* what the system cannot do is a runtime failure: exit 1 */
 	outfile__abort(&of);
 	/* /proc is read-only for new files */
-	assert_true(outfile__open(&of, "--json", "/proc/bb-x.json", NULL, 0, err, sizeof(err)) < 0);
+	assert_true(outfile__open(&of, "--json", "/proc/bb-x.json", NULL, 0, &dg) < 0);
 	outfile__abort(&of);
 	/* "-" is stdout */
-	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, &dg), 0);
 	assert_ptr_equal(of.f, stdout);
 	outfile__abort(&of);
 }
@@ -228,22 +232,23 @@ static void test_unwritable_at_open(void **state)
 static void test_write_error_named(void **state)
 {
 	struct outfile of;
-	char p[128], err[512] = "";
+	char p[128];
+	struct diag dg = {};
 	int fd;
 
 	(void)state;
-	assert_int_equal(outfile__open(&of, "--json", in_dir(p, sizeof(p), "full.json"), NULL, 0,
-				       err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		outfile__open(&of, "--json", in_dir(p, sizeof(p), "full.json"), NULL, 0, &dg), 0);
 	/* swap the temporary file's descriptor for /dev/full under the FILE */
 	fd = open("/dev/full", O_WRONLY);
 	assert_true(fd >= 0);
 	assert_true(dup2(fd, fileno(of.f)) >= 0);
 	close(fd);
 	fputs("{}\n", of.f);
-	assert_int_equal(outfile__commit(&of, err, sizeof(err)), -ENOSPC);
-	assert_non_null(strstr(err, "No space left on device"));
-	assert_non_null(strstr(err, p));
+	assert_int_equal(outfile__commit(&of, &dg), -ENOSPC);
+	assert_non_null(strstr(dg.msg, "No space left on device"));
+	assert_false(dg.usage);
+	assert_non_null(strstr(dg.msg, p));
 	assert_int_equal(entries(), 0);
 	assert_int_equal(access(p, F_OK), -1);
 }

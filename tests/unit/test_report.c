@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "diag.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -192,7 +193,8 @@ static void test_json_round_trip(void **state)
 static void test_json_write_file(void **state)
 {
 	struct result *res = make_result();
-	char path[] = "/tmp/bb-test-report-XXXXXX", err[256];
+	char path[] = "/tmp/bb-test-report-XXXXXX";
+	struct diag d = {};
 	struct outfile of;
 	json_error_t jerr;
 	json_t *j, *doc;
@@ -203,16 +205,15 @@ static void test_json_write_file(void **state)
 	close(fd);
 	doc = report_json(res);
 	assert_non_null(doc);
-	assert_int_equal(outfile__open(&of, "--json", path, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(outfile__open(&of, "--json", path, NULL, 0, &d), 0);
 	assert_int_equal(outfile__write_json(&of, doc, JSON_INDENT(2)), 0);
-	assert_int_equal(outfile__commit(&of, err, sizeof(err)), 0);
+	assert_int_equal(outfile__commit(&of, &d), 0);
 	j = json_load_file(path, 0, &jerr);
 	assert_non_null(j);
 	assert_true(num(j, "runs.0.block.write.requests") == 100);
 	json_decref(j);
 	unlink(path);
-	assert_true(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, err,
-				  sizeof(err)) < 0);
+	assert_true(outfile__open(&of, "--json", "/nonexistent-dir/x.json", NULL, 0, &d) < 0);
 	outfile__abort(&of);
 	json_decref(doc);
 	result__free(res);
@@ -277,7 +278,8 @@ static void test_every_metric_round_trips(void **state)
 	struct loaded_result lr;
 	struct run_summary *live = malloc(sizeof(*live));
 	struct run *r = &res->runs[0];
-	char err[512], *text;
+	struct diag d = {};
+	char *text;
 	json_t *doc;
 	int k;
 
@@ -297,11 +299,17 @@ static void test_every_metric_round_trips(void **state)
 	r->params.bs = 45056;
 	snprintf(r->params.set_knob, sizeof(r->params.set_knob), "max_sectors_kb");
 	snprintf(r->params.set_value, sizeof(r->params.set_value), "44");
+	/* Every job parameter set, so that each comes back through the one table. */
+	snprintf(r->params.engine, sizeof(r->params.engine), "io_uring");
+	r->params.size = 1ULL << 40;
+	r->params.runtime = 2.5;
+	r->params.iodepth = 32;
+	r->params.direct = r->params.sync = r->params.fsync = r->params.fdatasync = true;
 	assert_int_equal(run_summary__compute(live, res, r), 0);
 	doc = report_json(res);
 	text = json_dumps(doc, JSON_REAL_PRECISION(17));
 	assert_non_null(text);
-	assert_int_equal(result_load__string("r.json", text, &lr, err, sizeof(err)), 0);
+	assert_int_equal(result_load__string("r.json", text, &lr, &d), 0);
 	assert_int_equal(lr.nr_runs, 1);
 	for (k = 0; k < NR_METRICS; k++) {
 		if (!live->has_metric[k] || !lr.runs[0].has_metric[k])
@@ -313,6 +321,13 @@ static void test_every_metric_round_trips(void **state)
 	}
 	assert_string_equal(lr.runs[0].params.set_value, "44");
 	assert_int_equal(lr.runs[0].params.bs, 45056);
+	assert_string_equal(lr.runs[0].params.rw, r->params.rw);
+	assert_string_equal(lr.runs[0].params.engine, "io_uring");
+	assert_int_equal(lr.runs[0].params.size, 1ULL << 40);
+	assert_true(lr.runs[0].params.runtime == 2.5);
+	assert_int_equal(lr.runs[0].params.iodepth, 32);
+	assert_true(lr.runs[0].params.direct && lr.runs[0].params.sync && lr.runs[0].params.fsync &&
+		    lr.runs[0].params.fdatasync);
 	assert_int_equal(memcmp(lr.runs[0].block.size_all, live->block.size_all,
 				sizeof(live->block.size_all)),
 			 0);

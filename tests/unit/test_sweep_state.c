@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
 #include "sweep_state.h"
 #include "testutil.h"
 
@@ -104,16 +105,16 @@ static int teardown(void **state)
 static struct device *resolve(void)
 {
 	struct device *d = test_calloc(1, sizeof(*d));
-	char err[256];
+	struct diag dg = {};
 
 	assert_non_null(d);
-	if (device__resolve(sys, "tst", d, err, sizeof(err)))
-		fail_msg("tst: %s", err);
+	if (device__resolve(sys, "tst", d, &dg))
+		fail_msg("tst: %s", dg.msg);
 	return d;
 }
 
 /* recover into a memory stream: the count, and what it said in said. */
-static int recover(struct sweep_state *s, char *said, size_t len, char *err, size_t errlen)
+static int recover(struct sweep_state *s, char *said, size_t len, struct diag *dg)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -121,7 +122,7 @@ static int recover(struct sweep_state *s, char *said, size_t len, char *err, siz
 	int ret;
 
 	assert_non_null(f);
-	ret = sweep_state__recover(s, f, err, errlen);
+	ret = sweep_state__recover(s, f, dg);
 	fclose(f);
 	snprintf(said, len, "%s", buf ? buf : "");
 	free(buf);
@@ -132,9 +133,9 @@ static int recover(struct sweep_state *s, char *said, size_t len, char *err, siz
 static void die_mid_sweep(struct device *d)
 {
 	struct sweep_state *s;
-	char err[256];
+	struct diag dg = {};
 
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
 	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "64\n");
 	/* The kernel drops a dead holder's flock; its files stay. */
@@ -146,22 +147,24 @@ static void test_lock_names_holder(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *a, *b;
-	char err[256], text[64], want[64];
+	char text[64], want[64];
+	struct diag dg = {};
 
 	(void)state;
-	assert_int_equal(sweep_state__lock(&env, d, &a, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &a, &dg), 0);
 	get(lock_path, text, sizeof(text));
 	snprintf(want, sizeof(want), "%d", (int)getpid());
 	assert_string_equal(text, want);
 	/* flock() is per open file: a second lock conflicts even in this process. */
-	assert_int_equal(sweep_state__lock(&env, d, &b, err, sizeof(err)), -EBUSY);
+	assert_int_equal(sweep_state__lock(&env, d, &b, &dg), -EBUSY);
 	assert_null(b);
 	snprintf(want, sizeof(want), "tst is being swept by PID %d", (int)getpid());
-	if (!strstr(err, want))
-		fail_msg("got '%s'", err);
+	assert_true(dg.usage); /* a disk another sweep holds is refused: exit 2 */
+	if (!strstr(dg.msg, want))
+		fail_msg("got '%s'", dg.msg);
 	sweep_state__unlock(a);
 	assert_int_equal(access(lock_path, F_OK), -1);
-	assert_int_equal(sweep_state__lock(&env, d, &b, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &b, &dg), 0);
 	sweep_state__unlock(b);
 	sweep_state__unlock(NULL);
 	test_free(d);
@@ -171,12 +174,13 @@ static void test_state_written_before_change(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *s;
-	char err[256], text[4096];
+	char text[4096];
+	struct diag dg = {};
 	FILE *f;
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
 	/* A later "original" of the same knob is not the original. */
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "64"), 0);
@@ -202,30 +206,31 @@ static void test_next_run_restores(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *s;
-	char err[256], said[512], v[32];
+	char said[512], v[32];
+	struct diag dg = {};
 
 	(void)state;
 	die_mid_sweep(d);
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 1);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 1);
 	msk(v, sizeof(v));
 	assert_string_equal(v, "1280");
 	if (!strstr(said, "restored max_sectors_kb=1280 on tst, left changed by PID"))
 		fail_msg("said '%s'", said);
 	assert_int_equal(access(state_path, F_OK), -1);
 	/* Nothing left: nothing said. */
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
 	assert_string_equal(said, "");
 	sweep_state__unlock(s);
 
 	/* A run that changes nothing itself recovers too, unless a live sweep holds it. */
 	die_mid_sweep(d);
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
-	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, &dg), 0);
 	msk(v, sizeof(v));
 	assert_string_equal(v, "64");
 	sweep_state__unlock(s);
-	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, err, sizeof(err)), 1);
+	assert_int_equal(sweep_state__recover_idle(&env, d, stderr, &dg), 1);
 	msk(v, sizeof(v));
 	assert_string_equal(v, "1280");
 	assert_int_equal(access(state_path, F_OK), -1);
@@ -236,14 +241,15 @@ static void test_stale_state_discarded(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *s;
-	char err[256], said[512], v[32];
+	char said[512], v[32];
+	struct diag dg = {};
 
 	(void)state;
 	/* The loop device was detached and attached again: diskseq moved on. */
 	die_mid_sweep(d);
 	put(sys, "devices/virtual/block/tst/diskseq", "18\n");
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
 	assert_non_null(strstr(said, "re-attached or replaced since (diskseq 17, now 18)"));
 	msk(v, sizeof(v));
 	assert_string_equal(v, "64");
@@ -254,8 +260,8 @@ static void test_stale_state_discarded(void **state)
 	/* Another boot. */
 	die_mid_sweep(d);
 	put(scratch, "boot_id", "boot-two\n");
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
 	assert_non_null(strstr(said, "before the last reboot"));
 	sweep_state__unlock(s);
 	put(scratch, "boot_id", "boot-one\n");
@@ -267,19 +273,27 @@ static void test_bad_state_not_applied(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *s;
-	char err[256], said[512];
+	char said[512];
+	struct diag dg = {};
 
 	(void)state;
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), 0);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	/* Only the settings a sweep changes: the file must not steer other writes. */
 	put(run, "tst.state",
 	    "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
 	    "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "not a setting this tool changes"));
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "not a setting this tool changes"));
+	assert_false(dg.usage); /* a state file not ours: the system's state, exit 1 */
 	put(run, "tst.state", "something else\n");
-	assert_int_equal(recover(s, said, sizeof(said), err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "is not a state file of this tool"));
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
+	/* Numbers are read strictly (parse.h): "12abc" is no PID, "7:0x" no MAJ:MIN. */
+	put(run, "tst.state", "blktrace-bench sweep state 1\npid 12abc\ndisk tst 7:9\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9x\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
 	assert_int_equal(access(state_path, F_OK), 0);
 	/* A state file this run did not write is not its to clear. */
 	assert_int_equal(sweep_state__clear(s), 0);
@@ -293,13 +307,14 @@ static void test_untrusted_dir(void **state)
 {
 	struct device *d = resolve();
 	struct sweep_state *s;
-	char err[256];
+	struct diag dg = {};
 
 	(void)state;
 	assert_int_equal(mkdir(run, 0755) && errno != EEXIST, 0);
 	assert_int_equal(chmod(run, 0777), 0);
-	assert_int_equal(sweep_state__lock(&env, d, &s, err, sizeof(err)), -EPERM);
-	assert_non_null(strstr(err, "writable by others"));
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), -EPERM);
+	assert_non_null(strstr(dg.msg, "writable by others"));
+	assert_true(dg.usage); /* a --state-dir refused: exit 2 */
 	assert_int_equal(chmod(run, 0755), 0);
 	test_free(d);
 }

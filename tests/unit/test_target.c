@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
 #include "target.h"
 #include "testutil.h"
 
@@ -190,11 +191,11 @@ static int teardown(void **state)
 static struct device *resolve(const char *spec)
 {
 	struct device *d = test_calloc(1, sizeof(*d));
-	char err[256];
+	struct diag dg = {};
 
 	assert_non_null(d);
-	if (device__resolve(env.sysfs, spec, d, err, sizeof(err)))
-		fail_msg("%s: %s", spec, err);
+	if (device__resolve(env.sysfs, spec, d, &dg))
+		fail_msg("%s: %s", spec, dg.msg);
 	return d;
 }
 
@@ -202,18 +203,19 @@ static struct device *resolve(const char *spec)
 static void check_unused(const char *spec, const char *want)
 {
 	struct device *d = resolve(spec);
-	char err[512] = "";
-	int ret = target__check_unused(&env, d, err, sizeof(err));
+	struct diag dg = {};
+	int ret = target__check_unused(&env, d, &dg);
 
 	test_free(d);
 	if (!want) {
 		if (ret)
-			fail_msg("%s refused: %s", spec, err);
+			fail_msg("%s refused: %s", spec, dg.msg);
 		return;
 	}
 	assert_int_equal(ret, -EINVAL);
-	if (!strstr(err, want) || !strstr(err, "refusing to write to"))
-		fail_msg("%s: got '%s', want '%s'", spec, err, want);
+	assert_true(dg.usage); /* a refusal is bad input: exit 2 */
+	if (!strstr(dg.msg, want) || !strstr(dg.msg, "refusing to write to"))
+		fail_msg("%s: got '%s', want '%s'", spec, dg.msg, want);
 }
 
 static void test_unused_disks(void **state)
@@ -237,8 +239,7 @@ static void test_mounts(void **state)
 	(void)state;
 	/* By MAJ:MIN, mount point unescaped. */
 	put(scratch, "mountinfo",
-	    MOUNTINFO_ROOT "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 "
-			   "/dev/vdy rw\n");
+	    MOUNTINFO_ROOT "30 22 250:16 / /mnt/with\\040space rw shared:1 - ext4 /dev/vdy rw\n");
 	check_unused("vdy", "vdy is mounted on /mnt/with space");
 	/* The partition of a disk, and the disk of a partition. */
 	put(scratch, "mountinfo", "30 22 250:1 / /boot rw - ext4 /dev/vdx1 rw\n");
@@ -292,7 +293,7 @@ static void test_loop_on_disk(void **state)
 }
 
 static int open_target(struct target *t, const char *file, const char *traced, bool write,
-		       bool overwrite, bool any_fs, char *err, size_t len)
+		       bool overwrite, bool any_fs, struct diag *dg)
 {
 	struct target_req req = {
 		.file = file, .dir = files, .write = write, .overwrite = overwrite, .any_fs = any_fs
@@ -300,8 +301,8 @@ static int open_target(struct target *t, const char *file, const char *traced, b
 	struct device *d = resolve(traced);
 	int ret;
 
-	err[0] = '\0';
-	ret = target__open(t, &env, &req, d, err, len);
+	memset(dg, 0, sizeof(*dg));
+	ret = target__open(t, &env, &req, d, dg);
 	test_free(d);
 	return ret;
 }
@@ -309,13 +310,13 @@ static int open_target(struct target *t, const char *file, const char *traced, b
 static void expect_refused(const char *file, bool write, const char *want)
 {
 	struct target t;
-	char err[512];
+	struct diag dg;
 
-	assert_int_equal(open_target(&t, file, "vdx2", write, true, true, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(open_target(&t, file, "vdx2", write, true, true, &dg), -EINVAL);
 	assert_int_equal(t.fd, -1);
-	if (!strstr(err, want))
-		fail_msg("%s: got '%s', want '%s'", file, err, want);
+	assert_true(dg.usage);
+	if (!strstr(dg.msg, want))
+		fail_msg("%s: got '%s', want '%s'", file, dg.msg, want);
 }
 
 static void test_file_kinds(void **state)
@@ -345,25 +346,24 @@ static void test_file_kinds(void **state)
 
 static void test_existing_file(void **state)
 {
-	char path[PATH_MAX * 2], text[PATH_MAX * 2], err[512];
+	char path[PATH_MAX * 2], text[PATH_MAX * 2];
+	struct diag dg;
 	struct target t;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/img", files);
 	/* Reading it is fine; it lives on the traced vdx2. */
-	assert_int_equal(open_target(&t, path, "vdx2", false, false, false, err, sizeof(err)), 0);
+	assert_int_equal(open_target(&t, path, "vdx2", false, false, false, &dg), 0);
 	assert_int_equal(t.kind, TARGET_FILE);
 	assert_int_equal(t.size, 5);
 	target__close(&t);
 	/* Elsewhere: refused, naming the override. */
-	assert_int_equal(open_target(&t, path, "vdy", false, false, false, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "not on the traced vdy"));
-	assert_non_null(strstr(err, "--any-fs"));
+	assert_int_equal(open_target(&t, path, "vdy", false, false, false, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "not on the traced vdy"));
+	assert_non_null(strstr(dg.msg, "--any-fs"));
 	/* Writing: only with --overwrite, and never into a loop device's backing file. */
-	assert_int_equal(open_target(&t, path, "vdx2", true, false, false, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "needs --overwrite"));
+	assert_int_equal(open_target(&t, path, "vdx2", true, false, false, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "needs --overwrite"));
 	expect_refused(path, true, "it backs loop5");
 	/* Nor into an active swap file. */
 	snprintf(path, sizeof(path), "%s/swap file", files);
@@ -374,7 +374,7 @@ static void test_existing_file(void **state)
 	put(scratch, "swaps", text);
 	expect_refused(path, true, "it is an active swap file");
 	put(scratch, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
-	assert_int_equal(open_target(&t, path, "vdx2", true, true, false, err, sizeof(err)), 0);
+	assert_int_equal(open_target(&t, path, "vdx2", true, true, false, &dg), 0);
 	target__close(&t);
 }
 
@@ -394,12 +394,13 @@ static unsigned int count_entries(const char *dir)
 static void test_new_file_unlinked(void **state)
 {
 	unsigned int before = count_entries(files);
-	char err[512], buf[8], path[PATH_MAX * 2];
+	char buf[8], path[PATH_MAX * 2];
+	struct diag dg;
 	struct target t;
 	int fd;
 
 	(void)state;
-	assert_int_equal(open_target(&t, NULL, "vdx2", true, false, false, err, sizeof(err)), 0);
+	assert_int_equal(open_target(&t, NULL, "vdx2", true, false, false, &dg), 0);
 	assert_int_equal(t.kind, TARGET_NEW_FILE);
 	/* It exists only as our fd: nothing to find, nothing to remove, ever. */
 	assert_int_equal(count_entries(files), before);
@@ -420,15 +421,20 @@ static void test_new_file_unlinked(void **state)
 
 	/* A --file that does not exist yet is made the same way, in its directory. */
 	snprintf(path, sizeof(path), "%s/new.bin", files);
-	assert_int_equal(open_target(&t, path, "vdx2", false, false, false, err, sizeof(err)), 0);
+	assert_int_equal(open_target(&t, path, "vdx2", false, false, false, &dg), 0);
 	assert_int_equal(t.kind, TARGET_NEW_FILE);
 	assert_int_equal(access(path, F_OK), -1);
 	target__close(&t);
 	/* The current directory must be on the traced disk too. */
-	assert_int_equal(open_target(&t, NULL, "vdy", true, false, false, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "not on the traced vdy"));
+	assert_int_equal(open_target(&t, NULL, "vdy", true, false, false, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "not on the traced vdy"));
 	assert_int_equal(count_entries(files), before);
+	/* What the system cannot do is a runtime failure (exit 1), not bad input. */
+	assert_int_equal(
+		open_target(&t, "/nonexistent-dir/x.bin", "vdx2", false, false, false, &dg),
+		-ENOENT);
+	assert_false(dg.usage);
+	assert_string_equal(dg.msg, "cannot use /nonexistent-dir: No such file or directory");
 }
 
 static void test_check_io(void **state)
@@ -445,33 +451,25 @@ static void test_check_io(void **state)
 				.write = true,
 				.size = 4096,
 				.dio_align = 4096 };
-	char err[512];
+	struct diag dg = {};
 
 	(void)state;
-	assert_int_equal(
-		target__check_io(&disk, 1 << 20, 512ULL << 20, true, false, err, sizeof(err)), 0);
-	assert_int_equal(target__check_io(&disk, 3, 3, true, false, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "--bs 3 B is not a multiple of 512 B"));
-	assert_int_equal(target__check_io(&disk, 3, 3, false, false, err, sizeof(err)), 0);
-	assert_int_equal(target__check_io(&disk, 1 << 30, 1 << 30, false, true, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "--bs 1 GiB is larger than loop9 (512 MiB)"));
-	assert_int_equal(
-		target__check_io(&disk, 1 << 20, 1ULL << 30, false, false, err, sizeof(err)),
-		-EINVAL);
-	assert_non_null(strstr(err, "--wrap"));
-	assert_int_equal(
-		target__check_io(&disk, 1 << 20, 1ULL << 30, false, true, err, sizeof(err)), 0);
+	assert_int_equal(target__check_io(&disk, 1 << 20, 512ULL << 20, true, false, &dg), 0);
+	assert_int_equal(target__check_io(&disk, 3, 3, true, false, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "--bs 3 B is not a multiple of 512 B"));
+	assert_int_equal(target__check_io(&disk, 3, 3, false, false, &dg), 0);
+	assert_int_equal(target__check_io(&disk, 1 << 30, 1 << 30, false, true, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "--bs 1 GiB is larger than loop9 (512 MiB)"));
+	assert_int_equal(target__check_io(&disk, 1 << 20, 1ULL << 30, false, false, &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "--wrap"));
+	assert_int_equal(target__check_io(&disk, 1 << 20, 1ULL << 30, false, true, &dg), 0);
 	/* A whole-disk read (size 0) always fits. */
-	assert_int_equal(target__check_io(&disk, 1 << 20, 0, false, false, err, sizeof(err)), 0);
+	assert_int_equal(target__check_io(&disk, 1 << 20, 0, false, false, &dg), 0);
 	/* Writes extend a file: no bound but the alignment. */
-	assert_int_equal(
-		target__check_io(&wfile, 1 << 20, 1ULL << 30, true, false, err, sizeof(err)), 0);
-	assert_int_equal(target__check_io(&wfile, 512, 4096, true, false, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(target__check_io(&wfile, 1 << 20, 1ULL << 30, true, false, &dg), 0);
+	assert_int_equal(target__check_io(&wfile, 512, 4096, true, false, &dg), -EINVAL);
 	wfile.write = false;
-	assert_int_equal(target__check_io(&wfile, 8192, 8192, false, false, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(target__check_io(&wfile, 8192, 8192, false, false, &dg), -EINVAL);
 }
 
 int main(void)
