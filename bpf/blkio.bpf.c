@@ -37,45 +37,47 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /*
  * Set by the loader before load; frozen, so the verifier prunes by them.
  *
- * The traced device is one disk, or the disks that carry its requests: an NVMe
- * multipath head (bio-based, for its splits) and its hidden path disks. Member 0 is
- * the one to test first; disk_devs[i] == 0 marks a member matched by name instead,
- * a hidden path disk whose dev_t the kernel does not publish (no `dev` in sysfs).
+ * Member disks (blkio.h): the disks whose I/O counts, each for one traced device. The
+ * common case is one disk, member 0, one device; an NVMe multipath head adds its hidden
+ * path disks (matched by name: no dev_t), a stack adds its layers, a fleet its disks
+ * (beyond BLKIO_MAX_DISKS, in member_map). disk_devs[i] == 0 marks a member matched by
+ * name.
  */
 const volatile __u32 nr_disks = 1;
 const volatile __u32 disk_devs[BLKIO_MAX_DISKS] = {}; /* BLKIO_DEV(major, first_minor) */
 const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padded */
+const volatile struct blkio_member members[BLKIO_MAX_DISKS] = {};
 const volatile bool by_name = false;	 /* some member has no dev_t */
-const volatile __u64 part_start = 0;	 /* partition filter, sectors; part_end == 0: off */
-const volatile __u64 part_end = 0;
-const volatile __u32 tags_per_hwq = 1;	 /* slot = (member * hw queues + hw queue) * tags + tag */
-const volatile __u32 hwq_per_disk = 1;
+const volatile bool use_member_map = false; /* more members than the arrays hold */
+const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
+const volatile __u32 nr_devices = 1;
 const volatile __u32 nr_slots = 1;
 const volatile bool one_hwq = false;	 /* one member, one queue: slot = tag, hctx never read */
 /* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
 const volatile bool old_args[BLKIO_NR_TPS] = {};
 const volatile bool snoop = false;
 
-/* The one shared atomic: alone on its cache line, in its own map. */
+/* The shared atomics, one per device: each alone on its cache line. */
 struct {
 	__s64 n;
 	__u8 pad[56];
-} inflight SEC(".data.inflight") = {};
+} inflight[BLKIO_MAX_DEVICES] SEC(".data.inflight") = {};
 
 /* The interval the maxima in `stats` belong to; bumped by the loader (tracer__reset_max). */
 __u64 max_epoch SEC(".data.epoch") = 0;
 
-/* Counters, maxima, size and count histograms: one lookup per event. */
+/* Counters, maxima, size and count histograms, per device: one lookup per event. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 1); /* nr_devices, set by the loader */
 	__type(key, __u32);
 	__type(value, struct blkio_pcpu);
 } stats SEC(".maps");
 
+/* Latency histograms: key device * BLKIO_NR_LATS + enum blkio_lat_kind. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BLKIO_NR_LATS);
+	__uint(max_entries, BLKIO_NR_LATS); /* nr_devices * BLKIO_NR_LATS */
 	__type(key, __u32);
 	__type(value, struct blkio_lat_hist);
 } lat_hist SEC(".maps");
@@ -87,6 +89,25 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } slots SEC(".maps");
+
+/* Members beyond the arrays, by dev_t (a fleet); one entry otherwise. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blkio_member);
+} member_map SEC(".maps");
+
+/*
+ * Bios of a bio-based device in flight: their submission time, by address (a bio has no
+ * tag). Sized by the loader when a member counts bios; one entry otherwise.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u64);
+} bio_start SEC(".maps");
 
 /* Snoop mode only; the loader sizes it (one page otherwise). */
 struct {
@@ -114,12 +135,20 @@ struct {
 	__type(value, struct blkio_who);
 } who_slots SEC(".maps");
 
+typedef const volatile struct blkio_member member_t;
 
-static __always_inline struct blkio_pcpu *my_stats(void)
+static __always_inline struct blkio_pcpu *my_stats(__u32 device)
 {
-	__u32 zero = 0;
+	return bpf_map_lookup_elem(&stats, &device);
+}
 
-	return bpf_map_lookup_elem(&stats, &zero);
+/* The device's in-flight counter; NULL out of range (the verifier wants it said). */
+static __always_inline __s64 *inflight_of(__u32 device)
+{
+	BOUNDED(device);
+	if (device >= BLKIO_MAX_DEVICES)
+		return NULL;
+	return &inflight[device].n;
 }
 
 /* The CPU's maxima, cleared first if the loader has started a new interval. */
@@ -140,16 +169,16 @@ static __always_inline struct blkio_maxes *my_maxes(struct blkio_pcpu *p)
 			(m)->field = (v);                                           \
 	} while (0)
 
-static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes *m, __u32 which,
-				    __u64 ns)
+static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes *m,
+				    __u32 device, __u32 which, __u64 ns)
 {
-	__u32 idx = hist_lat_index(ns);
+	__u32 idx = hist_lat_index(ns), key = device * BLKIO_NR_LATS + which;
 	__u64 *h;
 
 	c->sum_ns[which] += ns;
 	c->nr_ns[which]++;
 	SET_MAX(m, ns[which], ns);
-	h = bpf_map_lookup_elem(&lat_hist, &which);
+	h = bpf_map_lookup_elem(&lat_hist, &key);
 	BOUNDED(idx);
 	if (h && idx < HIST_LAT_BUCKETS)
 		h[idx]++;
@@ -173,71 +202,78 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
 }
 
 /*
- * The disk's index among the traced members, or -1. The common case, one disk, is one
- * compare; the loops exist only when the loader set several members.
+ * The member a disk is, or NULL. The common case, one disk, is one compare; the loops
+ * and the map exist only when the loader set several members.
  */
-static __always_inline int disk_member(struct gendisk *disk, bool btf)
+static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 {
 	__u32 i, dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
 	__u64 name[2];
 
 	if (dev == disk_devs[0])
-		return 0;
-	if (nr_disks == 1 && !by_name)
-		return -1;
+		return &members[0];
+	if (nr_disks == 1 && !by_name && !use_member_map)
+		return NULL;
 #pragma unroll
 	for (i = 1; i < BLKIO_MAX_DISKS; i++)
 		if (i < nr_disks && disk_devs[i] && dev == disk_devs[i])
-			return i;
+			return &members[i];
+	if (use_member_map) {
+		member_t *m = bpf_map_lookup_elem(&member_map, &dev);
+
+		if (m)
+			return m;
+	}
 	if (!by_name || bpf_core_read(name, sizeof(name), &disk->disk_name))
-		return -1;
+		return NULL;
 #pragma unroll
 	for (i = 0; i < BLKIO_MAX_DISKS; i++)
 		if (i < nr_disks && !disk_devs[i] && name[0] == disk_names[i][0] &&
 		    name[1] == disk_names[i][1])
-			return i;
-	return -1;
+			return &members[i];
+	return NULL;
+}
+
+/* Inside the member's partition, if it has one (sector of the whole disk). */
+static __always_inline bool in_range(member_t *m, __u64 sector)
+{
+	return !m->part_end || (sector >= m->part_start && sector < m->part_end);
 }
 
 /*
  * Is this request ours? Its disk must be a member; with a partition filter, a request
  * that carries data must start inside the partition (zero-length requests such as
- * flushes have no sector and belong to the whole disk). Returns the member or -1.
+ * flushes have no sector and belong to the whole disk).
  */
-static __always_inline int rq_member(struct request *rq, bool btf)
+static __always_inline member_t *rq_member(struct request *rq, bool btf)
 {
-	int member = disk_member(rq_disk(rq, btf), btf);
-	__u64 sector;
+	member_t *m = disk_member(rq_disk(rq, btf), btf);
 
-	if (member < 0 || !part_end || !RD(btf, rq, __data_len))
-		return member;
-	sector = RD(btf, rq, __sector);
-	return sector >= part_start && sector < part_end ? member : -1;
+	if (!m || !m->part_end || !RD(btf, rq, __data_len))
+		return m;
+	return in_range(m, RD(btf, rq, __sector)) ? m : NULL;
 }
 
-static __always_inline bool bio_is_ours(struct bio *bio, bool btf)
+static __always_inline member_t *bio_member(struct bio *bio, bool btf)
 {
-	__u64 sector;
+	member_t *m = disk_member(bio_disk(bio, btf), btf);
 
-	if (disk_member(bio_disk(bio, btf), btf) < 0)
-		return false;
-	if (!part_end)
-		return true;
-	sector = RD(btf, bio, bi_iter.bi_sector);
-	return sector >= part_start && sector < part_end;
+	if (!m || !m->part_end)
+		return m;
+	return in_range(m, RD(btf, bio, bi_iter.bi_sector)) ? m : NULL;
 }
 
 /*
  * The request's slot, or NULL when (member, hw queue, tag) falls outside the table.
- * Each member disk has tags of its own, so the member is part of the index.
+ * Each member disk has tags of its own, so the member's base is part of the index.
  */
-static __always_inline __u64 *rq_slot(struct request *rq, int member, bool btf, __u32 *idx)
+static __always_inline __u64 *rq_slot(struct request *rq, member_t *m, bool btf, __u32 *idx)
 {
 	__s32 tag = RD(btf, rq, tag);
 	struct blk_mq_hw_ctx *hctx;
 	__u32 hwq;
 
-	if (tag < 0 || (__u32)tag >= tags_per_hwq)
+	if (tag < 0 || (__u32)tag >= m->tags)
 		return NULL;
 	if (one_hwq) {
 		*idx = tag;
@@ -245,9 +281,9 @@ static __always_inline __u64 *rq_slot(struct request *rq, int member, bool btf, 
 	}
 	hctx = RD(btf, rq, mq_hctx);
 	hwq = RD(btf, hctx, queue_num);
-	if (hwq >= hwq_per_disk)
+	if (hwq >= m->hwqs)
 		return NULL;
-	*idx = ((__u32)member * hwq_per_disk + hwq) * tags_per_hwq + tag;
+	*idx = m->slot_base + hwq * m->tags + tag;
 	if (*idx >= nr_slots)
 		return NULL;
 	return bpf_map_lookup_elem(&slots, idx);
@@ -275,7 +311,7 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	struct blkio_who w;
 	__u64 key = (__u64)rq;
 
-	if (!snoop || rq_member(rq, btf) < 0)
+	if (!snoop || !rq_member(rq, btf))
 		return 0;
 	who_current(&w);
 	bpf_map_update_elem(&who, &key, &w, BPF_ANY);
@@ -300,19 +336,51 @@ static __always_inline void who_issue(struct request *rq, __u32 idx, __u64 depth
 	ws->depth = depth;
 }
 
+/* Size, segment and byte-per-segment histograms of an issued request. */
+static __always_inline void count_size(struct blkio_pcpu *p, struct blkio_maxes *m, __u32 op,
+				       __u64 bytes, __u64 segs)
+{
+	__u32 size_kind;
+
+	SET_MAX(m, bytes, bytes);
+	size_kind = op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER;
+	BOUNDED(size_kind);
+	if (size_kind >= BLKIO_NR_SIZE_HISTS)
+		return;
+	HIST_INC(p->size[size_kind], hist_size_index(bytes), HIST_SIZE_BUCKETS);
+	if (op > BLKIO_OP_WRITE || !segs)
+		return;
+	p->c.data_requests++;
+	p->c.sum_segments += segs;
+	SET_MAX(m, segments, segs);
+	HIST_INC(p->count[BLKIO_COUNT_SEGMENTS], hist_count_index(segs), HIST_COUNT_BUCKETS);
+	/* One segment is the common case: no division for it. */
+	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(segs == 1 ? bytes : bytes / segs),
+		 HIST_SIZE_BUCKETS);
+}
+
+static __always_inline void count_depth(struct blkio_pcpu *p, struct blkio_maxes *m, __u64 depth)
+{
+	p->c.sum_depth += depth;
+	SET_MAX(m, depth, depth);
+	HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
+}
+
 static __always_inline int on_issue(struct request *rq, bool btf)
 {
+	member_t *mb = rq_member(rq, btf);
 	struct blkio_counters *c;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
-	__u64 now, start, bytes, segs, depth, *slot;
-	__u32 op, size_kind, idx = 0;
-	int member = rq_member(rq, btf);
+	__u64 now, start, bytes, depth, *slot;
+	__s64 *n;
+	__u32 op, idx = 0;
 
-	if (member < 0)
+	if (!mb)
 		return 0;
-	p = my_stats();
-	if (!p)
+	p = my_stats(mb->device);
+	n = inflight_of(mb->device);
+	if (!p || !n)
 		return 0;
 	c = &p->c;
 	m = my_maxes(p);
@@ -323,21 +391,19 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	c->requests[op]++;
 	c->bytes[op] += bytes;
 
-	slot = rq_slot(rq, member, btf, &idx);
+	slot = rq_slot(rq, mb, btf, &idx);
 	if (slot) {
 		if (*slot) {
 			/* The previous owner's completion was missed: it stops counting now. */
 			c->stale_slots++;
-			depth = inflight.n;
+			depth = *n;
 		} else {
-			depth = inflight_inc(&inflight.n);
+			depth = inflight_inc(n);
 		}
 		*slot = now;
 		if (snoop)
 			who_issue(rq, idx, depth);
-		c->sum_depth += depth;
-		SET_MAX(m, depth, depth);
-		HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
+		count_depth(p, m, depth);
 	} else {
 		c->slot_overflow++;
 	}
@@ -345,31 +411,17 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 	/* Queue time: the kernel stamps allocation (0 when the queue keeps no stats). */
 	start = RD(btf, rq, start_time_ns);
 	if (start)
-		lat_add(c, m, BLKIO_LAT_QUEUE, now > start ? now - start : 0);
+		lat_add(c, m, mb->device, BLKIO_LAT_QUEUE, now > start ? now - start : 0);
 
 	if (op == BLKIO_OP_FLUSH || !bytes)
 		return 0;
-	SET_MAX(m, bytes, bytes);
-	size_kind = op < BLKIO_OP_FLUSH ? op : BLKIO_SIZE_OTHER;
-	BOUNDED(size_kind);
-	if (size_kind >= BLKIO_NR_SIZE_HISTS)
-		return 0;
-	HIST_INC(p->size[size_kind], hist_size_index(bytes), HIST_SIZE_BUCKETS);
-	segs = RD(btf, rq, nr_phys_segments);
-	if (op > BLKIO_OP_WRITE || !segs)
-		return 0;
-	c->data_requests++;
-	c->sum_segments += segs;
-	SET_MAX(m, segments, segs);
-	HIST_INC(p->count[BLKIO_COUNT_SEGMENTS], hist_count_index(segs), HIST_COUNT_BUCKETS);
-	/* One segment is the common case: no division for it. */
-	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(segs == 1 ? bytes : bytes / segs),
-		 HIST_SIZE_BUCKETS);
+	count_size(p, m, op, bytes, RD(btf, rq, nr_phys_segments));
 	return 0;
 }
 
 static __always_inline int on_complete(struct request *rq, int error, __u32 nr_bytes, bool btf)
 {
+	member_t *mb = rq_member(rq, btf);
 	struct blkio_counters *c;
 	struct blkio_event *e;
 	__u64 now, issued, start, *slot, device_ns;
@@ -378,22 +430,23 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	struct blkio_who *w;
 	struct gendisk *disk;
 	__u32 data_len, idx = 0;
-	int member = rq_member(rq, btf);
+	__s64 *n;
 
-	if (member < 0)
+	if (!mb)
 		return 0;
 	/* A partial completion (blk_update_request with fewer bytes) is not the end. */
 	data_len = RD(btf, rq, __data_len);
 	if (nr_bytes < data_len)
 		return 0;
-	p = my_stats();
-	if (!p)
+	p = my_stats(mb->device);
+	n = inflight_of(mb->device);
+	if (!p || !n)
 		return 0;
 	c = &p->c;
 	if (error)
 		c->errors++;
 
-	slot = rq_slot(rq, member, btf, &idx);
+	slot = rq_slot(rq, mb, btf, &idx);
 	if (!slot)
 		return 0;
 	issued = *slot;
@@ -402,7 +455,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		return 0;
 	}
 	/* The atomic first: the store then drains after it, not in front of it. */
-	inflight_dec(&inflight.n);
+	inflight_dec(n);
 	*slot = 0;
 
 	now = bpf_ktime_get_ns();
@@ -410,10 +463,10 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	c->completed++;
 	c->completed_bytes += nr_bytes;
 	m = my_maxes(p);
-	lat_add(c, m, BLKIO_LAT_DEVICE, device_ns);
+	lat_add(c, m, mb->device, BLKIO_LAT_DEVICE, device_ns);
 	start = RD(btf, rq, start_time_ns);
 	if (start && start < now)
-		lat_add(c, m, BLKIO_LAT_TOTAL, now - start);
+		lat_add(c, m, mb->device, BLKIO_LAT_TOTAL, now - start);
 
 	if (!snoop)
 		return 0;
@@ -450,33 +503,36 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 static __always_inline int on_requeue(struct request *rq, bool btf)
 {
-	int member = rq_member(rq, btf);
+	member_t *mb = rq_member(rq, btf);
 	struct blkio_pcpu *p;
 	__u64 *slot;
+	__s64 *n;
 	__u32 idx;
 
-	if (member < 0)
+	if (!mb)
 		return 0;
-	p = my_stats();
-	if (!p)
+	p = my_stats(mb->device);
+	n = inflight_of(mb->device);
+	if (!p || !n)
 		return 0;
 	p->c.requeues++;
-	slot = rq_slot(rq, member, btf, &idx);
+	slot = rq_slot(rq, mb, btf, &idx);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && *slot) {
 		*slot = 0;
-		inflight_dec(&inflight.n);
+		inflight_dec(n);
 	}
 	return 0;
 }
 
 static __always_inline int count_bio(struct bio *bio, bool btf, bool split)
 {
+	member_t *mb = bio_member(bio, btf);
 	struct blkio_pcpu *p;
 
-	if (!bio_is_ours(bio, btf))
+	if (!mb)
 		return 0;
-	p = my_stats();
+	p = my_stats(mb->device);
 	if (!p)
 		return 0;
 	if (split)
@@ -488,13 +544,85 @@ static __always_inline int count_bio(struct bio *bio, bool btf, bool split)
 
 static __always_inline int count_rq_merge(struct request *rq, bool btf)
 {
+	member_t *mb = rq_member(rq, btf);
 	struct blkio_pcpu *p;
 
-	if (rq_member(rq, btf) < 0)
+	if (!mb)
 		return 0;
-	p = my_stats();
+	p = my_stats(mb->device);
 	if (p)
 		p->c.rq_merges++;
+	return 0;
+}
+
+/*
+ * A bio-based device (dm, md: the top of a stack) never issues requests: it counts
+ * bios, from submission (block_bio_queue) to completion (block_bio_complete). Its
+ * "requests" are bios; the time between is both its device and its total latency
+ * (there is no queue of its own to separate). These programs are loaded only when a
+ * member counts bios.
+ */
+static __always_inline int on_bio_queue(struct bio *bio, bool btf)
+{
+	member_t *mb = bio_member(bio, btf);
+	struct blkio_maxes *m;
+	struct blkio_pcpu *p;
+	__u64 now, bytes, key = (__u64)bio;
+	__s64 *n;
+	__u32 op;
+
+	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
+		return 0;
+	p = my_stats(mb->device);
+	n = inflight_of(mb->device);
+	if (!p || !n)
+		return 0;
+	m = my_maxes(p);
+	op = op_class(RD(btf, bio, bi_opf));
+	bytes = RD(btf, bio, bi_iter.bi_size);
+	p->c.requests[op]++;
+	p->c.bytes[op] += bytes;
+	now = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&bio_start, &key, &now, BPF_NOEXIST)) {
+		p->c.slot_overflow++; /* the table is full (or the bio is seen twice) */
+	} else {
+		count_depth(p, m, inflight_inc(n));
+	}
+	if (op != BLKIO_OP_FLUSH && bytes)
+		count_size(p, m, op, bytes, 0);
+	return 0;
+}
+
+static __always_inline int on_bio_complete(struct bio *bio, bool btf)
+{
+	member_t *mb = bio_member(bio, btf);
+	struct blkio_maxes *m;
+	struct blkio_pcpu *p;
+	__u64 now, *start, ns, key = (__u64)bio;
+	__s64 *n;
+
+	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
+		return 0;
+	p = my_stats(mb->device);
+	n = inflight_of(mb->device);
+	if (!p || !n)
+		return 0;
+	if (RD(btf, bio, bi_status))
+		p->c.errors++;
+	start = bpf_map_lookup_elem(&bio_start, &key);
+	if (!start) {
+		p->c.untracked++;
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	ns = now > *start ? now - *start : 0;
+	bpf_map_delete_elem(&bio_start, &key);
+	inflight_dec(n);
+	m = my_maxes(p);
+	p->c.completed++;
+	/* The bio has advanced to its end by now: its size is what it was submitted with. */
+	lat_add(&p->c, m, mb->device, BLKIO_LAT_DEVICE, ns);
+	lat_add(&p->c, m, mb->device, BLKIO_LAT_TOTAL, ns);
 	return 0;
 }
 
@@ -540,6 +668,16 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 	int kind##_split(__u64 *ctx)                                                \
 	{                                                                           \
 		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), btf, true);                  \
+	}                                                                           \
+	SEC(#kind "/block_bio_queue")                                               \
+	int kind##_bio_queue(__u64 *ctx)                                            \
+	{                                                                           \
+		return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), btf); \
+	}                                                                           \
+	SEC(#kind "/block_bio_complete")                                            \
+	int kind##_bio_complete(__u64 *ctx)                                         \
+	{                                                                           \
+		return on_bio_complete((struct bio *)ctx[1], btf);                  \
 	}
 
 BLKIO_PROGS(tp_btf, true)

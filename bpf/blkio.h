@@ -138,12 +138,34 @@ enum blkio_tp {
 	BLKIO_TP_BIO_BACKMERGE,
 	BLKIO_TP_BIO_FRONTMERGE,
 	BLKIO_TP_SPLIT,
+	BLKIO_TP_BIO_QUEUE,
 	BLKIO_NR_TPS,
 };
 
-/* Disks traced as one device: a disk, or an NVMe multipath head and its paths. */
+/*
+ * What the programs match: member disks, each counting for one traced device. A device
+ * is a disk, a partition of one, an NVMe multipath head with its hidden path disks, or
+ * a layer of a stack; every device has its own statistics (the `stats` element of its
+ * index). Up to BLKIO_MAX_DISKS members live in read-only data, matched by a few
+ * compares (by dev_t, or by name for hidden disks without one); more go to a hash map.
+ */
 #define BLKIO_MAX_DISKS 8
+#define BLKIO_MAX_DEVICES 64
 /* Bytes of disk_name compared for members without a dev_t (NUL included). */
 #define BLKIO_DISK_NAME_BYTES 16
+
+/* A member counted at the bio level: a bio-based device (dm, md), the top of a stack. */
+#define BLKIO_MEMBER_BIO 1u
+
+struct blkio_member {
+	__u32 device;		/* the traced device it counts for: its stats element */
+	__u32 flags;		/* BLKIO_MEMBER_* */
+	__u32 slot_base;	/* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
+	__u32 hwqs;		/* hardware queues */
+	__u32 tags;		/* tags per hardware queue */
+	__u32 pad;
+	__u64 part_start;	/* partition filter, sectors; part_end == 0: the whole disk */
+	__u64 part_end;
+};
 
 #endif /* BLKTRACE_BENCH_BLKIO_H */

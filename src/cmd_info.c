@@ -130,13 +130,13 @@ static void print_paths(const struct device *d)
 	unsigned int i;
 
 	if (d->hidden)
-		printf("%s is a hidden disk (an NVMe multipath path): no device node, "
-		       "traced by name\n",
+		printf("%s is a hidden disk (an NVMe multipath path): no device node, traced by "
+		       "name\n",
 		       d->name);
 	if (!d->nr_paths)
 		return;
-	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, "
-	       "traced with it:\n",
+	printf("nvme multipath: %s is the head; its requests are issued on %u path%s, traced "
+	       "with it:\n",
 	       d->name, d->nr_paths, d->nr_paths == 1 ? "" : "s");
 	for (i = 0; i < d->nr_paths; i++) {
 		const struct device_path *p = &d->paths[i];
@@ -194,26 +194,44 @@ static void print_drivers(const struct device *d)
 		printf("md: %s\n", d->md_level);
 }
 
-/* Stacked devices: where the requests really are. */
-static void print_stacking(const struct device *d)
+/* Stacked devices: the tree under the device, each layer with the limits that shape it. */
+static void print_stack(const struct device *d, const struct stack *st)
 {
-	if (d->bio_based) {
-		printf("%s is bio-based: it never issues requests, so tracing it shows none",
-		       d->name);
-		if (d->nr_slaves)
-			print_names("; trace the disks underneath instead:", d->slaves,
-				    d->nr_slaves);
-		else
-			printf("; it has no disks underneath\n");
-	} else if (d->nr_slaves) {
-		print_names("slaves (disks underneath):", d->slaves, d->nr_slaves);
-	}
+	size_t i;
+
 	if (d->nr_holders)
-		print_names("held by (stacked on top, their I/O arrives here as requests):",
-			    d->holders, d->nr_holders);
+		print_names("held by (stacked on top, their I/O arrives here):", d->holders,
+			    d->nr_holders);
+	if (!st->n) {
+		if (d->bio_based)
+			printf("%s is bio-based and has no disks underneath\n", d->name);
+		if (st->note[0])
+			printf("stack: %s\n", st->note);
+		return;
+	}
+	printf("stack (traced with %s):\n", d->name);
+	printf("  %-16s %-44s %8s %8s %9s  %s\n", "device", "what", "max_kb", "max_segs",
+	       "readahead", "scheduler");
+	printf("  %-16s %-44s %8lld %8lld %9lld  %s\n", d->name, st->top_kind,
+	       (long long)d->limits.max_sectors_kb, (long long)d->limits.max_segments,
+	       (long long)d->limits.read_ahead_kb,
+	       d->limits.scheduler[0] ? d->limits.scheduler : "-");
+	for (i = 0; i < st->n; i++) {
+		const struct layer *l = &st->layers[i];
+		const struct queue_limits *q = &l->dev.limits;
+		char name[DEVICE_NAME_MAX + 24];
+
+		snprintf(name, sizeof(name), "%*s%s", 2 * (int)l->level, "",
+			 l->dev.part_name[0] ? l->dev.part_name : l->dev.name);
+		printf("  %-16s %-44.44s %8lld %8lld %9lld  %s\n", name, l->role,
+		       (long long)q->max_sectors_kb, (long long)q->max_segments,
+		       (long long)q->read_ahead_kb, q->scheduler[0] ? q->scheduler : "-");
+	}
+	if (st->note[0])
+		printf("  note: %s\n", st->note);
 }
 
-static void info_text(const struct device *d)
+static void info_text(const struct device *d, const struct stack *st)
 {
 	const struct queue_limits *l = &d->limits;
 	char b[32];
@@ -246,11 +264,12 @@ static void info_text(const struct device *d)
 	print_max_request(d);
 	print_params(d);
 	print_drivers(d);
-	print_stacking(d);
+	print_stack(d, st);
 }
 
 /* --json=FILE: the policy of every output (outfile.h); --json alone is stdout. */
-static int info_json(const struct options *o, const struct device *dev, struct diag *d)
+static int info_json(const struct options *o, const struct device *dev, const struct stack *st,
+		     struct diag *d)
 {
 	struct outfile out = {};
 	json_t *doc;
@@ -260,6 +279,10 @@ static int info_json(const struct options *o, const struct device *dev, struct d
 	if (err)
 		return err;
 	doc = json_pack("{s:s, s:o}", "schema", RESULT_SCHEMA, "device", report_json__device(dev));
+	if (doc && (st->n || st->note[0]))
+		json_object_set_new(
+			doc, "stack",
+			report_json__stack(dev, st->layers, st->n, st->top_kind, st->note));
 	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
 	json_decref(doc);
 	if (err) {
@@ -273,15 +296,20 @@ int cmd_info(const struct options *o, const struct env_config *cfg, struct diag 
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	struct device dev;
+	struct stack st;
 	int err;
 
 	err = device__resolve(cfg->sysfs_root, o->positional[0], &dev, d);
 	if (err)
 		return err;
 	driver_probes__notice(&probes, &dev, stderr);
+	err = stack__discover(cfg->sysfs_root, &dev, &st, d);
+	if (err)
+		return err;
 	if (!o->json)
-		info_text(&dev);
+		info_text(&dev, &st);
 	else
-		err = info_json(o, &dev, d);
+		err = info_json(o, &dev, &st, d);
+	stack__free(&st);
 	return err ? err : finish_stdout(d);
 }

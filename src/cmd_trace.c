@@ -159,20 +159,19 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 static int run_passive(struct tracer *t, const struct options *o, struct result *res,
 		       struct block_stats *total, const struct block_stats *start)
 {
-	struct block_stats *prev = NULL, *cur = NULL, *delta = NULL;
-	struct blkio_maxes all_max = {};
+	size_t i, n = tracer__nr_devices(t);
+	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
+	struct block_stats *delta = calloc(n, sizeof(*delta));
+	struct blkio_maxes *all_max = calloc(n, sizeof(*all_max));
 	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0, last = t0;
 	unsigned int nr = 0;
 	int err = 0;
 
-	prev = malloc(sizeof(*prev));
-	cur = malloc(sizeof(*cur));
-	delta = malloc(sizeof(*delta));
-	if (!prev || !cur || !delta) {
+	if (!prev || !cur || !delta || !all_max) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	*prev = *start;
+	memcpy(prev, start, n * sizeof(*prev));
 	while (!stop_signal) {
 		double now = now_s(), wake = o->duration ? t0 + o->duration : now + 3600;
 
@@ -185,11 +184,12 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		if (!next || now_s() < next || stop_signal)
 			continue;
 		/* One interval report, on stdout unless JSON goes there. */
-		err = tracer__snapshot(t, cur);
+		err = tracer__snapshot_all(t, cur);
 		if (err)
 			goto cleanup;
-		block_stats__delta(delta, cur, prev);
-		merge_max(&all_max, &cur->max);
+		block_stats__delta_n(delta, cur, prev, n);
+		for (i = 0; i < n; i++)
+			merge_max(&all_max[i], &cur[i].max);
 		tracer__reset_max(t);
 		now = now_s();
 		nr++;
@@ -203,18 +203,20 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			fputc('\n', stdout);
 			fflush(stdout);
 		}
-		*prev = *cur;
+		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
 		while (next <= now)
 			next += o->interval;
 	}
-	err = tracer__snapshot(t, cur);
+	err = tracer__snapshot_all(t, cur);
 	if (err)
 		goto cleanup;
-	block_stats__delta(total, cur, start);
-	merge_max(&total->max, &all_max);
+	block_stats__delta_n(total, cur, start, n);
+	for (i = 0; i < n; i++)
+		merge_max(&total[i].max, &all_max[i]);
 cleanup:
+	free(all_max);
 	free(prev);
 	free(cur);
 	free(delta);
@@ -227,12 +229,19 @@ cleanup:
 /* -v: what is traced and how, once counting has begun. */
 static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
 {
-	if (o->verbose)
-		fprintf(stderr,
-			"blktrace-bench: tracing %s (%u:%u) with %s programs, "
-			"%zu bytes of BPF maps\n",
-			res->device.name, res->device.major, res->device.minor, tracer__flavour(t),
-			tracer__map_bytes(t));
+	char under[512] = "";
+	size_t i, used = 0;
+
+	if (!o->verbose)
+		return;
+	for (i = 0; i < res->nr_layers && used < sizeof(under); i++)
+		used += snprintf(under + used, sizeof(under) - used, "%s%s",
+				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
+	fprintf(stderr,
+		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
+		"maps\n",
+		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
+		tracer__map_bytes(t));
 }
 
 /*
@@ -327,10 +336,15 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
 			 struct diag *d)
 {
+	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
 	struct tracer_opts topts = {};
+	size_t i;
 	int err;
 
-	topts.dev = &res->device;
+	for (i = 0; i < res->nr_layers; i++)
+		devs[1 + i] = &res->layers[i].dev;
+	topts.devs = devs;
+	topts.nr_devs = 1 + res->nr_layers;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
@@ -404,17 +418,18 @@ cleanup:
 }
 
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
-static int count_command(struct tracer *t, const struct options *o, struct run *run,
-			 const struct block_stats *start, int status, struct diag *d)
+static int count_command(struct tracer *t, const struct options *o, const struct result *res,
+			 struct run *run, const struct block_stats *start, int status,
+			 struct diag *d)
 {
 	int err;
 
 	run->exit_status = status;
 	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
-	err = tracer__snapshot(t, run->block);
+	err = tracer__snapshot_all(t, run->block);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	block_stats__delta(run->block, run->block, start);
+	block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
 	return 0;
 }
 
@@ -432,13 +447,13 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
 	if (err)
 		goto cleanup;
-	start = malloc(sizeof(*start));
+	start = calloc(1 + res->nr_layers, sizeof(*start));
 	run = result__add_run(res, true, false);
 	if (!start || !run) {
 		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
-	err = tracer__snapshot(t, start);
+	err = tracer__snapshot_all(t, start);
 	if (!err)
 		err = tracer__reset_max(t);
 	if (err) {
@@ -456,7 +471,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 			status = EXIT_NOEXEC;
 			goto cleanup;
 		}
-		err = count_command(t, o, run, start, status, d);
+		err = count_command(t, o, res, run, start, status, d);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
 		err = run_passive(t, o, res, run->block, start);
@@ -475,6 +490,26 @@ cleanup:
 	tracer__close(t);
 	free(start);
 	return err ? err : status;
+}
+
+/* The layers under the traced device, traced with it (a dm/md device, a loop device). */
+static int find_stack(const struct env_config *cfg, struct result *res, struct diag *d)
+{
+	struct stack st;
+	int err;
+
+	err = stack__discover(cfg->sysfs_root, &res->device, &st, d);
+	if (err)
+		return err;
+	snprintf(res->stack_note, sizeof(res->stack_note), "%s", st.note);
+	snprintf(res->stack_top_kind, sizeof(res->stack_top_kind), "%s", st.top_kind);
+	if (!st.n) {
+		stack__free(&st);
+		return 0;
+	}
+	res->layers = st.layers;
+	res->nr_layers = st.n;
+	return 0;
 }
 
 static int check_modes(const struct options *o, struct diag *d)
@@ -525,6 +560,9 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	if (err)
 		return err;
 	res.has_device = true;
+	err = find_stack(cfg, &res, d);
+	if (err)
+		return err;
 	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);

@@ -197,7 +197,8 @@ static void uncapped_finding(struct ctx *c, uint64_t count)
 	if (k->splits)
 		add(c, "uncapped", count,
 		    "%.1f%% of requests stayed below every limit%s, %s per request at the "
-		    "median: the remainders of %llu bio splits, or the application's I/O size%s.",
+		    "median: the remainders of %llu bio splits, or the application's I/O "
+		    "size%s.",
 		    pct(c, count), limit, b, (unsigned long long)k->splits, merged);
 	else
 		add(c, "uncapped", count,
@@ -218,13 +219,14 @@ static void bio_based_finding(struct ctx *c)
 				 d->slaves[i]);
 	if (d->nr_slaves)
 		add(c, "bio_based", 0,
-		    "%s is bio-based and never issues requests: trace the disks underneath "
-		    "instead (%s).",
+		    "%s is bio-based: its figures are the bios submitted to it, as the file "
+		    "system or application sized them; its requests are issued on the disks "
+		    "underneath (%s), traced with it.",
 		    d->name, under);
 	else
 		add(c, "bio_based", 0,
-		    "%s is bio-based and never issues requests, "
-		    "and has no disks underneath to trace.",
+		    "%s is bio-based: its figures are the bios submitted to it; it has no disks "
+		    "underneath, so no request is ever issued for them.",
 		    d->name);
 }
 
@@ -264,11 +266,13 @@ int findings__compute(const struct device *dev, const struct block_stats *b, str
 	l = &dev->limits;
 	block_summary__compute(b, l, &c.s);
 	c.n = c.s.data_requests;
-	if (!c.n) {
-		if (dev->bio_based)
-			bio_based_finding(&c);
+	/* Bios are not shaped by queue limits: those apply below, per layer (layers.c). */
+	if (dev->bio_based) {
+		bio_based_finding(&c);
 		goto out;
 	}
+	if (!c.n)
+		goto out;
 	/* Unless max_sectors_kb was lowered, xen's size cap is its segment count. */
 	xen_story = dev->xen.present && dev->xen.segments > 0 &&
 		    dev->xen.segments <= INT64_MAX / XEN_SEGMENT_BYTES &&

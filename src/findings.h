@@ -11,8 +11,8 @@
 #include "device.h"
 #include "run.h"
 
-/* Enough for every kind below at once. */
-#define FINDINGS_MAX 8
+/* Enough for every kind below at once, and the layers' of a stack (layers.h). */
+#define FINDINGS_MAX 16
 
 /*
  * kind is a stable short string for scripts and compare:
@@ -21,7 +21,9 @@
  *   "max_segment_size" requests reached max_segments with every segment max_segment_size
  *   "uncapped"         requests stayed below every limit: the application or merging decided
  *   "xen_indirect"     xen-blkfront: requests that needed indirect descriptors (> 11 segments)
- *   "bio_based"        a dm/md/zram disk issues no requests: trace the disks underneath
+ *   "bio_based"        a dm/md/zram device issues no requests: its figures are bios
+ *   "layer_read", "layer_write"  (layers.c) what a layer's reads or writes became on the
+ *                      layers right under it
  * share is the fraction of read/write requests with a payload the finding is about (0..1).
  */
 struct finding {

@@ -72,12 +72,20 @@ struct unit {
 /* Case-insensitive; a unit's binary, long and decimal forms a line. */
 // clang-format off
 static const struct unit size_units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1ULL << 10}, {"kib", 1ULL << 10}, {"kb", 1000ULL},
-	{"m", 1ULL << 20}, {"mib", 1ULL << 20}, {"mb", 1000000ULL},
-	{"g", 1ULL << 30}, {"gib", 1ULL << 30}, {"gb", 1000000000ULL},
-	{"t", 1ULL << 40}, {"tib", 1ULL << 40}, {"tb", 1000000000000ULL},
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1ULL << 10 },
+	{ "kib", 1ULL << 10 },
+	{ "kb", 1000ULL },
+	{ "m", 1ULL << 20 },
+	{ "mib", 1ULL << 20 },
+	{ "mb", 1000000ULL },
+	{ "g", 1ULL << 30 },
+	{ "gib", 1ULL << 30 },
+	{ "gb", 1000000000ULL },
+	{ "t", 1ULL << 40 },
+	{ "tib", 1ULL << 40 },
+	{ "tb", 1000000000000ULL },
 };
 // clang-format on
 

@@ -15,12 +15,12 @@ int report__build(struct report *rep, const struct result *res, bool recommend)
 	rep->runs = calloc(res->nr_runs ? res->nr_runs : 1, sizeof(*rep->runs));
 	if (!rep->runs)
 		return -ENOMEM;
+	rep->nr_runs = res->nr_runs; /* zeroed: report__free may free them all on a failure */
 	for (i = 0; i < res->nr_runs; i++) {
 		ret = run_summary__compute(&rep->runs[i], res, &res->runs[i]);
 		if (ret)
 			goto fail;
 	}
-	rep->nr_runs = res->nr_runs;
 	ret = series__group(&rep->series, rep->runs, rep->nr_runs);
 	if (ret)
 		goto fail;
@@ -39,8 +39,12 @@ fail:
 
 void report__free(struct report *rep)
 {
+	size_t i;
+
 	recommend__free(&rep->rec);
 	series__free(&rep->series);
+	for (i = 0; rep->runs && i < rep->nr_runs; i++)
+		run_summary__free(&rep->runs[i]);
 	free(rep->runs);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -23,29 +23,20 @@ static json_t *jlimit(int64_t v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
-/*
- * The json_pack calls of the device object keep each key beside its value, a pair a
- * line, as the document reads: clang-format would pack them (hence its off/on below).
- */
-// clang-format off
 static json_t *limits_json(const struct queue_limits *l)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "max_sectors_kb", jlimit(l->max_sectors_kb),
-			 "max_hw_sectors_kb", jlimit(l->max_hw_sectors_kb),
-			 "max_segments", jlimit(l->max_segments),
-			 "max_segment_size", jlimit(l->max_segment_size),
-			 "nr_requests", jlimit(l->nr_requests),
-			 "scheduler", text__json(l->scheduler),
-			 "read_ahead_kb", jlimit(l->read_ahead_kb),
-			 "rotational", l->rotational < 0 ? json_null() : json_boolean(l->rotational),
-			 "logical_block_size", jlimit(l->logical_block_size),
-			 "physical_block_size", jlimit(l->physical_block_size),
-			 "wbt_lat_usec", jlimit(l->wbt_lat_usec),
-			 "nomerges", jlimit(l->nomerges),
-			 "write_cache", text__json(l->write_cache));
+			 "max_sectors_kb", jlimit(l->max_sectors_kb), "max_hw_sectors_kb",
+			 jlimit(l->max_hw_sectors_kb), "max_segments", jlimit(l->max_segments),
+			 "max_segment_size", jlimit(l->max_segment_size), "nr_requests",
+			 jlimit(l->nr_requests), "scheduler", text__json(l->scheduler),
+			 "read_ahead_kb", jlimit(l->read_ahead_kb), "rotational",
+			 l->rotational < 0 ? json_null() : json_boolean(l->rotational),
+			 "logical_block_size", jlimit(l->logical_block_size), "physical_block_size",
+			 jlimit(l->physical_block_size), "wbt_lat_usec", jlimit(l->wbt_lat_usec),
+			 "nomerges", jlimit(l->nomerges), "write_cache",
+			 text__json(l->write_cache));
 }
-// clang-format on
 
 static json_t *xen_json(const struct xen_blkfront *x)
 {
@@ -57,16 +48,12 @@ static json_t *xen_json(const struct xen_blkfront *x)
 	if (x->max_indirect_segments >= 0)
 		boot = json_string(device__xen_boot_parameter(x, x->max_indirect_segments, param,
 							      sizeof(param)));
-	// clang-format off
-	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-		      "max_indirect_segments", jlimit(x->max_indirect_segments),
-		      "segments", jlimit(x->segments),
-		      "indirect_descriptors", x->indirect_descriptors,
-		      "max_request_bytes", jlimit(x->max_request_bytes),
-		      "max_ring_page_order", jlimit(x->max_ring_page_order),
-		      "max_queues", jlimit(x->max_queues),
+	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:o}", "max_indirect_segments",
+		      jlimit(x->max_indirect_segments), "segments", jlimit(x->segments),
+		      "indirect_descriptors", x->indirect_descriptors, "max_request_bytes",
+		      jlimit(x->max_request_bytes), "max_ring_page_order",
+		      jlimit(x->max_ring_page_order), "max_queues", jlimit(x->max_queues),
 		      "feature_persistent", jlimit(x->feature_persistent));
-	// clang-format on
 	if (!o) {
 		json_decref(boot);
 		return NULL;
@@ -96,16 +83,12 @@ static json_t *partitions_json(const struct device *dev)
 	for (i = 0; a && i < dev->nr_partitions; i++) {
 		const struct device_partition *p = &dev->partitions[i];
 
-		// clang-format off
-		json_array_append_new(a, json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}",
-						   "name", text__json(p->name),
-						   "major", (int)p->major,
-						   "minor", (int)p->minor,
-						   "number", (int)p->number,
-						   "start_sector", jint(p->start),
-						   "sectors", jint(p->sectors),
-						   "holders", (int)p->nr_holders));
-		// clang-format on
+		json_array_append_new(a,
+				      json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:i}", "name",
+						text__json(p->name), "major", (int)p->major,
+						"minor", (int)p->minor, "number", (int)p->number,
+						"start_sector", jint(p->start), "sectors",
+						jint(p->sectors), "holders", (int)p->nr_holders));
 	}
 	return a;
 }
@@ -127,33 +110,36 @@ static json_t *jstr_or_null(const char *s)
 	return s[0] ? text__json(s) : json_null();
 }
 
-// clang-format off
 static json_t *drivers_json(const struct device *dev, json_t *d)
 {
 	const struct virtio_blk_info *v = &dev->virtio_blk;
 	const struct nvme_info *nv = &dev->nvme;
 	const struct loop_info *lo = &dev->loop;
 
-	json_object_set_new(d, "virtio_blk", !v->present ? json_null() :
-			    json_pack("{s:o, s:o, s:o, s:o, s:o}",
-				      "queue_depth", jlimit(v->queue_depth),
-				      "queue_depth_parameter", jlimit(v->queue_depth_param),
-				      "num_request_queues", jlimit(v->num_request_queues),
-				      "poll_queues", jlimit(v->poll_queues),
-				      "host_max_segments", jlimit(v->host_max_segments)));
-	json_object_set_new(d, "nvme", !nv->present ? json_null() :
-			    json_pack("{s:o, s:o, s:o, s:o, s:i}",
-				      "io_queue_depth", jlimit(nv->io_queue_depth),
-				      "poll_queues", jlimit(nv->poll_queues),
-				      "write_queues", jlimit(nv->write_queues),
-				      "max_hw_sectors_kb", jlimit(dev->limits.max_hw_sectors_kb),
-				      "queues", (int)dev->nr_hw_queues));
-	json_object_set_new(d, "loop", !lo->present ? json_null() :
-			    json_pack("{s:o, s:o}", "backing_file", text__json(lo->backing_file),
-				      "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
+	json_object_set_new(d, "virtio_blk",
+			    !v->present
+				    ? json_null()
+				    : json_pack("{s:o, s:o, s:o, s:o, s:o}", "queue_depth",
+						jlimit(v->queue_depth), "queue_depth_parameter",
+						jlimit(v->queue_depth_param), "num_request_queues",
+						jlimit(v->num_request_queues), "poll_queues",
+						jlimit(v->poll_queues), "host_max_segments",
+						jlimit(v->host_max_segments)));
+	json_object_set_new(d, "nvme",
+			    !nv->present ? json_null()
+					 : json_pack("{s:o, s:o, s:o, s:o, s:i}", "io_queue_depth",
+						     jlimit(nv->io_queue_depth), "poll_queues",
+						     jlimit(nv->poll_queues), "write_queues",
+						     jlimit(nv->write_queues), "max_hw_sectors_kb",
+						     jlimit(dev->limits.max_hw_sectors_kb),
+						     "queues", (int)dev->nr_hw_queues));
+	json_object_set_new(
+		d, "loop",
+		!lo->present ? json_null()
+			     : json_pack("{s:o, s:o}", "backing_file", text__json(lo->backing_file),
+					 "dio", lo->dio < 0 ? json_null() : json_boolean(lo->dio)));
 	return d;
 }
-// clang-format on
 
 /* An NVMe multipath head's path disks; empty for every other disk. */
 static json_t *paths_json(const struct device *dev)
@@ -264,10 +250,9 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 }
 
-static json_t *block_json(const struct run_summary *rs)
+/* A device's block statistics of one run: counters, distributions, limit-bound shares. */
+static json_t *block_stats_json(const struct block_stats *b, const struct block_summary *s)
 {
-	const struct block_stats *b = rs->run->block;
-	const struct block_summary *s = &rs->block;
 	json_t *o = json_object();
 	unsigned int k;
 
@@ -293,7 +278,14 @@ static json_t *block_json(const struct run_summary *rs)
 				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
-	if (rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
+	return o;
+}
+
+static json_t *block_json(const struct run_summary *rs)
+{
+	json_t *o = block_stats_json(rs->run->block, &rs->block);
+
+	if (o && rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
 		json_object_set_new(o, "device_bytes_per_app_byte",
 				    json_real(rs->metric[METRIC_DEVICE_PER_APP_BYTE]));
 	return o;
@@ -360,6 +352,24 @@ static json_t *findings_json(const struct run_summary *rs)
 	return a;
 }
 
+/* Each layer's block statistics in this run, by device name, with its ratios to the one above. */
+static json_t *layers_run_json(const struct run_summary *rs)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < rs->nr_layers; i++) {
+		const struct layer_summary *l = &rs->layers[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:f, s:f}", "device",
+						   text__json(l->layer->dev.name), "block",
+						   block_stats_json(l->b, l->block),
+						   "bytes_per_above", l->bytes_per_above,
+						   "requests_per_above", l->requests_per_above));
+	}
+	return a;
+}
+
 static json_t *run_json(const struct run_summary *rs)
 {
 	json_t *o = json_pack("{s:o, s:f}", "label", text__json(rs->label), "seconds", rs->seconds);
@@ -374,6 +384,8 @@ static json_t *run_json(const struct run_summary *rs)
 		json_object_set_new(o, "app", app_json(rs));
 	if (rs->has_block) {
 		json_object_set_new(o, "block", block_json(rs));
+		if (rs->nr_layers)
+			json_object_set_new(o, "layers", layers_run_json(rs));
 		json_object_set_new(o, "findings", findings_json(rs));
 	}
 	if (rs->run->has_limits)
@@ -449,6 +461,35 @@ static json_t *recommendations_json(const struct report *rep)
 	return a;
 }
 
+/*
+ * The stack under a device: each layer's device model, its role, the device above it, its
+ * level (1: right under the top) and how it is linked ("slave" or "backing_file").
+ */
+json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
+			   const char *kind, const char *note)
+{
+	json_t *o = json_pack("{s:o, s:o}", "kind", text__json(kind), "note",
+			      note[0] ? text__json(note) : json_null());
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; o && a && i < n; i++) {
+		const struct layer *l = &layers[i];
+		const char *above = l->above < 0 ? top->name : layers[l->above].dev.name;
+
+		json_array_append_new(
+			a, json_pack("{s:o, s:o, s:o, s:i, s:s}", "device",
+				     report_json__device(&l->dev), "role", text__json(l->role),
+				     "above", text__json(above), "level", (int)l->level, "link",
+				     l->link == LAYER_BACKING_FILE ? "backing_file" : "slave"));
+	}
+	if (o)
+		json_object_set_new(o, "layers", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 json_t *report_json__doc(const struct report *rep)
 {
 	const struct result *res = rep->res;
@@ -463,6 +504,10 @@ json_t *report_json__doc(const struct report *rep)
 		return NULL;
 	if (res->has_device)
 		json_object_set_new(doc, "device", report_json__device(&res->device));
+	if (res->nr_layers || res->stack_note[0])
+		json_object_set_new(doc, "stack",
+				    report_json__stack(&res->device, res->layers, res->nr_layers,
+						       res->stack_top_kind, res->stack_note));
 	json_object_set_new(doc, "tracer",
 			    res->tracer_flavour[0]
 				    ? json_pack("{s:s}", "flavour", res->tracer_flavour)

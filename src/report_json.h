@@ -13,5 +13,8 @@ json_t *report_json__doc(const struct report *rep);
 json_t *report_json__params(const struct job_params *p);
 /* The `device` object every result file carries; NULL on ENOMEM. */
 json_t *report_json__device(const struct device *dev);
+/* The `stack` object: the layers under TOP (stack.h), its kind and what was not followed. */
+json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
+			   const char *kind, const char *note);
 
 #endif /* BLKTRACE_BENCH_REPORT_JSON_H */

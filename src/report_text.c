@@ -204,6 +204,62 @@ static void latency_table(FILE *f, const struct block_summary *s)
 	lat_row(f, "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
 }
 
+/* One row of the stack table: a device's reads or writes. */
+static void stack_row(FILE *f, const char *name, const char *role, unsigned int level,
+		      const char *op, const struct blkio_counters *c, unsigned int k,
+		      const struct block_summary *s, double per_above)
+{
+	char b1[32], b2[32], ratio[16] = "", indented[DEVICE_NAME_MAX + 16];
+
+	if (!c->requests[k])
+		return;
+	snprintf(indented, sizeof(indented), "%*s%s", 2 * (int)level, "", name);
+	if (per_above > 0)
+		snprintf(ratio, sizeof(ratio), "%.2fx", per_above);
+	fprintf(f, "  %-14s %-6s %10llu %10s %10s %8s %10.1f  %s\n", indented, op,
+		(unsigned long long)c->requests[k], fmt__bytes(b1, sizeof(b1), c->bytes[k]),
+		fmt__size(b2, sizeof(b2), (double)c->bytes[k] / c->requests[k]), ratio,
+		s->lat[BLKIO_LAT_DEVICE].p50 / 1e3, role);
+}
+
+/*
+ * A stack: the device, then every layer under it (indented by level), each with its reads
+ * and writes, what they are per byte of the layer above, and the device time.
+ */
+static void stack_table(FILE *f, const struct result *res, const struct run_summary *rs)
+{
+	const struct block_stats *b = rs->run->block;
+	char top_role[128];
+	unsigned int k;
+	size_t i;
+
+	if (!rs->nr_layers)
+		return;
+	snprintf(top_role, sizeof(top_role), "%s%s", res->stack_top_kind,
+		 res->device.bio_based ? ", counted in bios" : "");
+	fprintf(f, "\n  %-14s %-6s %10s %10s %10s %8s %10s  %s\n", "stack", "op", "count", "bytes",
+		"mean size", "x above", "p50 us", "what");
+	for (k = BLKIO_OP_READ; k <= BLKIO_OP_WRITE; k++)
+		stack_row(f, res->device.name, top_role, 0, blkio_op_names[k], &b->c, k, &rs->block,
+			  0);
+	for (i = 0; i < rs->nr_layers; i++) {
+		const struct layer_summary *l = &rs->layers[i];
+		const struct blkio_counters *c = &l->b->c;
+		const struct blkio_counters *up = &rs->run->block[l->layer->above + 1].c;
+
+		if (!c->requests[BLKIO_OP_READ] && !c->requests[BLKIO_OP_WRITE])
+			fprintf(f, "  %*s%-*s %-6s %10d %10s %10s %8s %10s  %s\n",
+				2 * (int)l->layer->level, "", 14 - 2 * (int)l->layer->level,
+				l->layer->dev.name, "-", 0, "-", "-", "", "-", l->layer->role);
+		for (k = BLKIO_OP_READ; k <= BLKIO_OP_WRITE; k++)
+			stack_row(f, l->layer->dev.name, l->layer->role, l->layer->level,
+				  blkio_op_names[k], c, k, l->block,
+				  up->bytes[k] ? (double)c->bytes[k] / up->bytes[k] : 0);
+	}
+	if (res->stack_note[0])
+		fprintf(f, "  note: %s\n", res->stack_note);
+}
+
 /* One run: what the disk did, as tables, histograms and findings. */
 static void run_section(FILE *f, const struct result *res, const struct run_summary *rs)
 {
@@ -221,6 +277,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
+	stack_table(f, res, rs);
 	findings_lines(f, rs);
 }
 
@@ -231,6 +288,8 @@ int report_text__interval(FILE *f, const struct result *res, const struct run *r
 
 	if (!ret)
 		run_section(f, res, rs);
+	if (rs)
+		run_summary__free(rs);
 	free(rs);
 	return ret;
 }

@@ -59,7 +59,7 @@ struct run *result__add_run(struct result *res, bool with_block, bool with_app)
 	res->runs = runs;
 	r = &runs[res->nr_runs];
 	memset(r, 0, sizeof(*r));
-	if (with_block && !(r->block = calloc(1, sizeof(*r->block))))
+	if (with_block && !(r->block = calloc(1 + res->nr_layers, sizeof(*r->block))))
 		return NULL;
 	if (with_app && !(r->app = calloc(1, sizeof(*r->app)))) {
 		free(r->block);
@@ -84,6 +84,9 @@ void result__free(struct result *res)
 	free(res->runs);
 	res->runs = NULL;
 	res->nr_runs = 0;
+	free(res->layers);
+	res->layers = NULL;
+	res->nr_layers = 0;
 }
 
 void host_info__read(struct host_info *host)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "blkio.h"
 #include "device.h"
+#include "stack.h"
 
 /* What the tracer saw over one interval: sums over CPUs, deltas of two snapshots. */
 struct block_stats {
@@ -82,6 +83,7 @@ struct run {
 	unsigned int repetition; /* 0-based within its parameter set */
 	double seconds;		 /* wall time of the traced interval */
 	bool has_block;
+	/* The traced device's, then one per layer of its stack (result.nr_layers). */
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
@@ -102,6 +104,11 @@ struct result {
 	char tracer_flavour[16]; /* "tp_btf" or "raw_tp": the BPF programs that ran */
 	struct device device;
 	bool has_device;
+	/* The layers under the device (stack.h), each traced with it; NULL/0 for a plain disk. */
+	struct layer *layers;
+	size_t nr_layers;
+	char stack_note[256];	 /* what the stack discovery could not follow */
+	char stack_top_kind[96]; /* the device in words, when it has layers: "md raid1" */
 	struct run *runs;
 	size_t nr_runs;
 };

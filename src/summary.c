@@ -159,8 +159,23 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		       sizeof(s->segments_all));
 		n = d ? findings__compute(d, run->block, s->findings, FINDINGS_MAX) : 0;
 		s->nr_findings = n > 0 ? n : 0;
+		n = layers__summarize(res, run, &s->layers);
+		if (n) {
+			free(dev);
+			return n;
+		}
+		s->nr_layers = s->layers ? res->nr_layers : 0;
+		s->nr_findings += layers__findings(res, run, s->findings + s->nr_findings,
+						   FINDINGS_MAX - s->nr_findings);
 	}
 	fill_metrics(s);
 	free(dev);
 	return 0;
+}
+
+void run_summary__free(struct run_summary *s)
+{
+	layers__free(s->layers, s->nr_layers);
+	s->layers = NULL;
+	s->nr_layers = 0;
 }

@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "findings.h"
+#include "layers.h"
 #include "histogram.h"
 #include "metrics.h"
 #include "run.h"
@@ -66,12 +67,16 @@ struct run_summary {
 	struct queue_limits limits; /* in force during the run */
 	struct finding findings[FINDINGS_MAX];
 	int nr_findings;
+	struct layer_summary *layers; /* one per res->nr_layers (layers.h); NULL without */
+	size_t nr_layers;
 	double metric[NR_METRICS]; /* see metrics.h */
 	bool has_metric[NR_METRICS];
 };
 
 /* Derive s from run of res. 0, or -ENOMEM. */
 int run_summary__compute(struct run_summary *s, const struct result *res, const struct run *run);
+/* What run_summary__compute allocated (the layers); the struct itself is the caller's. */
+void run_summary__free(struct run_summary *s);
 
 /* Count, mean (exact, from sum), percentiles and max of one histogram. */
 void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max);

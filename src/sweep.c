@@ -122,8 +122,8 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
 		return ret;
 	if (j->target.kind == TARGET_NEW_FILE && !j->write && !j->max_size)
 		return o->file ? diag__usage(d,
-					     "%s does not exist: "
-					     "give --size to create it for reading",
+					     "%s does not exist: give --size to create it for "
+					     "reading",
 					     o->file)
 			       : diag__usage(d, "--rw %s of a new file needs --size or --count",
 					     o->rw);
@@ -280,7 +280,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	r->repetition = rep;
 	label_run(r);
-	ret = tracer__snapshot(t, before);
+	ret = tracer__snapshot_all(t, before);
 	if (!ret)
 		ret = tracer__reset_max(t);
 	if (!ret)
@@ -293,12 +293,12 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		j->said_huge = true;
 	}
 	if (!ret || ret == -EINTR) {
-		int e = tracer__snapshot(t, r->block);
+		int e = tracer__snapshot_all(t, r->block);
 
 		if (e)
 			ret = e;
 		else
-			block_stats__delta(r->block, r->block, before);
+			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
 	if (ret && ret != -EINTR)
@@ -312,7 +312,7 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 	const struct options *o = j->o;
 	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
 	unsigned int rep, repeat = o->repeat ? o->repeat : 1;
-	struct block_stats *before = malloc(sizeof(*before));
+	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
 
 	if (!before)
 		return -ENOMEM;

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "blkio.h" /* before the skeleton, which uses its types */
 #include "blkio.skel.h"
 #include "diag.h"
 #include "tracer.h"
@@ -31,6 +32,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	unsigned int nr_devs;
 	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
@@ -78,7 +80,7 @@ struct prog_pair {
 	const char *tp;
 	int form; /* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
-	bool snoop_only;
+	enum { ALWAYS, SNOOP_ONLY, BIO_ONLY } when;
 };
 
 static int choose_programs(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
@@ -86,23 +88,29 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
 		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		  s->progs.raw_tp_rq_issue, false },
+		  s->progs.raw_tp_rq_issue, ALWAYS },
 		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
-		  false },
+		  ALWAYS },
 		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
-		  s->progs.raw_tp_rq_requeue, false },
+		  s->progs.raw_tp_rq_requeue, ALWAYS },
 		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		  s->progs.raw_tp_rq_merge, false },
+		  s->progs.raw_tp_rq_merge, ALWAYS },
 		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
-		  s->progs.raw_tp_bio_backmerge, false },
+		  s->progs.raw_tp_bio_backmerge, ALWAYS },
 		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
-		  s->progs.raw_tp_bio_frontmerge, false },
+		  s->progs.raw_tp_bio_frontmerge, ALWAYS },
 		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
-		  false },
-		/* Snoop mode only (below): who submitted a request. */
+		  ALWAYS },
+		/* Snoop mode only: who submitted a request. */
 		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
-		  s->progs.raw_tp_rq_insert, true },
+		  s->progs.raw_tp_rq_insert, SNOOP_ONLY },
+		/* Bio-based devices only (a stack's top): every bio of every disk passes here. */
+		{ "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_bio_queue,
+		  s->progs.raw_tp_bio_queue, BIO_ONLY },
+		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
+		  s->progs.raw_tp_bio_complete, BIO_ONLY },
 	};
+	bool any_bio = false;
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int err = 0;
 	size_t i;
@@ -116,9 +124,13 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 				 "tracepoint block_rq_issue not found in kernel BTF");
 		goto cleanup;
 	}
+	for (i = 0; i < opts->nr_devs; i++)
+		any_bio |= opts->devs[i]->bio_based;
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		const struct btf_type *proto = tp_proto(vmlinux, pairs[i].tp);
-		bool load = proto && (!pairs[i].snoop_only || opts->snoop_ring_bytes);
+		bool load = proto && (pairs[i].when == ALWAYS ||
+				      (pairs[i].when == SNOOP_ONLY && opts->snoop_ring_bytes) ||
+				      (pairs[i].when == BIO_ONLY && any_bio));
 
 		/* Each tracepoint's own form: stable kernels took the change piecemeal. */
 		if (proto && pairs[i].form >= 0)
@@ -143,63 +155,140 @@ static void pack_name(const char *name, volatile __u64 out[2])
 	out[1] = w[1];
 }
 
-/*
- * The members the BPF filter matches: the disk, or an NVMe multipath head (for its
- * bio splits; it issues no requests) followed by its path disks, matched by name since
- * the kernel gives them no dev_t. Hardware queues and tags: the largest of any member.
- */
-static int set_members(struct blkio_bpf *s, const struct device *dev, struct diag *d)
-{
-	unsigned int i, n = 0;
+/* Bios of bio-based devices in flight at once that the start-time table holds. */
+#define BIO_TABLE 16384
 
-	_Static_assert(DEVICE_MAX_PATHS + 1 <= BLKIO_MAX_DISKS, "a head and its paths fit");
-	if (dev->hidden && strlen(dev->name) >= BLKIO_DISK_NAME_BYTES)
+struct member_set {
+	unsigned int n;	     /* members in the read-only arrays */
+	unsigned int in_map; /* members beyond them, in member_map */
+	unsigned int slots;  /* slot table entries so far */
+	struct blkio_member over[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
+	__u32 over_dev[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
+};
+
+/*
+ * Add one member disk counting for traced device IDX. A disk without a dev_t (an NVMe
+ * path) is matched by name and must fit the arrays; others overflow into member_map.
+ */
+static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int idx,
+		      const struct device *dev, const char *name, bool hidden, unsigned int hwqs,
+		      unsigned int tags, struct diag *d)
+{
+	struct blkio_member m = { .device = idx, .hwqs = hwqs, .tags = tags };
+	unsigned long long want = (unsigned long long)ms->slots + (unsigned long long)hwqs * tags;
+
+	if (dev->bio_based)
+		m.flags |= BLKIO_MEMBER_BIO;
+	if (dev->part_name[0]) {
+		m.part_start = dev->part_start;
+		m.part_end = dev->part_start + dev->part_sectors;
+	}
+	if (hwqs && tags) { /* a disk that issues requests */
+		if (want > MAX_SLOTS)
+			return diag__fail(d, -E2BIG,
+					  "%s: too many requests in flight to track "
+					  "(%llu slots, at most %u)",
+					  name, want, MAX_SLOTS);
+		m.slot_base = ms->slots;
+		ms->slots = want;
+	}
+	if (hidden && strlen(name) >= BLKIO_DISK_NAME_BYTES)
 		return diag__fail(d, -ENAMETOOLONG,
 				  "%s: the name of a disk without dev_t must be "
 				  "shorter than %d characters to be traced",
-				  dev->name, BLKIO_DISK_NAME_BYTES);
-	s->rodata->disk_devs[n] = dev->hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
-	if (dev->hidden)
-		pack_name(dev->name, s->rodata->disk_names[n]);
-	n++;
-	for (i = 0; i < dev->nr_paths; i++, n++) {
-		if (strlen(dev->paths[i].name) >= BLKIO_DISK_NAME_BYTES)
-			return diag__fail(d, -ENAMETOOLONG,
-					  "%s: path disk name %s is too long to be traced",
-					  dev->name, dev->paths[i].name);
-		s->rodata->disk_devs[n] = 0;
-		pack_name(dev->paths[i].name, s->rodata->disk_names[n]);
+				  name, BLKIO_DISK_NAME_BYTES);
+	if (ms->n < BLKIO_MAX_DISKS) {
+		s->rodata->members[ms->n] = m;
+		s->rodata->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
+		if (hidden) {
+			pack_name(name, s->rodata->disk_names[ms->n]);
+			s->rodata->by_name = true;
+		}
+		ms->n++;
+		return 0;
 	}
-	s->rodata->nr_disks = n;
-	s->rodata->by_name = dev->hidden || dev->nr_paths;
-	return n;
+	if (hidden)
+		return diag__fail(d, -E2BIG,
+				  "%s: too many disks without dev_t (NVMe paths) to "
+				  "trace at once: at most %d members",
+				  name, BLKIO_MAX_DISKS);
+	ms->over[ms->in_map] = m;
+	ms->over_dev[ms->in_map++] = BLKIO_DEV(dev->major, dev->minor);
+	return 0;
 }
 
-static int configure(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
+/*
+ * The members the BPF filter matches, device by device: the disk (or the bio-based
+ * device), or an NVMe multipath head (for its bio splits; it issues no requests) followed
+ * by its path disks, matched by name since the kernel gives them no dev_t. Each member
+ * has its own slots: (hw queue, tag) are unique per disk only.
+ */
+static int set_members(struct blkio_bpf *s, struct member_set *ms, const struct tracer_opts *opts,
+		       struct diag *d)
 {
-	const struct device *dev = opts->dev;
+	unsigned int k, i;
+	int err = 0;
+
+	if (!opts->nr_devs || opts->nr_devs > BLKIO_MAX_DEVICES)
+		return diag__usage_err(d, -E2BIG, "cannot trace %u devices at once: at most %d",
+				       opts->nr_devs, BLKIO_MAX_DEVICES);
+	for (k = 0; k < opts->nr_devs && !err; k++) {
+		const struct device *dev = opts->devs[k];
+		/* Bio-based devices and multipath heads issue no requests: no slots. */
+		bool rq_based = !dev->bio_based && !dev->nr_paths;
+		unsigned int hwqs = !rq_based ? 0 : dev->nr_hw_queues ? dev->nr_hw_queues : 1;
+		unsigned int tags = !rq_based ? 0 : dev->max_tags ? dev->max_tags : DEFAULT_TAGS;
+
+		err = add_member(s, ms, k, dev, dev->name, dev->hidden, hwqs, tags, d);
+		for (i = 0; i < dev->nr_paths && !err; i++)
+			err = add_member(
+				s, ms, k, dev, dev->paths[i].name, true,
+				dev->paths[i].nr_hw_queues ? dev->paths[i].nr_hw_queues : 1,
+				dev->paths[i].max_tags ? dev->paths[i].max_tags : DEFAULT_TAGS, d);
+		if (dev->bio_based)
+			s->rodata->any_bio_level = true;
+	}
+	s->rodata->nr_disks = ms->n;
+	s->rodata->nr_devices = opts->nr_devs;
+	s->rodata->use_member_map = ms->in_map > 0;
+	return err;
+}
+
+/* Fill member_map with the members beyond the read-only arrays (after load). */
+static int fill_member_map(struct tracer *t, const struct member_set *ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->in_map; i++)
+		if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.member_map), &ms->over_dev[i],
+					&ms->over[i], BPF_NOEXIST))
+			return -errno;
+	return 0;
+}
+
+static int configure(struct tracer *t, struct member_set *ms, const struct tracer_opts *opts,
+		     struct diag *d)
+{
 	size_t snoop_bytes = opts->snoop_ring_bytes;
 	struct blkio_bpf *s = t->skel;
-	unsigned int queues = dev->nr_hw_queues ? dev->nr_hw_queues : 1;
-	unsigned int tags = dev->max_tags ? dev->max_tags : DEFAULT_TAGS;
-	unsigned long long nr;
-	int members, err;
+	unsigned int nr;
+	int err;
 
-	members = set_members(s, dev, d);
-	if (members < 0)
-		return members;
-	nr = (unsigned long long)members * queues * tags;
-	if (nr > MAX_SLOTS)
-		nr = MAX_SLOTS;
-	if (dev->part_name[0]) {
-		s->rodata->part_start = dev->part_start;
-		s->rodata->part_end = dev->part_start + dev->part_sectors;
-	}
-	s->rodata->tags_per_hwq = tags;
-	s->rodata->hwq_per_disk = queues;
-	s->rodata->one_hwq = queues == 1 && members == 1;
+	err = set_members(s, ms, opts, d);
+	if (err)
+		return err;
+	nr = ms->slots ? ms->slots : 1;
+	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.lat_hist, opts->nr_devs * BLKIO_NR_LATS);
+	if (!err && ms->in_map)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	if (!err && s->rodata->any_bio_level)
+		err = bpf_map__set_max_entries(s->maps.bio_start, BIO_TABLE);
 	if (err || !snoop_bytes)
 		goto out;
 	s->rodata->snoop = true;
@@ -295,6 +384,7 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 	size_t log_size = UINT32_MAX >> 8;
 	char *log = calloc(1, log_size);
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log, .kernel_log_size = log_size);
+	struct member_set *ms = NULL;
 	int err;
 
 	if (!log)
@@ -305,14 +395,19 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		goto cleanup;
 	}
 	t->btf_flavour = btf;
-	err = choose_programs(t, opts, d);
+	ms = calloc(1, sizeof(*ms));
+	err = ms ? choose_programs(t, opts, d) : diag__fail(d, -ENOMEM, "out of memory");
 	if (!err)
-		err = configure(t, opts, d);
+		err = configure(t, ms, opts, d);
 	if (err)
 		goto cleanup;
 	failed_prog[0] = '\0';
 	err = blkio_bpf__load(t->skel);
-	if (err) {
+	if (!err) {
+		err = fill_member_map(t, ms);
+		if (err)
+			diag__fail(d, err, "cannot fill the member map: %s", strerror(-err));
+	} else {
 		why->err = err;
 		snprintf(why->prog, sizeof(why->prog), "%s", failed_prog);
 		log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
@@ -326,6 +421,7 @@ static int load_flavour(struct tracer *t, const struct tracer_opts *opts, bool b
 		t->skel = NULL;
 	}
 cleanup:
+	free(ms);
 	free(log);
 	return err;
 }
@@ -415,6 +511,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 	err = load_any(t, opts, d);
 	if (err)
 		goto cleanup;
+	t->nr_devs = opts->nr_devs;
 	*out = t;
 	return 0;
 cleanup:
@@ -484,10 +581,9 @@ static void add_words(__u64 *into, const __u64 *v, size_t words)
  * The `stats` value of every CPU in one read: counters and histograms summed, maxima
  * taken only from CPUs on the current epoch (the others saw nothing since the reset).
  */
-static int read_stats(struct tracer *t, struct block_stats *out)
+static int read_stats(struct tracer *t, __u32 key, struct block_stats *out)
 {
 	const struct blkio_pcpu *v = t->buf;
-	__u32 key = 0;
 	int cpu;
 	size_t i;
 
@@ -513,18 +609,36 @@ static int read_stats(struct tracer *t, struct block_stats *out)
 	return 0;
 }
 
-int tracer__snapshot(struct tracer *t, struct block_stats *out)
+int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out)
 {
 	__u32 k;
 	int err;
 
+	if (device >= t->nr_devs)
+		return -EINVAL;
 	_Static_assert(sizeof(out->size) == sizeof(((struct blkio_pcpu *)0)->size) &&
 			       sizeof(out->count) == sizeof(((struct blkio_pcpu *)0)->count),
 		       "block_stats mirrors blkio_pcpu");
-	err = read_stats(t, out);
+	err = read_stats(t, device, out);
 	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
-		err = sum_percpu(t, t->skel->maps.lat_hist, k, out->lat[k], HIST_LAT_BUCKETS);
+		err = sum_percpu(t, t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k, out->lat[k],
+				 HIST_LAT_BUCKETS);
 	return err;
+}
+
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < t->nr_devs && !err; i++)
+		err = tracer__snapshot(t, i, &out[i]);
+	return err;
+}
+
+unsigned int tracer__nr_devices(const struct tracer *t)
+{
+	return t->nr_devs;
 }
 
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
@@ -602,4 +716,13 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
 		o[i] = a[i] - b[i];
 	out->max = max;
+}
+
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		block_stats__delta(&out[i], &after[i], &before[i]);
 }

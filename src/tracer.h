@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * The block-layer tracer of one disk: an opaque handle over the BPF skeleton.
+ * The block-layer tracer of one or several devices: an opaque handle over the BPF skeleton.
  * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
  * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
  * safe. Functions return 0 or a negative errno (tracer__open with the reason in a
@@ -17,10 +17,16 @@
 struct tracer;
 
 struct tracer_opts {
-	const struct device *dev; /* the disk (and optional partition range) to trace */
-	bool force_raw_tp;	  /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
-	int verbose;		  /* 1: libbpf's warnings and info on stderr; 2: debug too */
-	size_t snoop_ring_bytes;  /* snoop mode: ring buffer size (power of 2); 0: off */
+	/*
+	 * The devices to trace, each with statistics of its own (tracer__snapshot's
+	 * index): a disk or a partition of one, an NVMe multipath head (with its paths), a
+	 * bio-based device (dm, md: counted in bios). At most BLKIO_MAX_DEVICES.
+	 */
+	const struct device *const *devs;
+	unsigned int nr_devs;
+	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
+	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
 };
 
 struct diag;
@@ -28,8 +34,11 @@ struct diag;
 /* 0, or -errno with the reason in d (a runtime failure: the kernel, privileges, memory). */
 int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d);
 int tracer__start(struct tracer *t);
-/* Cumulative totals since tracer__start (max fields: since the last reset). */
-int tracer__snapshot(struct tracer *t, struct block_stats *out);
+/* Device I's cumulative totals since tracer__start (max fields: since the last reset). */
+int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out);
+/* Every device's, in tracer_opts.devs order: out has tracer__nr_devices entries. */
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out);
+unsigned int tracer__nr_devices(const struct tracer *t);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);
 /* Detach the programs, keep the maps (to drain the snoop ring buffer). */
@@ -65,5 +74,8 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);
+/* The same for N devices' stats side by side. */
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n);
 
 #endif /* BLKTRACE_BENCH_TRACER_H */

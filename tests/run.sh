@@ -107,16 +107,21 @@ elif [ "$(id -u)" -ne 0 ]; then
 	skipped=$((skipped + 1))
 else
 	odd0=$(loop_not_default)
+	# This run's images and loop devices, told apart from another run's on the same
+	# machine (tests/e2e/lib.sh names the images after BB_E2E_RUN, lists the loop
+	# devices it takes in BB_E2E_LOOPS).
+	export BB_E2E_RUN=$$ BB_E2E_LOOPS
+	BB_E2E_LOOPS=$(mktemp /dev/shm/bb-e2e-loops.XXXXXX)
 	for t in tests/e2e/test_*.sh; do
 		run_script "$t"
 	done
-	# Loop devices the tests made are named bb-e2e-img.* (tests/e2e/lib.sh).
-	left=$(losetup -a | grep -c 'bb-e2e-img' || true)
+	left=$(losetup -a | grep -c "bb-e2e-img-$BB_E2E_RUN\." || true)
 	if [ "$left" -ne 0 ]; then
 		failed=$((failed + 1))
 		failures+=("loop devices left attached: $left")
 	fi
 	for d in $(loop_not_default); do
+		grep -qx "$d" "$BB_E2E_LOOPS" || continue
 		if ! grep -qx "$d" <<<"$odd0"; then
 			failed=$((failed + 1))
 			failures+=("$d: queue settings left changed")
@@ -124,6 +129,7 @@ else
 	done
 fi
 
+[ -n "${BB_E2E_LOOPS:-}" ] && rm -f "$BB_E2E_LOOPS"
 [ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

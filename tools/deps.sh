@@ -16,8 +16,9 @@ test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-co
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
-vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool
-    apt dpkg)
+# dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4).
+vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
+    dmsetup mdadm e2fsprogs)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 test) want=("${build[@]}" "${test[@]}") ;;

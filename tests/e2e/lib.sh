@@ -26,16 +26,27 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# new_image [DIR]: the path of a new scratch image, named for this run of tests/run.sh
+# (BB_E2E_RUN), so that it can tell its own from another run's on the same machine.
+new_image() { mktemp "${1:-/dev/shm}/bb-e2e-img${BB_E2E_RUN:+-$BB_E2E_RUN}.XXXXXX"; }
+
+# took_loop DEV: a loop device this test attached: detached at exit, and listed for
+# tests/run.sh, which checks at the end that its settings are back to a new device's.
+took_loop() {
+	_LOOPS+=("$1")
+	[ -z "${BB_E2E_LOOPS:-}" ] || echo "${1##*/}" >> "$BB_E2E_LOOPS"
+}
+
 # make_loop VAR SIZE [DIR] [losetup flags...]: attaches a new loop disk and sets
 # VAR to it. (Not "$(make_loop)": a subshell would lose what cleanup must undo.)
 make_loop() {
 	local var=$1 size=$2 dir=${3:-/dev/shm} img dev
 	shift 3 2>/dev/null || shift $#
-	img=$(mktemp "$dir/bb-e2e-img.XXXXXX") || return 1
+	img=$(new_image "$dir") || return 1
 	_IMAGES+=("$img")
 	truncate -s "$size" "$img"
 	dev=$(losetup -f --show "$@" "$img") || return 1
-	_LOOPS+=("$dev")
+	took_loop "$dev"
 	udevadm settle 2>/dev/null || true
 	loop_defaults "$dev"
 	printf -v "$var" '%s' "$dev"

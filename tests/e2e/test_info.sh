@@ -17,8 +17,13 @@ expect_eq "info: exit status" "$?" 0
 expect_eq "info --json: exit status" "$?" 0
 expect_true "info --json: valid JSON" jq -e . "$TMP/info.json"
 expect_eq "info --json: schema" "$(jqv "$TMP/info.json" .schema)" "blktrace-bench/1"
-expect_eq "info --json: only schema and device" "$(jqv "$TMP/info.json" 'keys | join(",")')" \
-	"device,schema"
+expect_eq "info --json: schema, device and the stack" \
+	"$(jqv "$TMP/info.json" 'keys | join(",")')" "device,schema,stack"
+# The loop device's backing file is on tmpfs: nothing to trace under it, and it says so.
+expect_eq "info --json: no layers under a loop device on tmpfs" \
+	"$(jqv "$TMP/info.json" '.stack.layers | length')" 0
+expect_true "info --json: the note names the backing file" \
+	jq -e '.stack.note | test("backing file .* without a block device")' "$TMP/info.json"
 expect_eq "info: nothing on stderr for a loop disk" "$(cat "$TMP/info.err")" ""
 expect_true "info: names the disk" grep -q "^$a ($(cat /sys/block/$a/dev)), 64 MiB, driver loop" \
 	"$TMP/info.txt"
@@ -168,8 +173,12 @@ BLKTRACE_BENCH_SYSFS="$FIX/xen-backend-limited" BLKTRACE_BENCH_KALLSYMS="$TMP/ka
 expect_true "xen text: the backend limits it" \
 	grep -q "the module asks for 32 segments but the backend limits it to 11" "$TMP/xen.txt"
 BLKTRACE_BENCH_SYSFS="$FIX/dm" "$BB" info dm-0 > "$TMP/dm.txt" 2> "$TMP/dm.err"
-expect_true "dm: bio-based, trace the slaves" \
-	grep -q "trace the disks underneath instead: vda2, vdb" "$TMP/dm.txt"
+expect_true "dm: the stack under it, traced with it" grep -q "^stack (traced with dm-0):" "$TMP/dm.txt"
+expect_true "dm: vda2 under it" grep -q "^    vda2  *disk (virtio_blk)" "$TMP/dm.txt"
+expect_true "dm: vdb under it" grep -q "^    vdb  *disk (virtio_blk)" "$TMP/dm.txt"
+BLKTRACE_BENCH_SYSFS="$FIX/dm" "$BB" info md0 --json > "$TMP/md.json"
+expect_eq "md0 --json: the mirrors" "$(jqv "$TMP/md.json" '[.stack.layers[] | .device.name + ":" + .role] | join(",")')" \
+	"vdc:disk (virtio_blk), raid1 member,vdd:disk (virtio_blk), raid1 member"
 expect_eq "dm: no probe notice" "$(cat "$TMP/dm.err")" ""
 
 finish

@@ -3,10 +3,10 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v sfdisk > /dev/null || { skip "sfdisk missing (package fdisk)"; finish; exit 0; }
-img=$(mktemp /dev/shm/bb-e2e-img.XXXXXX) && _IMAGES+=("$img")
+img=$(new_image) && _IMAGES+=("$img")
 truncate -s 64M "$img"
 printf 'label: gpt\n,24M\n,\n' | sfdisk -q "$img" || not_ok "sfdisk"
-A=$(losetup -f --show -P "$img") && _LOOPS+=("$A") || { not_ok "losetup -P"; finish; exit 1; }
+A=$(losetup -f --show -P "$img") && took_loop "$A" || { not_ok "losetup -P"; finish; exit 1; }
 udevadm settle 2>/dev/null || true
 # Not every kernel scans loop partitions at attach: add them by ioctl where it did not.
 [ -b "${A}p1" ] || partx -a "$A" 2>/dev/null

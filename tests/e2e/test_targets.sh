@@ -47,7 +47,7 @@ refused "--raw mounted disk" "$m is mounted on" "$M" \
 make_loop LA 16M || not_ok "losetup"
 la=$(basename "$LA")
 if LB=$(losetup -f --show "$LA"); then
-	_LOOPS+=("$LB")
+	took_loop "$LB"
 	refused "--raw disk backing a loop device" "$la backs $(basename "$LB")" "$LA" \
 		--trace "$la" --raw --rw write --bs 1M --size 4M --destructive
 	refused "--file disk backing a loop device" "$la backs $(basename "$LB")" "$LA" \
@@ -62,15 +62,15 @@ fi
 # 3. A partition backing a loop device; a swap partition.
 have_swap=1
 swapon --show > /dev/null 2>&1 || have_swap=0
-img=$(mktemp /dev/shm/bb-e2e-img.XXXXXX) && remove_at_exit "$img"
+img=$(new_image) && remove_at_exit "$img"
 truncate -s 64M "$img"
 printf 'label: gpt\n,16M\n,16M\n' | sfdisk -q "$img" || not_ok "sfdisk"
 if P=$(losetup -f --show -P "$img"); then
-	_LOOPS+=("$P")
+	took_loop "$P"
 	[ -b "${P}p1" ] || partx -a "$P" 2>/dev/null
 	p=$(basename "$P")
 	if [ -b "${P}p1" ] && PL=$(losetup -f --show "${P}p1"); then
-		_LOOPS+=("$PL")
+		took_loop "$PL"
 		refused "partition backing a loop device" "${p}p1 backs $(basename "$PL")" "$P" \
 			--trace "${p}p1" --raw --rw write --bs 1M --size 4M --destructive
 		losetup -d "$PL"

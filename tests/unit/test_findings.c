@@ -362,13 +362,20 @@ static void test_bio_based(void **state)
 	assert_int_equal(compute(dev, b, f), 1);
 	assert_string_equal(f[0].kind, "bio_based");
 	assert_share(f[0].share, 0);
-	assert_string_equal(f[0].text, "dm-0 is bio-based and never issues requests: trace the "
-				       "disks underneath instead (vda2, vdb).");
+	assert_string_equal(f[0].text, "dm-0 is bio-based: its figures are the bios submitted to "
+				       "it, as the file system or application sized them; its "
+				       "requests are issued on the disks underneath (vda2, vdb), "
+				       "traced with it.");
+	/* Bios at max_sectors_kb are not capped by it: queue limits act below, per layer. */
+	add_requests(b, BLKIO_OP_READ, (uint64_t)dev->limits.max_sectors_kb * 1024, 1, 100);
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "bio_based");
 	test_free(dev);
 
 	dev = fixture_dev("loop", "zram0");
 	assert_int_equal(compute(dev, b, f), 1);
-	assert_has(f[0].text, "zram0 is bio-based and never issues requests, and has no disks");
+	assert_has(f[0].text, "zram0 is bio-based: its figures are the bios submitted to it; it "
+			      "has no disks underneath");
 	test_free(b);
 	test_free(dev);
 }

@@ -248,5 +248,8 @@ else
 fi
 rm -f /tmp/loop.img
 
+# 8. Stacks: dm and md over vdc and vdd.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-stack.sh"
+
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
 echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"

@@ -3,14 +3,16 @@
 #
 #   tests/vm/initramfs.sh OUT.cpio.gz KDIR RELEASE
 #
-# Guest user space: busybox-static for the basics, bash, jq and util-linux's sfdisk
-# for the test script, and the tool itself, each with the shared libraries `ldd`
+# Guest user space: busybox-static for the basics, bash, jq, util-linux's sfdisk,
+# dmsetup, mdadm and mke2fs for the test script, and the tool itself, each with the shared libraries `ldd`
 # names; the test scripts from tests/vm/; and the modules the tests load (with their
 # dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$1 kdir=$2 rel=$3
-MODULES=(virtio_pci virtio_blk virtio_scsi sd_mod nvme loop)
+# dm, md RAID1 and dm-crypt (xts and ecb are looked up by name at table load: the
+# guest has no modprobe, so they are loaded first where they are modules).
+MODULES=(virtio_pci virtio_blk virtio_scsi sd_mod nvme loop ecb xts dm_mod dm_crypt raid1)
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/bb-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -34,6 +36,9 @@ add_bin "$(command -v jq)" /usr/bin/jq
 add_bin "$(command -v sfdisk)" /usr/sbin/sfdisk
 add_bin "$(command -v losetup)" /usr/sbin/losetup
 add_bin "$(command -v blockdev)" /usr/sbin/blockdev
+add_bin "$(command -v dmsetup)" /usr/sbin/dmsetup
+add_bin "$(command -v mdadm)" /usr/sbin/mdadm
+add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
 cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"

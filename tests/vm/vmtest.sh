@@ -5,7 +5,7 @@
 #
 # Boots each of Debian's cloud kernels (tests/vm/kernels.sh) under
 # qemu-system-x86_64 with TCG (KVM stalls on the machines we develop on) and
-# real disks: virtio-blk (vda, vdb), virtio-scsi (sda), a single-path NVMe
+# real disks: virtio-blk (vda, vdb; vdc and vdd for stacks), virtio-scsi (sda), a single-path NVMe
 # controller and a two-controller NVMe subsystem (a multipath head with two
 # hidden path disks). The guest (tests/vm/init) runs tests/vm/guest.sh and writes
 # its report to a second serial port; this script collects the reports, prints
@@ -36,6 +36,8 @@ boot() { # NAME RELEASE KDIR
 	rm -rf "$d" && mkdir -p "$d" "$img"
 	tests/vm/initramfs.sh "$d/initramfs.cpio.gz" "$kdir" "$rel" || return 1
 	for disk in vda vdb sda nvme mpath; do truncate -s 256M "$img/$disk.img"; done
+	# vdc, vdd: the stacks (the README examples put a 1 GiB file on them); sparse.
+	for disk in vdc vdd; do truncate -s 2G "$img/$disk.img"; done
 	local drv=(if=none,format=raw,cache=none,aio=threads)
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu "${VMTEST_CPU:-qemu64,-cx16}" -smp 2 -m 1024 \
 		-nographic -no-reboot -monitor none -net none \
@@ -44,6 +46,8 @@ boot() { # NAME RELEASE KDIR
 		-serial "file:$d/console.log" -serial "file:$d/report.txt" \
 		-drive "file=$img/vda.img,id=vda,${drv[0]}" -device virtio-blk-pci,drive=vda \
 		-drive "file=$img/vdb.img,id=vdb,${drv[0]}" -device virtio-blk-pci,drive=vdb \
+		-drive "file=$img/vdc.img,id=vdc,${drv[0]}" -device virtio-blk-pci,drive=vdc \
+		-drive "file=$img/vdd.img,id=vdd,${drv[0]}" -device virtio-blk-pci,drive=vdd \
 		-device virtio-scsi-pci,id=scsi0 \
 		-drive "file=$img/sda.img,id=sda,${drv[0]}" -device scsi-hd,drive=sda,bus=scsi0.0 \
 		-drive "file=$img/nvme.img,id=nvme,${drv[0]}" -device nvme,serial=bbsingle,drive=nvme \
