@@ -569,6 +569,8 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
+	env.layers = res.layers;
+	env.nr_layers = res.nr_layers;
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
 	if (!o->nr_set_values)

@@ -90,6 +90,8 @@ struct run {
 	int exit_status;	    /* command mode: the command's exit status */
 	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
+	/* A --set sweep of a layer's setting (DEV:KNOB): every layer's limits in this run. */
+	struct queue_limits *layer_limits;
 };
 
 struct host_info {
