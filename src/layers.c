@@ -234,9 +234,12 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 		return;
 	}
 	limit_clause(res, run, node, op, &bl, lim, sizeof(lim));
-	/* dm and md split a bio at target or chunk boundaries, or to their own size limits. */
-	if (d->bio_based && up->c.splits)
-		snprintf(pieces, sizeof(pieces), ", which %s split %llu times", d->name,
+	/*
+	 * dm and md split a bio at target or chunk boundaries, or to their own size limits.
+	 * Splits are not counted per operation: said once, with the operation most bios had.
+	 */
+	if (d->bio_based && up->c.splits && up->c.requests[op] >= up->c.requests[!op])
+		snprintf(pieces, sizeof(pieces), " (%s split bios %llu times)", d->name,
 			 (unsigned long long)up->c.splits);
 	if (d->md_level[0] && !strncmp(d->md_level, "raid1", 5) && bl.n > 1 && op == BLKIO_OP_READ)
 		mirror_shares(res, run, &bl, op, share, sizeof(share));
