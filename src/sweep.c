@@ -240,11 +240,11 @@ static void restore_knob(struct sweep *j)
 		j->restore_failed = true;
 		if (j->state)
 			fprintf(stderr, "blktrace-bench: `blktrace-bench restore %s` tries again\n",
-				j->d->name);
+				j->knob_dev->name);
 		return;
 	}
 	fprintf(stderr, "blktrace-bench: restored %s=%s on %s\n", j->knob.name, j->knob.original,
-		j->d->name);
+		j->knob_dev->name);
 }
 
 void sweep__close(struct sweep *j)
@@ -257,7 +257,7 @@ void sweep__close(struct sweep *j)
 		ret = sweep_state__clear(j->state);
 		if (ret)
 			fprintf(stderr, "blktrace-bench: cannot remove the state file of %s: %s\n",
-				j->d->name, strerror(-ret));
+				j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
 	j->state = NULL;
