@@ -93,7 +93,7 @@ static void test_records(void **state)
 	assert_non_null(strstr(line, " 43      dd\\x0afake "));
 	/* No sector for a flush; the error flagged; no process known. */
 	assert_non_null(
-		strstr(line, "0       ?                7:3    flush            -        0"));
+		strstr(line, "0       ?                  7:3    flush            -        0"));
 	assert_non_null(strstr(line, " error\n"));
 	free(out);
 }
