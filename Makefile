@@ -217,13 +217,13 @@ demo:
 	$(Q)tools/demo.sh
 
 bench:
-	$(Q)tools/deps.sh test
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh
 
 # Seconds: one short round per configuration, to keep the bench from rotting.
 bench-smoke:
-	$(Q)tools/deps.sh test
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
 
