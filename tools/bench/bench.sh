@@ -48,7 +48,7 @@
 # BENCH_SOAK_EVERY (s), BENCH_PARTS, BENCH_OUT (results dir, default
 # results/bench-DATE). tools/bench/table.sh RESULT.json prints a result's tables again.
 # Everything it changes is undone on exit, error and Ctrl-C: the loop disks, their
-# images, tracers, the BPF statistics it turned on, a tracefs mount.
+# images, tracers, the BPF statistics it turned on.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -114,7 +114,7 @@ for f in blktrace-bench build/bench-floor; do
 done
 
 # --- state that cleanup undoes ---------------------------------------------------
-work='' devs=() tracer_pids=() fio_pid='' stats_pid='' tracefs_mounted=0
+work='' devs=() tracer_pids=() fio_pid='' stats_pid=''
 
 # Running, not a zombie: inside a trap bash may not have reaped it yet.
 alive() {
@@ -157,7 +157,6 @@ cleanup() {
 	for d in "${devs[@]}"; do losetup -d "$d"; done
 	[ -n "$work" ] && rm -rf "$work"
 	[ -n "$stats_pid" ] && stop_pid "$stats_pid"
-	[ "$tracefs_mounted" = 1 ] && umount /sys/kernel/tracing
 	exit $rc
 }
 trap cleanup EXIT
@@ -173,11 +172,11 @@ BITESIZE=$(dpkg -L bpftrace 2>/dev/null | grep '/bitesize\.bt$' | head -1 || tru
 LIBBPF_TOOLS=/usr/sbin # where Debian's libbpf-tools puts biolatency and friends
 
 # bpftrace attaches tracepoints through tracefs, which a minimal system may not mount.
-# A tracefs of our own, stacked on whatever is there: another bench that mounted one
-# and unmounts it meanwhile then takes the top one away, and one is left for each of
-# those still running (and none, once all are done, that was not there before).
-mount -t tracefs nodev /sys/kernel/tracing
-tracefs_mounted=1
+# Each bpftrace gets a tracefs of its own, in a mount namespace of its own: it goes
+# away with it, and another bench that unmounts the machine's meanwhile cannot take it
+# away (a shared mount did, in concurrent make checks). exec: the pid stays bpftrace's.
+BPFTRACE=(unshare --mount --propagation private sh -c
+	'mount -t tracefs nodev /sys/kernel/tracing && exec bpftrace "$@"' bpftrace)
 
 mkdir -p "$OUT/logs"
 work=$(mktemp -d /dev/shm/blktrace-bench-bench.XXXXXX)
@@ -399,11 +398,11 @@ config_def() {
 		desc="libbpf-tools biosnoop -d $d: a line per request through a perf buffer"
 		desc+=" (to /dev/null); filters the disk" ;;
 	bpftrace-biolatency)
-		cmd=(bpftrace "$HERE/biolatency-tp.bt" "$devt") ready=out:'^ready'
+		cmd=("${BPFTRACE[@]}" "$HERE/biolatency-tp.bt" "$devt") ready=out:'^ready'
 		desc="bpftrace tools/bench/biolatency-tp.bt $devt: issue/complete hash keyed by"
 		desc+=" (dev, sector), log2 histogram; filters the disk first" ;;
 	bitesize.bt)
-		cmd=(bpftrace "$BITESIZE") ready=out:'^Tracing block device I/O'
+		cmd=("${BPFTRACE[@]}" "$BITESIZE") ready=out:'^Tracing block device I/O'
 		desc="bpftrace $BITESIZE as packaged: size histogram by comm at block_rq_issue;"
 		desc+=" no disk filter (counts every disk)" ;;
 	*) warn "unknown configuration $1"; return 1 ;;
