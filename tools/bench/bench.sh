@@ -148,13 +148,36 @@ stop_tracers() {
 	return $rc
 }
 
+# end_run CONFIG LOG: stops the tracers of a run just measured. Fails if one died during
+# the run, or if one of ours did not exit cleanly; another project's tool that has to be
+# killed at the end (bpftrace, now and then, under load) had been measured already.
+end_run() {
+	local cfg=$1 log=$2 pid rc=0 st
+	for pid in "${tracer_pids[@]}"; do
+		alive "$pid" || { warn "$cfg died during the run (see ${log#"$ROOT"/}*.err)"; rc=1; }
+	done
+	stop_tracers && return $rc
+	st=$?
+	case $cfg in
+	blktrace-bench* | floor-*)
+		warn "$cfg exited with status $st (see ${log#"$ROOT"/}*.err)"
+		return 1 ;;
+	*) warn "$cfg exited with status $st once measured: the run is kept" ;;
+	esac
+	return $rc
+}
+
 cleanup() {
 	local rc=$? d
 	set +e
 	trap - INT TERM
 	[ -n "$fio_pid" ] && kill "$fio_pid" 2>/dev/null && wait "$fio_pid" 2>/dev/null
 	stop_tracers
-	for d in "${devs[@]}"; do losetup -d "$d"; done
+	# Only while it still holds our image: if something else detached it meanwhile, the
+	# name may be another's disk by now.
+	for d in "${devs[@]}"; do
+		[[ $(losetup -n -O BACK-FILE "$d" 2> /dev/null) == "$work"/* ]] && losetup -d "$d"
+	done
 	[ -n "$work" ] && rm -rf "$work"
 	[ -n "$stats_pid" ] && stop_pid "$stats_pid"
 	exit $rc
@@ -496,7 +519,7 @@ run_round() {
 	if [ ${#tracer_pids[@]} -gt 0 ]; then
 		rss=$(peak_rss_kib "${tracer_pids[@]}")
 		[ "$phase" != cost ] || maps=$(map_snapshot "${tracer_pids[0]}")
-		stop_tracers || { warn "$cfg exited with status $? (see ${log#"$ROOT"/}.err)"; rc=1; }
+		end_run "$cfg" "$log" || rc=1
 	fi
 	[ $rc -eq 0 ] || { warn "$cfg round $r failed"; return 1; }
 	if [ "$cfg" != untraced ] && [ "$(jq .bpf_programs <<< "$m")" -eq 0 ]; then
@@ -706,7 +729,7 @@ part3_scaling() {
 						"one process" || failures+=("scale/$cfg/qd$qd/j$nj/$r")
 				done
 			done
-			stop_tracers || failures+=("scale/$cfg/$r")
+			end_run "$cfg" "$log" || failures+=("scale/$cfg/$r")
 			[ "$cfg" != floor-clock ] || continue # it filters nothing: disks add nothing
 			for nd in "${SCALE_DISKS[@]}"; do
 				log=$OUT/logs/scale-$cfg-$r-disks$nd
@@ -714,7 +737,7 @@ part3_scaling() {
 				start_disks_tracer "$cfg" "$log" "$nd" > "$log.form" &&
 					scale_run "$log" "$cfg" "$r" disks 32 1 "$nd" "$(cat "$log.form")" ||
 					failures+=("scale/$cfg/disks$nd/$r")
-				stop_tracers || failures+=("scale/$cfg/disks$nd/$r")
+				end_run "$cfg" "$log" || failures+=("scale/$cfg/disks$nd/$r")
 			done
 		done
 	done
@@ -745,7 +768,7 @@ part4_soak() {
 	wait "$fio_pid" || rc=$?
 	fio_pid=
 	rss=$(peak_rss_kib "$pid")
-	stop_tracers || rc=1
+	end_run blktrace-bench "$log" || rc=1
 	[ $rc -eq 0 ] || { warn "soak failed (see ${log#"$ROOT"/}.*)"; failures+=(soak); return; }
 	jq -c --argjson hwm "$rss" '{peak_rss_kib: $hwm, lost_events: .runs[0].block.lost_events,
 		completed: .runs[0].block.completed}' "$log.json" > "$OUT/soak-report.json"
