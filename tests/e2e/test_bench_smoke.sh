@@ -19,7 +19,8 @@ rc=$?
 J=$TMP/bench/bench.json
 T=$TMP/bench/table.txt
 expect_eq "smoke: exit status" "$rc" 0
-[ $rc -eq 0 ] || sed 's/^/    /' "$TMP/out" | tail -20
+# On failure, what the bench said went wrong (its progress lines and tables left out).
+[ $rc -eq 0 ] || grep -E '^bench: [^ ]' "$TMP/out" | sed 's/^/    /' | tail -30
 expect_true "smoke: bench.json written" test -s "$J"
 expect_eq "smoke: mode" "$(jqv "$J" .mode 2> /dev/null)" smoke
 expect_eq "smoke: every part ran" "$(jqv "$J" '.parts | join(",")' 2> /dev/null)" \
