@@ -155,10 +155,15 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 			a[i] = b[i];
 }
 
-/* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
+/*
+ * Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way,
+ * each also kept in the run (the charts over time).
+ */
 static int run_passive(struct tracer *t, const struct options *o, struct result *res,
-		       struct block_stats *total, const struct block_stats *start)
+		       struct run *run, const struct block_stats *start)
 {
+	struct block_stats *total = run->block;
+	struct interval_sample sample;
 	struct block_stats *prev = NULL, *cur = NULL, *delta = NULL;
 	struct blkio_maxes all_max = {};
 	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0, last = t0;
@@ -193,6 +198,10 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		tracer__reset_max(t);
 		now = now_s();
 		nr++;
+		interval_sample__compute(&sample, delta, last - t0, now - last);
+		err = run__add_interval(run, &sample);
+		if (err)
+			goto cleanup;
 		/* What it really covered: from the last snapshot to this one, late or not. */
 		if (!o->json || strcmp(o->json, "-")) {
 			struct run r = {.seconds = now - last, .has_block = true, .block = delta};
@@ -474,7 +483,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 			block_stats__delta(run->block, run->block, start);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, o, res, run->block, start);
+		err = run_passive(t, o, res, run, start);
 	}
 	run->seconds = now_s() - t0;
 	if (err) {

@@ -47,16 +47,17 @@ struct loader {
 	size_t len, pos;
 	char *err;
 	size_t errlen;
+	result_load_run_fn each; /* NULL, or called with every run read */
+	void *each_ctx;
 };
 
-/* The histograms compare prints: their kind and how many buckets ours have. */
+/* The histograms compare prints, and their kind. */
 static const struct {
 	const char *name;
 	enum hist_kind kind;
-	size_t max;
 } hists[] = {
-	{"request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS},
-	{"segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS},
+	{"request_bytes", HIST_KIND_SIZE},
+	{"segments", HIST_KIND_COUNT},
 };
 
 const char *result_load__type_name(json_t *v)
@@ -303,6 +304,7 @@ static int read_metric(struct loader *l, size_t i, json_t *run, enum metric_id i
 	return 0;
 }
 
+/* h: the path of the bucket array within run i ("block.segments.buckets"). */
 static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_t *b,
 		      const char *key, bool null_ok, json_int_t *out)
 {
@@ -313,11 +315,11 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 		return 0;
 	}
 	if (!json_is_integer(v))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
+		return fail(l, -EINVAL, "runs[%zu].%s[%zu].%s is %s, not an integer",
 			    i, h, j, key, v ? result_load__type_name(v) : "missing");
 	*out = json_integer_value(v);
 	if (*out < 0)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
+		return fail(l, -ERANGE, "runs[%zu].%s[%zu].%s = %lld is negative", i,
 			    h, j, key, (long long)*out);
 	return 0;
 }
@@ -325,8 +327,9 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 /* The bucket of ours [lo, hi) is: its index, or -1 when it is none (hi -1: open). */
 static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 {
-	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo) :
-						    hist_count_index((uint64_t)lo);
+	unsigned int idx = kind == HIST_KIND_SIZE  ? hist_size_index((uint64_t)lo) :
+			   kind == HIST_KIND_COUNT ? hist_count_index((uint64_t)lo) :
+						     hist_lat_index((uint64_t)lo);
 	uint64_t want_hi = hist_bucket_hi(kind, idx);
 
 	if (hist_bucket_lo(kind, idx) != (uint64_t)lo)
@@ -336,17 +339,16 @@ static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 	return idx;
 }
 
-/* One bucket j of histogram k into out: checked, ascending after prev_hi. */
-static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b,
-		       json_int_t *prev_hi, __u64 *out)
+/* One bucket j of the histogram at h into out: checked, ascending after prev_hi. */
+static int read_bucket(struct loader *l, size_t i, const char *h, enum hist_kind kind, size_t j,
+		       json_t *b, json_int_t *prev_hi, __u64 *out)
 {
-	const char *h = hists[k].name;
 	json_int_t lo, hi, count;
 	long idx;
 	int ret;
 
 	if (!json_is_object(b))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i,
+		return fail(l, -EINVAL, "runs[%zu].%s[%zu] is %s, not an object", i,
 			    h, j, result_load__type_name(b));
 	ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
 	if (!ret)
@@ -356,14 +358,14 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	if (ret)
 		return ret;
 	if (hi >= 0 && hi <= lo)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below "
+		return fail(l, -ERANGE, "runs[%zu].%s[%zu]: lo %lld is not below "
 			    "hi %lld", i, h, j, (long long)lo, (long long)hi);
 	if (j && (*prev_hi < 0 || lo < *prev_hi))
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+		return fail(l, -ERANGE, "runs[%zu].%s[%zu]: lo %lld overlaps the "
 			    "bucket before it (buckets ascend)", i, h, j, (long long)lo);
-	idx = our_bucket(hists[k].kind, lo, hi);
+	idx = our_bucket(kind, lo, hi);
 	if (idx < 0)
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+		return fail(l, -EINVAL, "runs[%zu].%s[%zu]: [%lld, %lld) is not a "
 			    "bucket of this histogram", i, h, j, (long long)lo, (long long)hi);
 	*prev_hi = hi;
 	out[idx] += (__u64)count;
@@ -371,22 +373,22 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 }
 
 /* Buckets ascending and disjoint, as report_json writes them; the open one (hi null) last. */
-static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, __u64 *out)
+static int read_buckets(struct loader *l, size_t i, const char *h, enum hist_kind kind,
+			json_t *buckets, __u64 *out)
 {
+	size_t j, max = hist_nr_buckets(kind);
 	json_int_t prev_hi = 0;
 	json_t *b;
-	size_t j;
 	int ret;
 
 	if (!json_is_array(buckets))
-		return fail(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
-			    hists[k].name, result_load__type_name(buckets));
-	if (json_array_size(buckets) > hists[k].max)
-		return fail(l, -ERANGE, "runs[%zu].block.%s.buckets has %zu buckets; the "
-			    "histogram has %zu", i, hists[k].name, json_array_size(buckets),
-			    hists[k].max);
+		return fail(l, -EINVAL, "runs[%zu].%s is %s, not an array", i,
+			    h, result_load__type_name(buckets));
+	if (json_array_size(buckets) > max)
+		return fail(l, -ERANGE, "runs[%zu].%s has %zu buckets; the "
+			    "histogram has %zu", i, h, json_array_size(buckets), max);
 	json_array_foreach(buckets, j, b) {
-		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
+		ret = read_bucket(l, i, h, kind, j, b, &prev_hi, out);
 		if (ret)
 			return ret;
 	}
@@ -397,6 +399,7 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 {
 	__u64 *dest[] = {rs->block.size_all, rs->segments_all};
 	json_t *block = json_object_get(run, "block"), *v;
+	char path[64];
 	size_t k;
 	int ret;
 
@@ -408,7 +411,8 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 		v = json_object_get(v, "buckets");
 		if (!v)
 			continue;
-		ret = read_buckets(l, i, k, v, dest[k]);
+		snprintf(path, sizeof(path), "block.%s.buckets", hists[k].name);
+		ret = read_buckets(l, i, path, hists[k].kind, v, dest[k]);
 		if (ret)
 			return ret;
 	}
@@ -577,6 +581,8 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 			out->runs = grown;
 		}
 		ret = read_run(l, i, run, &out->runs[out->nr_runs]);
+		if (!ret && l->each)
+			ret = l->each(l->each_ctx, i, run, &out->runs[out->nr_runs]);
 		json_decref(run);
 		if (ret)
 			return ret;
@@ -591,7 +597,7 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 static bool kept(const char *key)
 {
 	static const char *const keys[] = {"schema", "tool_version", "command_line", "host",
-					   "device"};
+					   "device", "tracer", "recommendation"};
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -794,10 +800,26 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 	return 0;
 }
 
+int result_load__buckets(const char *name, size_t run, const char *path, enum hist_kind kind,
+			 json_t *buckets, __u64 *out, char *err, size_t errlen)
+{
+	struct loader l = {.name = name, .err = err, .errlen = errlen};
+
+	return read_buckets(&l, run, path, kind, buckets, out);
+}
+
 int result_load__buffer(const char *name, const char *buf, size_t len,
 			struct loaded_result *out, char *err, size_t errlen)
 {
-	struct loader l = {.name = name, .buf = buf, .len = len, .err = err, .errlen = errlen};
+	return result_load__buffer_each(name, buf, len, out, NULL, NULL, err, errlen);
+}
+
+int result_load__buffer_each(const char *name, const char *buf, size_t len,
+			     struct loaded_result *out, result_load_run_fn each, void *ctx,
+			     char *err, size_t errlen)
+{
+	struct loader l = {.name = name, .buf = buf, .len = len, .err = err, .errlen = errlen,
+			   .each = each, .each_ctx = ctx};
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -868,6 +890,12 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 
 int result_load__file(const char *path, struct loaded_result *out, char *err, size_t len)
 {
+	return result_load__file_each(path, out, NULL, NULL, err, len);
+}
+
+int result_load__file_each(const char *path, struct loaded_result *out, result_load_run_fn each,
+			   void *ctx, char *err, size_t len)
+{
 	struct loader l = {.name = path, .err = err, .errlen = len};
 	struct stat st;
 	char *buf = NULL;
@@ -887,7 +915,7 @@ int result_load__file(const char *path, struct loaded_result *out, char *err, si
 	close(fd);
 	if (ret)
 		return ret;
-	ret = result_load__buffer(path, buf, got, out, err, len);
+	ret = result_load__buffer_each(path, buf, got, out, each, ctx, err, len);
 	free(buf);
 	return ret;
 }

@@ -33,6 +33,25 @@ int result_load__string(const char *name, const char *text, struct loaded_result
 			char *err, size_t len);
 void result_load__free(struct loaded_result *lr);
 
+/*
+ * The same, calling each(ctx, i, run, rs) with every run once it is checked and read
+ * into rs, while its JSON is at hand (result_read.c reads the rest of it); a negative
+ * errno from each ends the load with it (each has written the message).
+ */
+typedef int (*result_load_run_fn)(void *ctx, size_t i, json_t *run, const struct run_summary *rs);
+int result_load__file_each(const char *path, struct loaded_result *out, result_load_run_fn each,
+			   void *ctx, char *err, size_t len);
+int result_load__buffer_each(const char *name, const char *buf, size_t len,
+			     struct loaded_result *out, result_load_run_fn each, void *ctx,
+			     char *err, size_t errlen);
+/*
+ * The bucket array at path ("block.device_ns.buckets") of run i into out, checked as
+ * the loader checks its own: ascending, disjoint, each a bucket of kind, at most as
+ * many as the histogram has. 0, or a negative errno with one line in err.
+ */
+int result_load__buckets(const char *name, size_t run, const char *path, enum hist_kind kind,
+			 json_t *buckets, __u64 *out, char *err, size_t errlen);
+
 /* "an object", "a number", ...: for messages. */
 const char *result_load__type_name(json_t *v);
 
