@@ -17,6 +17,7 @@
 #include "driver_probes.h"
 #include "sweep.h"
 #include "outfile.h"
+#include "report_html.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "snoop.h"
@@ -63,6 +64,12 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The text report goes to stdout unless the JSON or the HTML does. */
+static bool text_on_stdout(const struct options *o)
+{
+	return (!o->json || strcmp(o->json, "-")) && (!o->html || strcmp(o->html, "-"));
 }
 
 static void sleep_s(double s)
@@ -203,7 +210,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		if (err)
 			goto cleanup;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		if (!o->json || strcmp(o->json, "-")) {
+		if (text_on_stdout(o)) {
 			struct run r = {.seconds = now - last, .has_block = true, .block = delta};
 
 			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, last - t0,
@@ -279,8 +286,24 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res, struct outfile *json)
+/* The HTML page where asked: after the JSON, from the same report. */
+static int report_html(const struct options *o, const struct report *rep, struct outfile *html)
+{
+	char msg[512];
+
+	if (!o->html)
+		return EXIT_OK;
+	report_html__print(html->f, rep, NULL);
+	if (outfile__commit(html, msg, sizeof(msg))) {
+		die_msg("%s", msg);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* Text on stdout (unless the JSON or the HTML goes there), JSON and HTML where asked. */
+static int report(const struct options *o, const struct result *res, struct outfile *json,
+		  struct outfile *html)
 {
 	struct report rep;
 	char msg[512];
@@ -293,7 +316,7 @@ static int report(const struct options *o, const struct result *res, struct outf
 		die_msg("out of memory");
 		return EXIT_FAIL;
 	}
-	if (!o->json || strcmp(o->json, "-"))
+	if (text_on_stdout(o))
 		report_text__print(stdout, &rep, o->brief);
 	if (o->json) {
 		doc = report_json__doc(&rep);
@@ -313,6 +336,10 @@ static int report(const struct options *o, const struct result *res, struct outf
 			return EXIT_FAIL;
 		}
 	}
+	if (report_html(o, &rep, html)) {
+		report__free(&rep);
+		return EXIT_FAIL;
+	}
 	report__free(&rep);
 	return finish_stdout() ? EXIT_FAIL : EXIT_OK;
 }
@@ -321,10 +348,12 @@ static int report(const struct options *o, const struct result *res, struct outf
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop)
+static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
+			struct outfile *html)
 {
-	struct outfile_input in[2] = {{o->rw ? o->file : NULL, "the workload's --file"},
-				      {o->json, "the --json output as well"}};
+	struct outfile_input in[3] = {{o->rw ? o->file : NULL, "the workload's --file"},
+				      {o->json, "the --json output as well"},
+				      {o->snoop, "the --snoop output as well"}};
 	char msg[512];
 	int err = 0;
 
@@ -332,10 +361,16 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 		die_msg("--snoop -: the records are binary; give a file (--snoop-text reads it)");
 		return EXIT_USAGE;
 	}
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-")) {
+		die_msg("--json - and --html -: only one of them can go to stdout");
+		return EXIT_USAGE;
+	}
 	if (o->json)
 		err = outfile__open(json, "--json", o->json, in, 1, msg, sizeof(msg));
 	if (!err && o->snoop)
 		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, msg, sizeof(msg));
+	if (!err && o->html)
+		err = outfile__open(html, "--html", o->html, in, 3, msg, sizeof(msg));
 	if (!err)
 		return EXIT_OK;
 	die_msg("%s", msg);
@@ -393,7 +428,7 @@ static int interrupted_rc(void)
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
 			const struct workload_env *env, struct result *res, struct outfile *json,
-			struct outfile *snoop_out)
+			struct outfile *snoop_out, struct outfile *html)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -426,7 +461,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		die_msg("interrupted: reporting the runs so far");
 	if (stop_tracing(&t, &sn, o, res, snoop_out))
 		goto cleanup;
-	rc = report(o, res, json);
+	rc = report(o, res, json, html);
 	if (rc == EXIT_OK && err == -EINTR)
 		rc = interrupted_rc();
 cleanup:
@@ -439,7 +474,7 @@ cleanup:
 
 /* Passive and command mode. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct outfile *json, struct outfile *snoop_out)
+		     struct outfile *json, struct outfile *snoop_out, struct outfile *html)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
@@ -493,7 +528,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (stop_tracing(&t, &sn, o, res, snoop_out))
 		goto cleanup;
-	rc = report(o, res, json);
+	rc = report(o, res, json, html);
 	if (rc == EXIT_OK && o->command)
 		rc = run->exit_status;
 cleanup:
@@ -528,7 +563,7 @@ static int check_modes(const struct options *o)
 int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
-	struct outfile json_out = {}, snoop_out = {};
+	struct outfile json_out = {}, snoop_out = {}, html_out = {};
 	struct workload_env env = {};
 	struct result res = {};
 	struct options o;
@@ -573,13 +608,14 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg)
 			device__read_limits(&res.device);
 	}
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	rc = open_outputs(&o, &json_out, &snoop_out);
+	rc = open_outputs(&o, &json_out, &snoop_out, &html_out);
 	if (rc == EXIT_OK)
-		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out) :
-			    run_trace(&o, cfg, &res, &json_out, &snoop_out);
+		rc = o.rw ? run_workload(&o, cfg, &env, &res, &json_out, &snoop_out, &html_out) :
+			    run_trace(&o, cfg, &res, &json_out, &snoop_out, &html_out);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);
+	outfile__abort(&html_out);
 	result__free(&res);
 	return rc;
 }

@@ -16,12 +16,13 @@ enum {
 
 /*
  * Each command gets argv with argv[0] = "blktrace-bench <name>", and what the environment
- * configures (read once, in main). compare reads no system file: it needs none.
+ * configures (read once, in main). compare and report read no system file: they need none.
  */
 int cmd_trace(int argc, char **argv, const struct env_config *cfg);
 int cmd_info(int argc, char **argv, const struct env_config *cfg);
 int cmd_compare(int argc, char **argv, const struct env_config *cfg);
 int cmd_restore(int argc, char **argv, const struct env_config *cfg);
+int cmd_report(int argc, char **argv, const struct env_config *cfg);
 
 /* Prints "blktrace-bench: <message>" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

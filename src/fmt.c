@@ -71,6 +71,21 @@ const char *fmt__num(char *buf, size_t len, double x)
 	return buf;
 }
 
+const char *fmt__ns(char *buf, size_t len, double ns)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+	size_t i;
+
+	/* 999999 ns is "1 ms", not "1e+03 us": a unit is used from where %.3g rounds to 1. */
+	for (i = 0; i < 3 && fabs(ns) < units[i].div * 0.9995; i++)
+		;
+	snprintf(buf, len, "%.3g %s", ns / units[i].div, units[i].unit);
+	return buf;
+}
+
 const char *fmt__share(char *buf, size_t len, double share)
 {
 	snprintf(buf, len, "%.1f%%", 100 * share);

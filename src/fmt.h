@@ -22,6 +22,8 @@ const char *fmt__limit(char *buf, size_t len, int64_t bytes);
 const char *fmt__size_short(char *buf, size_t len, uint64_t v);
 /* A measured number in a table: "12", "3.25", "0.0123", "1.234e+15". */
 const char *fmt__num(char *buf, size_t len, double x);
+/* A time in nanoseconds in the unit that suits it: "850 ns", "12.5 us", "3 ms", "1.2 s". */
+const char *fmt__ns(char *buf, size_t len, double ns);
 /* A share 0..1 as a percentage: "12.5%". */
 const char *fmt__share(char *buf, size_t len, double share);
 

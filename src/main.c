@@ -18,6 +18,7 @@ static const struct cmd commands[] = {
 	{"trace", cmd_trace},
 	{"info", cmd_info},
 	{"compare", cmd_compare},
+	{"report", cmd_report},
 	{"restore", cmd_restore},
 };
 
