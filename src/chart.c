@@ -140,6 +140,7 @@ static void x_scale(const struct chart *c, struct plot *p, unsigned int first, u
 		scale__log(&p->x, lo / 1.1, hi * 1.1, r0, r1, c->kind == HIST_KIND_LAT ? 10 : 2);
 	} else {
 		scale__linear(&p->x, 0, hi * 1.05, r0, r1);
+		p->x.base = c->kind == HIST_KIND_SIZE ? 2 : 0;
 	}
 }
 

@@ -86,30 +86,6 @@ static const char *set_name(char *buf, size_t len, const struct run_summary *r)
 	return buf;
 }
 
-static const char *fmt_change(char *buf, size_t len, double change)
-{
-	/* Loaded values are finite and at most 2^63, but A can be tiny: no column overflow,
-	 * an exponent beyond +-99999%. */
-	if (isfinite(change) && fabs(change) < 1000)
-		snprintf(buf, len, "%+.1f%%", 100 * change);
-	else if (isfinite(change))
-		snprintf(buf, len, "%+.1e%%", 100 * change);
-	else
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-static const char *fmt_p(char *buf, size_t len, double p)
-{
-	if (isnan(p))
-		snprintf(buf, len, "-");
-	else if (p < 1e-4)
-		snprintf(buf, len, "<0.0001");
-	else
-		snprintf(buf, len, "%.4f", p);
-	return buf;
-}
-
 static void print_metrics(FILE *f, const struct comparison *c, const struct set_comparison *sc)
 {
 	const char *reason = NULL;
@@ -131,7 +107,8 @@ static void print_metrics(FILE *f, const struct comparison *c, const struct set_
 		fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", metric_defs[m->id].name,
 			isfinite(ga->mean) ? fmt__num(ba, sizeof(ba), ga->mean) : "-",
 			isfinite(gb->mean) ? fmt__num(bb, sizeof(bb), gb->mean) : "-",
-			fmt_change(bc, sizeof(bc), m->cmp.change), fmt_p(bp, sizeof(bp), m->cmp.p),
+			compare__fmt_change(bc, sizeof(bc), m->cmp.change),
+			compare__fmt_p(bp, sizeof(bp), m->cmp.p),
 			verdict);
 	}
 	if (reason)

@@ -59,6 +59,12 @@ static size_t linear_ticks(const struct scale *s, double *out, size_t max)
 
 	if (!max || !(range > 0))
 		return 0;
+	if (s->base == 2) {
+		/* Sizes: steps of a power of two, so that 64K, 128K, 192K read as sizes. */
+		for (step = pow(2, floor(log2(range / (double)max))); step > 0; step *= 2)
+			if (floor(s->d1 / step + 1e-9) - ceil(s->d0 / step - 1e-9) + 1 <= (double)max)
+				break;
+	}
 	mag = pow(10, floor(log10(range / (double)max)));
 	for (k = 0; k < 4 && !step; k++, mag *= 10)
 		for (i = 0; i < 3 && !step; i++) {

@@ -29,7 +29,8 @@ struct scale {
 	enum scale_kind kind;
 	double d0, d1;
 	double r0, r1;
-	unsigned int base; /* SCALE_LOG: 2 (sizes) or 10 (times); ticks at its powers */
+	unsigned int base; /* ticks: SCALE_LOG at powers of 2 (sizes) or 10 (times); a
+			    * SCALE_LINEAR with base 2 at multiples of a power of two */
 };
 
 /* A linear scale; a degenerate domain (d0 == d1) is widened so that it maps. */

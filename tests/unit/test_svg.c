@@ -100,6 +100,14 @@ static void test_linear_ticks(void **state)
 		assert_true(k >= 2 && k <= 7);
 		assert_true(t[0] >= 0 && t[k - 1] <= hi * (1 + 1e-9));
 	}
+	/* Sizes on a linear axis: steps of a power of two. */
+	{
+		static const double kib[] = {0, 32768, 65536, 98304, 131072};
+
+		scale__linear(&s, 0, 140000, 0, 100);
+		s.base = 2;
+		expect_ticks(&s, 6, kib, 5);
+	}
 	/* Zero is zero, not -1e-17. */
 	scale__linear(&s, -0.3, 0.3, 0, 100);
 	{
