@@ -47,6 +47,10 @@ static void rd_fail(struct rd *r, int ret, const char *fmt, ...)
 		vsnprintf(r->err + n, r->errlen - n, fmt, ap);
 		va_end(ap);
 	}
+	/* One line whatever the file held: a key may carry a newline. */
+	for (char *c = r->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 }
 
 /* Member key of o; NULL when absent or null (what "not known" is in our files). */

@@ -158,12 +158,13 @@ expect_eq "comparison: latency CDFs of A and B" "$(grep -c '<path class="line [a
 expect_true "comparison: the setting that differs" grep -q '<td>max_sectors_kb</td><td>44</td><td>128</td>' "$TMP/c.dom"
 
 # 3. Passive mode with --interval: the charts over time, a point per interval.
-( while :; do dd if=/dev/zero of="$A" bs=64k count=64 oflag=direct 2> /dev/null; done ) &
+# The writer stops at a file, after its dd: nothing holds the disk when cleanup detaches it.
+( while [ ! -e "$TMP/stop" ]; do dd if=/dev/zero of="$A" bs=64k count=64 oflag=direct 2> /dev/null; done ) &
 writer=$!
 background "$writer"
 "$BB" --trace "$a" --duration 2.2 --interval 0.5 --json "$TMP/p.json" --html "$TMP/p.html" > /dev/null 2>&1
 expect_eq "passive --html: exit 0" "$?" 0
-kill "$writer" 2> /dev/null
+touch "$TMP/stop"
 wait "$writer" 2> /dev/null
 n=$(jqv "$TMP/p.json" '.runs[0].intervals | length')
 expect_cmp "passive: intervals kept in the JSON" "$n" ">=" 3
