@@ -48,7 +48,9 @@ static const char style[] =
 	"th:first-child,td:first-child{text-align:left}table.facts th{text-align:left;"
 	"font-weight:500;color:var(--muted)}table.facts td{text-align:left}\n"
 	"tr.better td{background:var(--better)}tr.worse td{background:var(--worse)}\n"
-	"tr.higher td,tr.lower td{background:var(--moved)}\n";
+	"tr.higher td,tr.lower td{background:var(--moved)}\n"
+	"table.stack td{white-space:nowrap}table.stack td:nth-child(2),"
+	"table.stack th:nth-child(2){white-space:normal;text-align:left}\n";
 
 void html__begin(FILE *f, const char *title)
 {

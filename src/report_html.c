@@ -4,7 +4,8 @@
  * sentences; for a sweep, throughput against the swept value with the request size and
  * the limit-bound share on the same x axis (the link between the two is what the tool
  * is for); then every run's histograms at their exact buckets and its latencies with
- * their percentiles; the disk's facts last. A third sibling of report_text.c and
+ * their percentiles, and for a stacked device what each layer under it read and wrote;
+ * the disk's facts last. A third sibling of report_text.c and
  * report_json.c: it only prints what report.c computed, and includes neither.
  */
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "html.h"
 #include "report_html.h"
 #include "series.h"
+#include "stack.h"
 #include "svg.h"
 #include "text.h"
 
@@ -672,6 +674,133 @@ static void app_part(FILE *f, const struct run_summary *rs, size_t i)
 	latency_chart(f, id, "Application I/O latency", "I/Os", rs->run->app->lat, &a->lat);
 }
 
+/* One device of a stack table: what it read and wrote, per byte of the one above. */
+static void stack_row(FILE *f, const char *name, const char *role, unsigned int level,
+		      const struct blkio_counters *c, const struct block_summary *s,
+		      double per_above)
+{
+	char b[32], m[32], p[32];
+
+	fprintf(f, "<tr><td style=\"padding-left:%.1fem\">", 0.6 + 1.2 * level);
+	html__text(f, name);
+	fputs("</td><td>", f);
+	html__text(f, role);
+	fprintf(f, "</td><td>%llu / %llu</td><td>%s</td><td>%s</td>",
+		(unsigned long long)c->requests[BLKIO_OP_READ],
+		(unsigned long long)c->requests[BLKIO_OP_WRITE],
+		fmt__bytes(b, sizeof(b),
+			   (double)(c->bytes[BLKIO_OP_READ] + c->bytes[BLKIO_OP_WRITE])),
+		s->size.count ? fmt__bytes(m, sizeof(m), s->size.mean) : "-");
+	if (per_above >= 0)
+		fprintf(f, "<td>%.2fx</td>", per_above);
+	else
+		fputs("<td>-</td>", f);
+	fprintf(f, "<td>%s</td></tr>\n",
+		s->lat[BLKIO_LAT_DEVICE].count ? fmt__ns(p, sizeof(p), s->lat[BLKIO_LAT_DEVICE].p50)
+					       : "-");
+}
+
+/* The device, then every layer under it (indented by level), as the JSON's "layers". */
+static void stack_table(FILE *f, const struct result *res, const struct run_summary *rs)
+{
+	char top_role[128];
+	size_t k;
+
+	snprintf(top_role, sizeof(top_role), "%s%s", res->stack_top_kind,
+		 res->device.bio_based ? ", counted in bios" : "");
+	fputs("<table class=\"stack\">\n<tr><th>device</th><th>role</th><th>reads / writes</th>"
+	      "<th>bytes</th><th>mean size</th><th>bytes per byte above</th>"
+	      "<th>device p50</th></tr>\n",
+	      f);
+	stack_row(f, res->device.name, top_role, 0, &rs->run->block->c, &rs->block, -1);
+	for (k = 0; k < rs->nr_layers; k++) {
+		const struct layer_summary *l = &rs->layers[k];
+
+		stack_row(f, l->layer->dev.name, l->layer->role, l->layer->level, &l->b->c,
+			  l->block, l->bytes_per_above);
+	}
+	fputs("</table>\n", f);
+	if (res->stack_note[0]) {
+		fputs("<p class=\"muted\">", f);
+		html__text(f, res->stack_note);
+		fputs("</p>\n", f);
+	}
+}
+
+/* The bars of device k (0: the traced one) of a stack chart: its reads and writes. */
+static void stack_bars(const struct plot *p, const struct block_stats *b, size_t k,
+		       const char *name)
+{
+	static const char *const what[] = { "read", "written" };
+	char tip[160], v[32];
+	unsigned int op;
+
+	for (op = 0; op < 2; op++) {
+		__u64 bytes = b->c.bytes[op ? BLKIO_OP_WRITE : BLKIO_OP_READ];
+
+		if (!bytes)
+			continue;
+		snprintf(tip, sizeof(tip), "%s: %s %s", name, fmt__bytes(v, sizeof(v), bytes),
+			 what[op]);
+		plot__bar(p, k + (op ? 0.03 : -0.36), k + (op ? 0.36 : -0.03), (double)bytes, 2,
+			  op ? "b" : "a", tip);
+	}
+}
+
+#define STACK_HEIGHT 180
+
+/* Bytes read and written by the device and by each layer, side by side. */
+static void stack_chart(FILE *f, const struct result *res, const struct run_summary *rs, size_t i)
+{
+	const char *labels[1 + STACK_MAX_LAYERS];
+	double x[1 + STACK_MAX_LAYERS], ymax = 0, r0, r1;
+	size_t n = 1 + rs->nr_layers, k;
+	char id[64], title[256];
+	struct svg g;
+	struct plot p;
+
+	for (k = 0; k < n; k++) {
+		const __u64 *bytes = rs->run->block[k].c.bytes;
+
+		x[k] = (double)k;
+		labels[k] = k ? rs->layers[k - 1].layer->dev.name : res->device.name;
+		ymax = fmax(ymax, (double)(bytes[BLKIO_OP_READ] > bytes[BLKIO_OP_WRITE]
+						   ? bytes[BLKIO_OP_READ]
+						   : bytes[BLKIO_OP_WRITE]));
+	}
+	snprintf(id, sizeof(id), "runs[%zu].layers", i);
+	snprintf(title, sizeof(title), "Bytes read and written by %s and each layer under it",
+		 res->device.name);
+	fputs("<figure class=\"chart\">\n<figcaption>", f);
+	html__text(f, title);
+	fputs("</figcaption>\n<div class=\"side\">\n", f);
+	svg__begin(&g, f, WIDE, WIDE_TOP + STACK_HEIGHT + X_LABELS, "chart", id, title);
+	plot__init(&p, &g, WIDE_LEFT, WIDE_TOP, WIDE - WIDE_LEFT - WIDE_RIGHT, STACK_HEIGHT);
+	plot__x_range(&p, &r0, &r1);
+	scale__linear(&p.x, -0.5, n - 0.5, r0, r1);
+	plot__y_range(&p, &r0, &r1);
+	scale__linear(&p.y, 0, ymax > 0 ? ymax * 1.15 : 1, r0, r1);
+	p.y.base = 2; /* ticks at 16M, 32M... */
+	plot__x_axis(&p, x, labels, n, 0, NULL, "the traced device, then the layers under it");
+	plot__y_axis(&p, 5, chart__size_tick, "bytes");
+	for (k = 0; k < n; k++)
+		stack_bars(&p, &rs->run->block[k], k, labels[k]);
+	plot__legend(&p, 8, 2, "a", "read");
+	plot__legend(&p, 90, 2, "b", "written");
+	svg__end(&g);
+	fputs("</div>\n</figure>\n", f);
+}
+
+/* A stacked device's run: what each layer made of the I/O above it. */
+static void stack_part(FILE *f, const struct result *res, const struct run_summary *rs, size_t i)
+{
+	if (!rs->nr_layers)
+		return;
+	fprintf(f, "<h3 id=\"run-%zu-stack\">The stack</h3>\n", i + 1);
+	stack_table(f, res, rs);
+	stack_chart(f, res, rs, i);
+}
+
 static void run_section(FILE *f, const struct report *rep, size_t i)
 {
 	const struct run_summary *rs = &rep->runs[i];
@@ -691,6 +820,7 @@ static void run_section(FILE *f, const struct report *rep, size_t i)
 		size_charts(f, rs, i);
 		shape_charts(f, rs, i);
 		latency_charts(f, rs, i);
+		stack_part(f, rep->res, rs, i);
 	}
 	if (rs->run->nr_intervals)
 		intervals_figure(f, rs->run, i);

@@ -4,8 +4,9 @@
 # Chromium. The screenshot is not blank (pixel statistics, checked against a blank
 # page); in the DOM every histogram has one bar per non-empty bucket of the JSON, every
 # non-empty histogram of the JSON has its chart, every finding appears in full, the
-# verdict rows carry compare's verdicts, the intervals chart a point per interval; no
-# page refers to anything outside itself; bad input is refused in one line.
+# verdict rows carry compare's verdicts, the intervals chart a point per interval, a
+# stacked device's page every layer with the counts /proc/diskstats confirms; no page
+# refers to anything outside itself; bad input is refused in one line.
 . "$(dirname "$0")/lib.sh"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -174,6 +175,60 @@ dots=$(awk 'BEGIN { RS = "<" } /^svg .*data-chart="runs\[0\]\.intervals"/ { on =
 	    on && /^circle class="dot/ { n++ } /^\/svg>/ { on = 0 } END { print n + 0 }' "$TMP/p.dom")
 expect_eq "passive: 6 lines over time, a point per interval" "$dots" "$((6 * n))"
 check_bars "passive report" "$TMP/p.dom" "$TMP/p.json" 7
+
+# 5. A stack: a loop device whose backing file is on another loop device's ext4. The
+# page has both in its stack table with the reads and writes the JSON counted, which
+# /proc/diskstats confirms, and a bar per device and direction that moved bytes.
+stack_rows() { # DOM: "device|reads / writes|bytes per byte above" per row of the table
+	sed -n '/<table class="stack">/,/<\/table>/p' "$1" | tr -d '\n' | sed 's|</tr>|\n|g' |
+		grep '<td' | sed -e 's|</td><td[^>]*>|\t|g' -e 's/<[^>]*>//g' | awk -F'\t' '{ print $1 "|" $3 "|" $6 }'
+}
+make_loop LOW 256M || not_ok "losetup"
+low=$(basename "$LOW")
+mkdir "$TMP/low"
+if mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOW" && mount "$LOW" "$TMP/low"; then
+	mounted "$TMP/low"
+	truncate -s 64M "$TMP/low/top.img"
+	sync
+fi
+if TOP=$(losetup -f --show "$TMP/low/top.img"); then
+	took_loop "$TOP"
+	loop_defaults "$TOP"
+	top=$(basename "$TOP")
+	w0=$(diskstat "$LOW" 7) t0=$(diskstat "$TOP" 7)
+	"$BB" --trace "$top" --raw --destructive --rw write --bs 1M --size 16M --direct --fsync \
+		--json "$TMP/st.json" --html "$TMP/st.html" > /dev/null 2>&1
+	expect_eq "stack --html: exit 0" "$?" 0
+	w1=$(diskstat "$LOW" 7) t1=$(diskstat "$TOP" 7)
+	detach_loop "$TOP"
+	umount "$TMP/low"
+	expect_eq "stack: the layer under $top, found by its backing file" \
+		"$(jqv "$TMP/st.json" '[.stack.layers[] | .device.name + ":" + .link] | join(",")')" \
+		"$low:backing_file"
+	expect_eq "stack: $top's bytes written, as /proc/diskstats counts them" \
+		"$(jqv "$TMP/st.json" '.runs[0].block.write.bytes')" "$(((t1 - t0) * 512))"
+	expect_eq "stack: $low's bytes written, as /proc/diskstats counts them" \
+		"$(jqv "$TMP/st.json" '.runs[0].layers[0].block.write.bytes')" "$(((w1 - w0) * 512))"
+	"$BB" report "$TMP/st.json" -o "$TMP/str.html"
+	expect_eq "stack: report of the saved result is the live page (but for the file's name)" \
+		"$(diff "$TMP/st.html" "$TMP/str.html" | grep -c '^[<>]')" 1
+	browse dom "$TMP/str.html" "$TMP/st.dom"
+	expect_eq "stack: a row per device, with the JSON's reads / writes and bytes per byte above" \
+		"$(stack_rows "$TMP/st.dom" | tr '\n' ' ')" \
+		"$(jq -r '.runs[0] | "\(.block.read.requests) / \(.block.write.requests)",
+			(.layers[] | "\(.device)|\(.block.read.requests) / \(.block.write.requests)|\(.bytes_per_above)")' \
+			"$TMP/st.json" | { read -r t; echo "$top|$t|-"; while IFS='|' read -r d n ratio; do
+				printf '%s|%s|%.2fx\n' "$d" "$n" "$ratio"; done; } | tr '\n' ' ')"
+	expect_eq "stack: a bar per device and direction that moved bytes" \
+		"$(awk 'BEGIN { RS = "<" } /^svg .*data-chart="runs\[0\]\.layers"/ { on = 1 }
+			on && /^rect class="bar/ { n++ } /^\/svg>/ { on = 0 } END { print n + 0 }' "$TMP/st.dom")" \
+		"$(jq '[.runs[0] | .block, .layers[].block | .read.bytes, .write.bytes | select(. > 0)] | length' "$TMP/st.json")"
+	check_findings "stack report" "$TMP/st.dom" "$TMP/st.json"
+	expect_true "stack: the finding across the layers" \
+		grep -q "$top writes: .* on $low" <<<"$(findings_text "$TMP/st.dom")"
+else
+	not_ok "losetup on a file of $low's ext4"
+fi
 
 # 4. Bad input: one line, exit 2, nothing written where the user did not ask.
 "$BB" report "$TMP/missing.json" -o "$TMP/m.html" > /dev/null 2> "$TMP/err"
