@@ -116,9 +116,10 @@ static const struct argp_option options[] = {
 	  "Allow writes to a disk (--raw, or a --file that is one); refused anyway while it is "
 	  "mounted, swap, held, backing a loop device, or partitioned",
 	  1 },
-	{ "set", OPT_SET, "KNOB=V1,V2,...", 0,
+	{ "set", OPT_SET, "[DEV:]KNOB=V1,V2,...", 0,
 	  "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
-	  "wbt_lat_usec, nomerges, rq_affinity); restored afterwards",
+	  "wbt_lat_usec, nomerges, rq_affinity) of the traced device, or of DEV in its "
+	  "stack; restored afterwards",
 	  1 },
 	{ "recommend", OPT_RECOMMEND, NULL, 0,
 	  "After a --set sweep, name the best value and the smallest one as good", 1 },

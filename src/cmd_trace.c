@@ -618,10 +618,18 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
+	env.layers = res.layers;
+	env.nr_layers = res.nr_layers;
 	/* Before anything can change a setting, or be refused: see catch_signals. */
 	catch_signals();
-	if (!o->nr_set_values)
+	if (!o->nr_set_values) {
+		size_t i;
+
+		/* The layers too: a dead sweep of DEV:KNOB changed one of them. */
 		recover_settings(&env.state, &res.device);
+		for (i = 0; i < res.nr_layers; i++)
+			recover_settings(&env.state, &res.layers[i].dev);
+	}
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, &out, d);
 	if (!err)

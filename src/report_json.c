@@ -377,12 +377,15 @@ static json_t *layers_run_json(const struct run_summary *rs)
 
 	for (i = 0; a && i < rs->nr_layers; i++) {
 		const struct layer_summary *l = &rs->layers[i];
+		json_t *o =
+			json_pack("{s:o, s:o, s:f, s:f}", "device", text__json(l->layer->dev.name),
+				  "block", block_stats_json(l->b, l->block), "bytes_per_above",
+				  l->bytes_per_above, "requests_per_above", l->requests_per_above);
 
-		json_array_append_new(a, json_pack("{s:o, s:o, s:f, s:f}", "device",
-						   text__json(l->layer->dev.name), "block",
-						   block_stats_json(l->b, l->block),
-						   "bytes_per_above", l->bytes_per_above,
-						   "requests_per_above", l->requests_per_above));
+		/* A --set sweep of a layer's setting: its limits in this run. */
+		if (o && rs->run && rs->run->layer_limits)
+			json_object_set_new(o, "limits", limits_json(&rs->run->layer_limits[i]));
+		json_array_append_new(a, o);
 	}
 	return a;
 }

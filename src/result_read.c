@@ -627,12 +627,34 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 	read_sizes(r, i, base, block, b);
 }
 
-/* Each layer's statistics in run i ("layers"), by device name, into b[1 + layer]. */
-static void read_layers(struct rd *r, size_t i, json_t *a, struct block_stats *b)
+/*
+ * Layer k's limits in run (a --set sweep of a layer's setting records every layer's):
+ * the run gets them all, those the file does not hold as the stack has them.
+ */
+static void read_layer_limits(struct rd *r, json_t *lim, const char *at, struct run *run, int k)
+{
+	const struct result *res = &r->out->res;
+	char p[96];
+	size_t n;
+
+	if (!run->layer_limits) {
+		run->layer_limits = calloc(res->nr_layers, sizeof(*run->layer_limits));
+		if (!run->layer_limits) {
+			rd_fail(r, -ENOMEM, "out of memory");
+			return;
+		}
+		for (n = 0; n < res->nr_layers; n++)
+			run->layer_limits[n] = res->layers[n].dev.limits;
+	}
+	read_limits(r, lim, sub(p, sizeof(p), at, "limits"), &run->layer_limits[k]);
+}
+
+/* Each layer's statistics in run i ("layers"), by device name, into block[1 + layer]. */
+static void read_layers(struct rd *r, size_t i, json_t *a, struct run *run)
 {
 	const struct result *res = &r->out->res;
 	char at[64], base[64], name[DEVICE_NAME_MAX];
-	json_t *o;
+	json_t *o, *lim;
 	size_t j;
 	int k;
 
@@ -655,7 +677,9 @@ static void read_layers(struct rd *r, size_t i, json_t *a, struct block_stats *b
 			return;
 		}
 		snprintf(base, sizeof(base), "layers[%zu].block", j);
-		read_block(r, i, base, rd_obj(r, o, at, "block"), &b[1 + k]);
+		read_block(r, i, base, rd_obj(r, o, at, "block"), &run->block[1 + k]);
+		if ((lim = rd_obj(r, o, at, "limits")) && !r->ret)
+			read_layer_limits(r, lim, at, run, k);
 	}
 }
 
@@ -734,7 +758,7 @@ static int each_run(void *ctx, size_t i, json_t *j, const struct run_summary *rs
 	run->seconds = rd_num(r, j, at, "seconds");
 	if (block) {
 		read_block(r, i, "block", block, run->block);
-		read_layers(r, i, rd_arr(r, j, at, "layers"), run->block);
+		read_layers(r, i, rd_arr(r, j, at, "layers"), run);
 	}
 	if (app)
 		read_app(r, i, app, run->app);

@@ -79,6 +79,7 @@ void result__free(struct result *res)
 		return;
 	for (i = 0; i < res->nr_runs; i++) {
 		free(res->runs[i].block);
+		free(res->runs[i].layer_limits);
 		free(res->runs[i].app);
 		free(res->runs[i].intervals);
 	}

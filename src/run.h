@@ -105,6 +105,8 @@ struct run {
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 	struct interval_sample *intervals; /* passive mode with --interval, in order */
 	size_t nr_intervals;
+	/* A --set sweep of a layer's setting (DEV:KNOB): every layer's limits in this run. */
+	struct queue_limits *layer_limits;
 };
 
 struct host_info {

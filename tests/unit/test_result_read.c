@@ -329,7 +329,8 @@ static void test_old_file_one_kind(void **state)
 
 /*
  * md0 of the dm fixture (RAID1 over vdc and vdd) with a run of 64 writes of 1 MiB that
- * each mirror took as 256 KiB requests, and 32 reads of 1 MiB, 5/8 of them from vdc.
+ * each mirror took as 256 KiB requests, vdc's max_sectors_kb set to 256 for the run, and
+ * reads, 5/8 of their bytes from vdc.
  */
 static void make_stack_result(struct result *res)
 {
@@ -356,6 +357,12 @@ static void make_stack_result(struct result *res)
 	fill_block(&r->block[2], 256, 256);
 	r->block[1].c.bytes[BLKIO_OP_READ] = 20 << 20;
 	r->block[2].c.bytes[BLKIO_OP_READ] = 12 << 20;
+	/* As in a --set vdc:max_sectors_kb=256 sweep: every layer's limits in the run. */
+	r->layer_limits = calloc(2, sizeof(*r->layer_limits));
+	assert_non_null(r->layer_limits);
+	r->layer_limits[0] = res->layers[0].dev.limits;
+	r->layer_limits[1] = res->layers[1].dev.limits;
+	r->layer_limits[0].max_sectors_kb = 256;
 }
 
 /* doc with its "stack" moved after "runs" (jansson keeps the order of insertion), read. */
@@ -412,6 +419,8 @@ static void test_stack_round_trip(void **state)
 	f = &rep.runs[0].findings[rep.runs[0].nr_findings - 1];
 	assert_string_equal(f->kind, "layer_write");
 	assert_non_null(strstr(f->text, "became 128 MiB (2.00x) in 512 requests of 256 KiB"));
+	assert_non_null(strstr(f->text, "at vdc's max_sectors_kb (256)"));
+	assert_int_equal(sr.res.runs[0].layer_limits[0].max_sectors_kb, 256);
 	report__free(&rep);
 	free(b);
 	result_read__free(&sr);
