@@ -421,6 +421,7 @@ static void read_layer(struct rd *r, json_t *o, size_t i, struct layer *l)
 {
 	struct result *res = &r->out->res;
 	char at[64], p[96], above[DEVICE_NAME_MAX] = "", link[16] = "";
+	uint64_t level;
 
 	snprintf(at, sizeof(at), "stack.layers[%zu]", i);
 	if (wrong(r, o, json_is_object(o), at, "", "an object"))
@@ -429,7 +430,8 @@ static void read_layer(struct rd *r, json_t *o, size_t i, struct layer *l)
 	rd_str(r, o, at, "role", l->role, sizeof(l->role));
 	rd_str(r, o, at, "above", above, sizeof(above));
 	rd_str(r, o, at, "link", link, sizeof(link));
-	l->level = rd_u64(r, o, at, "level");
+	level = rd_u64(r, o, at, "level");
+	l->level = level <= STACK_MAX_LEVELS ? (unsigned int)level : 0;
 	l->above = layer_index(res, i, above);
 	l->link = strcmp(link, "backing_file") ? LAYER_SLAVE : LAYER_BACKING_FILE;
 	if (r->ret)
@@ -437,8 +439,9 @@ static void read_layer(struct rd *r, json_t *o, size_t i, struct layer *l)
 	if (l->above < -1)
 		rd_fail(r, -EINVAL, "%s.above \"%s\" is neither the device nor a layer before it",
 			at, above);
-	else if (!l->level || l->level > STACK_MAX_LEVELS)
-		rd_fail(r, -ERANGE, "%s.level %u is not 1 to %d", at, l->level, STACK_MAX_LEVELS);
+	else if (!l->level)
+		rd_fail(r, -ERANGE, "%s.level %llu is not 1 to %d", at, (unsigned long long)level,
+			STACK_MAX_LEVELS);
 	else if (strcmp(link, "slave") && strcmp(link, "backing_file"))
 		rd_fail(r, -EINVAL, "%s.link \"%s\" is not \"slave\" or \"backing_file\"", at,
 			link);

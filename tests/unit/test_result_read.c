@@ -431,6 +431,8 @@ static void test_stack_round_trip(void **state)
 	assert_int_not_equal(read_edited(a, "\"above\": \"md0\"", "\"above\": \"vdx\"", &d), 0);
 	assert_string_equal(d.msg, "r.json: stack.layers[0].above \"vdx\" is neither the device "
 				   "nor a layer before it");
+	assert_int_not_equal(read_edited(a, "\"level\": 1", "\"level\": 4294967297", &d), 0);
+	assert_string_equal(d.msg, "r.json: stack.layers[0].level 4294967297 is not 1 to 8");
 	assert_int_equal(stack_after_runs(a, &d), -EINVAL);
 	assert_string_equal(d.msg, "late.json: runs[0].layers: no \"stack\" before the runs "
 				   "says what they are (we write it first)");
