@@ -46,6 +46,12 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 nr_disks = 1;
 const volatile __u32 disk_devs[BLKIO_MAX_DISKS] = {}; /* BLKIO_DEV(major, first_minor) */
 const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padded */
+/*
+ * The bytes of disk_name that count: the name and its NUL. What follows the NUL in the
+ * kernel's disk_name is not always zero: 5.10's nvme_alloc_ns copies all DISK_NAME_LEN
+ * bytes of an uninitialised stack buffer, so a path disk's name carries stack garbage.
+ */
+const volatile __u64 disk_name_masks[BLKIO_MAX_DISKS][2] = {};
 const volatile struct blkio_member members[BLKIO_MAX_DISKS] = {};
 const volatile bool by_name = false;	 /* some member has no dev_t */
 const volatile bool use_member_map = false; /* more members than the arrays hold */
@@ -228,8 +234,9 @@ static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 		return NULL;
 #pragma unroll
 	for (i = 0; i < BLKIO_MAX_DISKS; i++)
-		if (i < nr_disks && !disk_devs[i] && name[0] == disk_names[i][0] &&
-		    name[1] == disk_names[i][1])
+		if (i < nr_disks && !disk_devs[i] &&
+		    (name[0] & disk_name_masks[i][0]) == disk_names[i][0] &&
+		    (name[1] & disk_name_masks[i][1]) == disk_names[i][1])
 			return &members[i];
 	return NULL;
 }

@@ -143,16 +143,30 @@ cleanup:
 	return err;
 }
 
-/* The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them. */
-static void pack_name(const char *name, volatile __u64 out[2])
+/*
+ * The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them, and
+ * the mask of the bytes that count (the name and its NUL: see disk_name_masks).
+ */
+void tracer__pack_name(const char *name, __u64 out[2], __u64 mask[2])
 {
-	char buf[BLKIO_DISK_NAME_BYTES] = {};
-	__u64 w[2];
+	char buf[BLKIO_DISK_NAME_BYTES] = {}, ones[BLKIO_DISK_NAME_BYTES] = {};
+	size_t len = strnlen(name, sizeof(buf) - 1);
 
-	memcpy(buf, name, strnlen(name, sizeof(buf) - 1));
-	memcpy(w, buf, sizeof(w));
+	memcpy(buf, name, len);
+	memset(ones, 0xff, len + 1);
+	memcpy(out, buf, sizeof(buf));
+	memcpy(mask, ones, sizeof(ones));
+}
+
+static void pack_name(const char *name, volatile __u64 out[2], volatile __u64 mask[2])
+{
+	__u64 w[2], m[2];
+
+	tracer__pack_name(name, w, m);
 	out[0] = w[0];
 	out[1] = w[1];
+	mask[0] = m[0];
+	mask[1] = m[1];
 }
 
 /* Bios of bio-based devices in flight at once that the start-time table holds. */
@@ -201,7 +215,8 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		s->rodata->members[ms->n] = m;
 		s->rodata->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 		if (hidden) {
-			pack_name(name, s->rodata->disk_names[ms->n]);
+			pack_name(name, s->rodata->disk_names[ms->n],
+				  s->rodata->disk_name_masks[ms->n]);
 			s->rodata->by_name = true;
 		}
 		ms->n++;

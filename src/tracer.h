@@ -71,6 +71,13 @@ struct tracer_load_failure {
 void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
 			const char *release);
 
+/*
+ * A disk name as the BPF side compares it: its first BLKIO_DISK_NAME_BYTES in out, and
+ * in mask the bytes that count (the name and its NUL; the kernel's bytes after the NUL
+ * may be anything).
+ */
+void tracer__pack_name(const char *name, __u64 out[2], __u64 mask[2]);
+
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);
