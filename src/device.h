@@ -179,6 +179,17 @@ int device__queue_set(const struct device *dev, const char *attr, const char *va
  */
 int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits);
 
+/*
+ * The xen-blkfront parameter that asks for segments indirect segments, named as this
+ * kernel names it: for the kernel command line "xen_blkfront.max_indirect_segments=32"
+ * ("xen_blkfront.max=32" on 3.11 to 4.5), for /etc/modprobe.d "options xen_blkfront
+ * max_indirect_segments=32".
+ */
+void device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				size_t len);
+void device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
+			       size_t len);
+
 /* enum device_limit bits as text: "max_sectors_kb", "max_segments", both joined by "+", "". */
 const char *device__limit_name(unsigned int limits);
 

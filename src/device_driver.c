@@ -17,6 +17,7 @@
 
 #define LOOP_MAJOR 7
 #define XENVBD_MAJOR 202
+#define XEN_PARAM "xen_blkfront.max_indirect_segments"
 
 /* <root>/module/NAME/parameters. */
 static int module_params_dir(const char *root, const char *module, char *out, size_t len)
@@ -122,7 +123,7 @@ static void read_xen(const char *root, struct device *dev)
 
 	x->present = true;
 	x->max_indirect_segments = -1;
-	snprintf(x->param_name, sizeof(x->param_name), "xen_blkfront.max_indirect_segments");
+	snprintf(x->param_name, sizeof(x->param_name), "%s", XEN_PARAM);
 	if (!module_params_dir(root, "xen_blkfront", dir, sizeof(dir))) {
 		if (sysfs__exists(dir, "max_indirect_segments", false)) {
 			x->max_indirect_segments =
@@ -142,6 +143,22 @@ static void read_xen(const char *root, struct device *dev)
 	    __builtin_mul_overflow(x->segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
 		x->max_request_bytes = -1;
 	x->backend_limited = x->segments >= 0 && x->max_indirect_segments > x->segments;
+}
+
+void device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				size_t len)
+{
+	snprintf(buf, len, "%s=%lld", x->param_name[0] ? x->param_name : XEN_PARAM,
+		 (long long)segments);
+}
+
+void device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
+			       size_t len)
+{
+	const char *name = x->param_name[0] ? x->param_name : XEN_PARAM, *dot = strchr(name, '.');
+
+	snprintf(buf, len, "options %.*s %s=%lld", (int)(dot ? dot - name : 0), name,
+		 dot ? dot + 1 : name, (long long)segments);
 }
 
 static void read_virtio_blk(const char *root, struct device *dev)

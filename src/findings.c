@@ -131,12 +131,6 @@ static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
 	    fmt__size(b, sizeof(b), cap), l->max_sectors_kb);
 }
 
-/* The boot/modprobe line: "xen_blkfront.max_indirect_segments=32". */
-static void xen_param(const struct xen_blkfront *x, int64_t value, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s=%" PRId64, x->param_name, value);
-}
-
 static void xen_segments_finding(struct ctx *c, uint64_t count)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
@@ -148,11 +142,11 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 			 "the module asks for %" PRId64 " but the backend limits it to %" PRId64,
 			 x->max_indirect_segments, x->segments);
 	} else if (!x->indirect_descriptors) {
-		xen_param(x, 32, param, sizeof(param));
+		device__xen_boot_parameter(x, 32, param, sizeof(param));
 		snprintf(tail, sizeof(tail),
 			 "%s (the default) turns them on where the backend offers them", param);
 	} else if (x->max_indirect_segments >= 0) {
-		xen_param(x, x->max_indirect_segments, param, sizeof(param));
+		device__xen_boot_parameter(x, x->max_indirect_segments, param, sizeof(param));
 		snprintf(tail, sizeof(tail),
 			 "%s now, a larger value raises it where the backend offers more", param);
 	} else {

@@ -125,18 +125,23 @@ int knob__apply(struct knob *k, const char *value, char *err, size_t errlen)
 	return 0;
 }
 
+int knob__get(const struct device *dev, const char *name, char *buf, size_t len)
+{
+	int ret = device__queue_get(dev, name, buf, len);
+
+	if (!ret && !strcmp(name, "scheduler"))
+		active_scheduler(buf);
+	return ret;
+}
+
 int knob__put(const struct device *dev, const char *name, const char *value)
 {
 	char now[256];
 	int ret;
 
 	ret = device__queue_set(dev, name, value);
-	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
-		if (!strcmp(name, "scheduler"))
-			active_scheduler(now);
-		if (strcmp(now, value))
-			ret = -EIO;
-	}
+	if (!ret && !knob__get(dev, name, now, sizeof(now)) && strcmp(now, value))
+		ret = -EIO;
 	return ret;
 }
 

@@ -42,9 +42,8 @@ static void xen_boot_parameter(struct recommendation *r, const struct device *de
 	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb"))
 		return;
 	/* One 4 KiB grant per segment: the request size needs kb / 4 segments. */
-	snprintf(r->boot_parameter, sizeof(r->boot_parameter), "%s=%ld",
-		 dev->xen.param_is_old_name ? "xen_blkfront.max" :
-					      "xen_blkfront.max_indirect_segments", (kb + 3) / 4);
+	device__xen_boot_parameter(&dev->xen, (kb + 3) / 4, r->boot_parameter,
+				   sizeof(r->boot_parameter));
 }
 
 /* One workload: series idx[0..n) of ss, which differ only in the knob's value. */

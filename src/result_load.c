@@ -587,11 +587,14 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 	}
 }
 
-/* Top-level members compare reads; the rest (series, recommendation) is checked JSON. */
+/*
+ * Top-level members compare reads, and tune's (apply and verify read it: tune_plan.c);
+ * the rest (series, recommendation) is checked JSON.
+ */
 static bool kept(const char *key)
 {
 	static const char *const keys[] = {"schema", "tool_version", "command_line", "host",
-					   "device"};
+					   "device", "tune"};
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -626,7 +629,7 @@ static int check_member(struct loader *l, const char *key, json_t *v)
 		json_type type;
 	} want[] = {
 		{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
-		{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+		{"host", JSON_OBJECT}, {"device", JSON_OBJECT}, {"tune", JSON_OBJECT},
 	};
 	static const char *const strings[] = {"host.kernel", "device.name", "device.driver"};
 	static const char *const objects[] = {"device.limits", "device.xen_blkfront"};

@@ -44,7 +44,7 @@ struct job_params {
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
 	char set_knob[32];	/* --set sweeps: the knob and this run's value */
-	char set_value[64];
+	char set_value[128];
 };
 
 struct run {

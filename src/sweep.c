@@ -225,10 +225,11 @@ void sweep__close(struct sweep *j)
 	target__close(&j->target);
 }
 
-/* One traced run of block size bs, repetition rep, appended to res. */
+/* One traced run of block size bs, repetition rep, appended to res; knob=value labels it. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
-		   unsigned int rep, int v, struct block_stats *before,
-		   volatile sig_atomic_t *stop, char *err, size_t errlen)
+		   unsigned int rep, const char *knob, const char *value,
+		   struct block_stats *before, volatile sig_atomic_t *stop, char *err,
+		   size_t errlen)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -266,11 +267,11 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		return -ENOMEM;
 	}
 	fill_params(&r->params, o, bs, size);
-	if (o->nr_set_values) {
+	if (knob) {
 		struct device now = *j->d;
 
-		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", o->set_knob);
-		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", o->set_values[v]);
+		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);
+		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", value);
 		device__read_limits(&now);
 		r->limits = now.limits;
 		r->has_limits = true;
@@ -324,12 +325,27 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 				if (*stop)
 					ret = -EINTR;
 				else
-					ret = run_one(j, t, res, j->bs_list[i], rep, v, before,
-						      stop, err, errlen);
+					ret = run_one(j, t, res, j->bs_list[i], rep,
+						      o->nr_set_values ? o->set_knob : NULL,
+						      o->set_values[v], before, stop, err, errlen);
 			}
 		}
 	}
 	free(before);
 	restore_knob(j);
+	return ret;
+}
+
+int sweep__run_one(struct sweep *j, struct tracer *t, struct result *res, unsigned int rep,
+		   const char *knob, const char *value, volatile sig_atomic_t *stop, char *err,
+		   size_t errlen)
+{
+	struct block_stats *before = malloc(sizeof(*before));
+	int ret;
+
+	if (!before)
+		return -ENOMEM;
+	ret = run_one(j, t, res, j->bs_list[0], rep, knob, value, before, stop, err, errlen);
+	free(before);
 	return ret;
 }
