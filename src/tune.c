@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Measuring and deciding the best queue settings; see tune.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "parse.h"
+#include "tune.h"
+
+void tune__init(struct tune *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->min_reps = TUNE_MIN_REPS;
+	t->max_reps = TUNE_MAX_REPS;
+	t->budget_s = TUNE_BUDGET_S;
+	t->combination = -1;
+}
+
+void tune__point_values(const struct tune *t, const struct tune_point *p,
+			const char *values[TUNE_MAX_KNOBS])
+{
+	int k;
+
+	for (k = 0; k < TUNE_MAX_KNOBS; k++)
+		values[k] = NULL;
+	if (p->knob >= 0)
+		values[p->knob] = p->value;
+	for (k = 0; p->knob == TUNE_COMBINATION && k < t->nr_knobs; k++)
+		if (t->knobs[k].recommended > 0)
+			values[k] = t->points[t->knobs[k].recommended].value;
+}
+
+static int add_point(struct tune *t, int knob, const char *value)
+{
+	struct tune_point *p = &t->points[t->nr_points];
+
+	memset(p, 0, sizeof(*p));
+	p->knob = knob;
+	snprintf(p->value, sizeof(p->value), "%s", value);
+	p->vs_baseline.verdict = VERDICT_UNKNOWN;
+	return t->nr_points++;
+}
+
+static void set_note(struct tune *t, enum tune_stop why, const char *what)
+{
+	if (t->stop != TUNE_COMPLETE)
+		return;
+	t->stop = why;
+	snprintf(t->note, sizeof(t->note), "%s", what);
+}
+
+/* Does one more run fit in the budget, with reserve runs after it? */
+static bool fits(const struct tune *t, const struct tune_ops *ops, unsigned int reserve)
+{
+	double used = ops->now(ops->ctx) - t->start_s;
+
+	if (!t->longest_s)
+		return used < t->budget_s;
+	return used + (1 + reserve) * t->longest_s <= t->budget_s;
+}
+
+static int measure(struct tune *t, const struct tune_ops *ops, int pi, volatile sig_atomic_t *stop,
+		   char *err, size_t errlen)
+{
+	struct tune_point *p = &t->points[pi];
+	const char *values[TUNE_MAX_KNOBS], *knob = NULL;
+	double t0, mbps = 0;
+	size_t run = 0;
+	int ret;
+
+	if (*stop)
+		return -EINTR;
+	if (p->n >= TUNE_MAX_REPS)
+		return 0;
+	tune__point_values(t, p, values);
+	if (p->knob >= 0)
+		knob = t->knobs[p->knob].name;
+	else if (p->knob == TUNE_COMBINATION)
+		knob = TUNE_COMBINATION_LABEL;
+	t0 = ops->now(ops->ctx);
+	ret = ops->measure(ops->ctx, values, knob, p->value, p->n, &mbps, &run, err, errlen);
+	if (ops->now(ops->ctx) - t0 > t->longest_s)
+		t->longest_s = ops->now(ops->ctx) - t0;
+	t->elapsed_s = ops->now(ops->ctx) - t->start_s;
+	if (ret)
+		return ret;
+	p->x[p->n] = mbps;
+	p->run[p->n++] = run;
+	agg_compute(p->x, p->n, &p->agg);
+	t->nr_runs++;
+	return 0;
+}
+
+/* The first repetitions of pts[0..n), interleaved. 0, 1 when the budget ended them. */
+static int first_reps(struct tune *t, const struct tune_ops *ops, const int *pts, int n,
+		      volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	unsigned int rep;
+	int i, ret;
+
+	for (rep = 0; rep < t->min_reps; rep++)
+		for (i = 0; i < n; i++) {
+			if (t->points[pts[i]].n > rep)
+				continue;
+			if (!fits(t, ops, 0))
+				return 1;
+			ret = measure(t, ops, pts[i], stop, err, errlen);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+/* The point of pts with the highest mean among those with 2 repetitions or more; -1. */
+static int best_of(const struct tune *t, const int *pts, int n)
+{
+	int i, best = -1;
+
+	for (i = 0; i < n; i++)
+		if (t->points[pts[i]].n >= 2 &&
+		    (best < 0 || t->points[pts[i]].agg.mean > t->points[best].agg.mean))
+			best = pts[i];
+	return best;
+}
+
+static bool overlap(const struct agg *a, const struct agg *b)
+{
+	return fabs(a->mean - b->mean) <= a->ci95 + b->ci95;
+}
+
+/*
+ * While the best of pts overlaps others, one more repetition of each of them, as long
+ * as the budget leaves room for reserve runs after. 0, -EINTR or -errno.
+ */
+static int adapt(struct tune *t, const struct tune_ops *ops, const int *pts, int n,
+		 unsigned int reserve, volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	int more[TUNE_MAX_VALUES + 2], m, i, best, ret;
+
+	for (;;) {
+		best = best_of(t, pts, n);
+		if (best < 0)
+			return 0;
+		for (m = i = 0; i < n; i++) {
+			const struct tune_point *p = &t->points[pts[i]];
+
+			if (pts[i] != best && p->n >= 2 && p->n < t->max_reps &&
+			    overlap(&p->agg, &t->points[best].agg))
+				more[m++] = pts[i];
+		}
+		if (!m)
+			return 0;
+		if (t->points[best].n < t->max_reps)
+			more[m++] = best;
+		for (i = 0; i < m; i++) {
+			if (!fits(t, ops, reserve))
+				return 0;
+			ret = measure(t, ops, more[i], stop, err, errlen);
+			if (ret)
+				return ret;
+		}
+	}
+}
+
+/* Numbers in their order, other values (schedulers) in the order they were measured. */
+static double order_of(const char *v, int pos)
+{
+	int64_t x;
+
+	return parse_int(v, &x) ? pos : (double)x;
+}
+
+static void judge(struct tune *t, int pi)
+{
+	struct tune_point *p = &t->points[pi];
+
+	if (pi && p->n >= 2 && t->points[0].n >= 2)
+		compare__metric(&t->points[0].agg, &p->agg, +1, &p->vs_baseline);
+}
+
+/* Knob k's recommendation from its points pts[0..n) (pts[0]: the baseline). */
+static void decide_knob(struct tune *t, int k, const int *pts, int n)
+{
+	struct tune_knob *kb = &t->knobs[k];
+	const struct tune_point *best = NULL, *p;
+	int i, pick = -1;
+	double t_stat, df, pv, order = 0;
+
+	kb->recommended = -1;
+	for (i = 1; i < n; i++) {
+		p = &t->points[pts[i]];
+		judge(t, pts[i]);
+		if (p->vs_baseline.verdict == VERDICT_BETTER &&
+		    (!best || p->agg.mean > best->agg.mean))
+			best = p;
+	}
+	if (!best) {
+		snprintf(kb->reason, sizeof(kb->reason),
+			 "%s: no value measured significantly "
+			 "better than %s, as found",
+			 kb->name, kb->original);
+		return;
+	}
+	/* The smallest value as good as the best: no more than it takes. */
+	for (i = 1; i < n; i++) {
+		p = &t->points[pts[i]];
+		if (p->vs_baseline.verdict != VERDICT_BETTER)
+			continue;
+		if (p != best &&
+		    (welch_t_test(&best->agg, &p->agg, &t_stat, &df, &pv) || pv < 0.05))
+			continue;
+		if (pick < 0 || order_of(p->value, i) < order) {
+			pick = pts[i];
+			order = order_of(p->value, i);
+		}
+	}
+	kb->recommended = pick;
+	p = &t->points[pick];
+	snprintf(kb->reason, sizeof(kb->reason), "%s=%s: %+.1f%% against %s (p = %.2g)%s%s%s",
+		 kb->name, p->value, 100 * p->vs_baseline.change, kb->original, p->vs_baseline.p,
+		 p != best ? "; the best, " : "", p != best ? best->value : "",
+		 p != best ? ", is not significantly better" : "");
+}
+
+/* Runs still needed for the first repetitions of knobs after k and the combination. */
+static unsigned int reserve_after(const struct tune *t, int k)
+{
+	unsigned int runs = t->nr_knobs > 1 ? t->min_reps : 0;
+	int j;
+
+	for (j = k + 1; j < t->nr_knobs; j++)
+		if (!t->knobs[j].skipped[0])
+			runs += t->knobs[j].nr_values * t->min_reps;
+	return runs;
+}
+
+static int tune_knob(struct tune *t, const struct tune_ops *ops, int k, volatile sig_atomic_t *stop,
+		     char *err, size_t errlen)
+{
+	struct tune_knob *kb = &t->knobs[k];
+	int pts[TUNE_MAX_VALUES + 1], n = 1, v, ret;
+
+	pts[0] = 0;
+	for (v = 0; v < kb->nr_values; v++)
+		pts[n++] = add_point(t, k, kb->values[v]);
+	ret = first_reps(t, ops, pts, n, stop, err, errlen);
+	kb->measured = !ret;
+	if (!ret)
+		ret = adapt(t, ops, pts, n, reserve_after(t, k), stop, err, errlen);
+	decide_knob(t, k, pts, n); /* interrupted too: on the runs so far */
+	return ret < 0 ? ret : 0;
+}
+
+/* The recommended point of the knob with the highest mean; 0 (the baseline) when none. */
+static int best_single(const struct tune *t)
+{
+	int k, best = 0;
+
+	for (k = 0; k < t->nr_knobs; k++) {
+		int r = t->knobs[k].recommended;
+
+		if (r > 0 && (!best || t->points[r].agg.mean > t->points[best].agg.mean))
+			best = r;
+	}
+	return best;
+}
+
+static int combine(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t *stop,
+		   char *err, size_t errlen)
+{
+	char config[TUNE_CONFIG_MAX] = "";
+	size_t used = 0;
+	int k, nr = 0, pts[2], ret;
+	struct metric_cmp cmp;
+
+	t->final = best_single(t);
+	for (k = 0; k < t->nr_knobs; k++) {
+		const struct tune_knob *kb = &t->knobs[k];
+
+		if (kb->recommended <= 0)
+			continue;
+		nr++;
+		if (used < sizeof(config))
+			used += snprintf(config + used, sizeof(config) - used, "%s%s=%s",
+					 used ? "," : "", kb->name,
+					 t->points[kb->recommended].value);
+	}
+	if (nr < 2 || t->stop != TUNE_COMPLETE)
+		return 0;
+	pts[0] = t->final;
+	pts[1] = t->combination = add_point(t, TUNE_COMBINATION, config);
+	ret = first_reps(t, ops, pts, 2, stop, err, errlen);
+	if (ret > 0)
+		set_note(t, TUNE_STOP_BUDGET,
+			 "the budget ended before the combination was measured");
+	if (!ret)
+		ret = adapt(t, ops, pts, 2, 0, stop, err, errlen);
+	if (ret < 0)
+		return ret;
+	judge(t, t->combination);
+	if (t->points[t->combination].n < 2)
+		return 0;
+	compare__metric(&t->points[t->final].agg, &t->points[t->combination].agg, +1, &cmp);
+	if (cmp.verdict != VERDICT_WORSE && cmp.verdict != VERDICT_UNKNOWN)
+		t->final = t->combination;
+	return 0;
+}
+
+/* "the budget (5m) ended after 12 runs: scheduler and nr_requests were not measured" */
+static void budget_note(struct tune *t, int from)
+{
+	char names[192] = "";
+	size_t used = 0;
+	int k, nr = 0;
+
+	for (k = from; k < t->nr_knobs; k++)
+		if (!t->knobs[k].skipped[0] && !t->knobs[k].measured && used < sizeof(names)) {
+			used += snprintf(names + used, sizeof(names) - used, "%s%s",
+					 nr++ ? ", " : "", t->knobs[k].name);
+		}
+	snprintf(t->note, sizeof(t->note), "the budget (%.0f s) ended after %u runs%s%s%s",
+		 t->budget_s, t->nr_runs, nr ? ": not measured in full: " : "", names,
+		 nr ? " (a larger --budget, or fewer --knobs)" : "");
+	t->stop = TUNE_STOP_BUDGET;
+}
+
+int tune__run(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t *stop, char *err,
+	      size_t errlen)
+{
+	int base = 0, k, ret;
+
+	t->start_s = ops->now(ops->ctx);
+	t->nr_points = 0;
+	t->final = 0;
+	t->combination = -1;
+	t->max_reps = t->max_reps > TUNE_MAX_REPS ? TUNE_MAX_REPS : t->max_reps;
+	t->min_reps = t->min_reps > t->max_reps ? t->max_reps : t->min_reps;
+	for (k = 0; k < t->nr_knobs; k++)
+		t->knobs[k].recommended = -1;
+	add_point(t, TUNE_BASELINE, "");
+	ret = first_reps(t, ops, &base, 1, stop, err, errlen);
+	for (k = 0; !ret && k < t->nr_knobs; k++) {
+		if (t->knobs[k].skipped[0])
+			continue;
+		ret = tune_knob(t, ops, k, stop, err, errlen);
+		if (!ret && !t->knobs[k].measured)
+			ret = 1;
+	}
+	if (ret > 0)
+		budget_note(t, 0);
+	if (ret >= 0)
+		ret = combine(t, ops, stop, err, errlen);
+	else
+		t->final = best_single(t);
+	if (ret == -EINTR)
+		set_note(t, TUNE_STOP_INTERRUPTED, "interrupted: decided on the runs so far");
+	t->elapsed_s = ops->now(ops->ctx) - t->start_s;
+	return ret;
+}
