@@ -46,6 +46,13 @@ enum {
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
 	OPT_STATE_DIR,
+	OPT_KNOBS,
+	OPT_BUDGET,
+	OPT_WORKLOAD,
+	OPT_APPLY,
+	OPT_DRY_RUN,
+	OPT_UNDO,
+	OPT_ROOT,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -111,6 +118,19 @@ static const struct argp_option options[] = {
 	 "/run/blktrace-bench); also for restore", 1},
 	{"brief", OPT_BRIEF, NULL, 0, "Workload mode: print only the linked table (no per-run "
 	 "sections)", 1},
+	{NULL, 0, NULL, 0, "Tuning (tune DEV, apply RESULT, verify RESULT):", 2},
+	{"knobs", OPT_KNOBS, "LIST", 0,
+	 "tune: the settings to tune, e.g. max_sectors_kb,scheduler (default: each one that "
+	 "can matter for the disk and the workload)", 2},
+	{"budget", OPT_BUDGET, "TIME", 0, "tune: at most this long in all (default 5m)", 2},
+	{"workload", OPT_WORKLOAD, "FILE", 0,
+	 "tune: the workload of a saved result (its runs' --rw, --bs, --size...)", 2},
+	{"apply", OPT_APPLY, NULL, 0,
+	 "tune: make the recommendation persist, as the apply command does", 2},
+	{"dry-run", OPT_DRY_RUN, NULL, 0, "apply: print the files and their diffs, write nothing",
+	 2},
+	{"undo", OPT_UNDO, NULL, 0, "apply: remove exactly the files apply wrote", 2},
+	{"root", OPT_ROOT, "DIR", 0, "apply: write below DIR instead of / (an image, a test)", 2},
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
 	{"help", OPT_HELP, NULL, 0, "Give this help list", -1},
 	{"usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1},
@@ -162,6 +182,70 @@ static error_t bad_value(struct argp_state *state, const char *opt, const char *
 
 
 
+/* Is cmd one of the space-separated words of list? */
+static bool cmd_in(const char *cmd, const char *list)
+{
+	size_t n = strlen(cmd);
+
+	for (; *list; list += strcspn(list, " "), list += strspn(list, " "))
+		if (!strncmp(list, cmd, n) && (list[n] == ' ' || !list[n]))
+			return true;
+	return false;
+}
+
+/* The options of tune, apply and verify, each refused by the other commands. */
+static error_t parse_tuning(struct parse_state *ps, struct argp_state *state, int key, char *arg)
+{
+	struct options *o = ps->opts;
+	static const struct {
+		int key;
+		const char *name, *cmds, *says;
+	} owner[] = {
+		{OPT_KNOBS, "knobs", "tune", "tune"},
+		{OPT_BUDGET, "budget", "tune", "tune"},
+		{OPT_WORKLOAD, "workload", "tune", "tune"},
+		{OPT_APPLY, "apply", "tune", "tune"},
+		{OPT_DRY_RUN, "dry-run", "apply tune", "apply and tune"},
+		{OPT_UNDO, "undo", "apply", "apply"},
+		{OPT_ROOT, "root", "apply tune", "apply and tune"},
+	};
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(owner) / sizeof(owner[0]); i++)
+		if (owner[i].key == key && !cmd_in(ps->cmd, owner[i].cmds))
+			return usage_error(state, "--%s is an option of %s", owner[i].name,
+					   owner[i].says);
+	switch (key) {
+	case OPT_KNOBS:
+		o->knobs = arg;
+		break;
+	case OPT_BUDGET:
+		err = parse_duration(arg, &o->budget);
+		if (err || o->budget <= 0)
+			return bad_value(state, "budget", arg, err, "duration");
+		break;
+	case OPT_WORKLOAD:
+		o->workload = arg;
+		break;
+	case OPT_APPLY:
+		o->apply = true;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		break;
+	case OPT_UNDO:
+		o->undo = true;
+		break;
+	case OPT_ROOT:
+		if (!*arg)
+			return usage_error(state, "--root: empty directory name");
+		o->root = arg;
+		break;
+	}
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
@@ -184,8 +268,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return bad_value(state, "interval", arg, err, "duration");
 		break;
 	case 'j':
-		/* trace takes "--json FILE"; info and compare "--json" alone (stdout). */
-		if (!arg && trace && state->next < state->argc &&
+		/* trace, tune and verify take "--json FILE"; info and compare "--json" alone. */
+		if (!arg && cmd_in(ps->cmd, "trace tune verify") && state->next < state->argc &&
 		    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
 			arg = state->argv[state->next++];
 		o->json = arg ? arg : "-";
@@ -202,8 +286,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		size_t n = strspn(arg, "0123456789.");
 		char *end;
 
-		if (strcmp(ps->cmd, "compare"))
-			return usage_error(state, "--fail-on-regression is an option of compare");
+		if (!cmd_in(ps->cmd, "compare verify"))
+			return usage_error(state, "--fail-on-regression is an option of compare "
+						  "and verify");
 		o->fail_on_regression = strtod(arg, &end);
 		if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
 		    !isfinite(o->fail_on_regression))
@@ -342,8 +427,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->wrap = true;
 		break;
 	case OPT_STATE_DIR:
-		if (!trace && strcmp(ps->cmd, "restore"))
-			return usage_error(state, "--state-dir is an option of trace and restore");
+		if (!cmd_in(ps->cmd, "trace restore tune verify"))
+			return usage_error(state, "--state-dir is an option of trace, restore, tune "
+						  "and verify");
 		if (!*arg)
 			return usage_error(state, "--state-dir: empty directory name");
 		o->state_dir = arg;
@@ -357,6 +443,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SNOOP_TEXT:
 		o->snoop_text = arg;
 		break;
+	case OPT_KNOBS:
+	case OPT_BUDGET:
+	case OPT_WORKLOAD:
+	case OPT_APPLY:
+	case OPT_DRY_RUN:
+	case OPT_UNDO:
+	case OPT_ROOT:
+		return parse_tuning(ps, state, key, arg);
 	case OPT_HELP:
 	case OPT_USAGE:
 		argp_help(state->root_argp, stdout, key == OPT_HELP ? ARGP_HELP_STD_HELP :
@@ -398,7 +492,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, restore DEV, tune DEV, apply "
+	"RESULT.json, verify RESULT.json (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 {
@@ -426,4 +521,17 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts)
 	}
 	free(cap.err);
 	return err ? -err : 0;
+}
+
+bool cli_has_other(const struct options *o, void (*allowed)(struct options *o))
+{
+	static const struct options none;
+	struct options rest;
+
+	/* cli_parse zeroed the whole struct first: what is set is what was given. */
+	memcpy(&rest, o, sizeof(rest));
+	allowed(&rest);
+	memset(rest.positional, 0, sizeof(rest.positional));
+	rest.nr_positional = 0;
+	return memcmp(&rest, &none, sizeof(rest)) != 0;
 }

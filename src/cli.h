@@ -58,9 +58,24 @@ struct options {
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text;	/* --snoop-text FILE: print such a file */
+
+	/* tune, apply, verify */
+	const char *knobs;	/* tune --knobs LIST: the settings to tune */
+	double budget;		/* tune --budget SEC; 0: the default */
+	const char *workload;	/* tune --workload FILE: the job of a saved result */
+	bool apply;		/* tune --apply: persist the recommendation */
+	bool dry_run;		/* apply: print the files and diffs, write nothing */
+	bool undo;		/* apply --undo: remove what apply wrote */
+	const char *root;	/* apply --root DIR: write below DIR, not / */
 };
 
 /* The command's name ("trace", "info", ...) selects which options are legal. */
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts);
+
+/*
+ * For commands that take few of the table's options: does o hold any option besides
+ * those allowed() clears (and the positional arguments)? Those are refused, not ignored.
+ */
+bool cli_has_other(const struct options *o, void (*allowed)(struct options *o));
 
 #endif /* BLKTRACE_BENCH_CLI_H */

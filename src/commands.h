@@ -10,7 +10,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,	/* a runtime failure */
 	EXIT_USAGE = 2, /* bad input: options, unknown disk, a refused target, a busy disk */
-	EXIT_REGRESSION = 3, /* compare --fail-on-regression: a headline metric got worse */
+	EXIT_REGRESSION = 3, /* compare --fail-on-regression, verify: got worse */
 	EXIT_NOEXEC = 127, /* command mode: the command could not be started */
 };
 
@@ -22,6 +22,9 @@ int cmd_trace(int argc, char **argv, const struct env_config *cfg);
 int cmd_info(int argc, char **argv, const struct env_config *cfg);
 int cmd_compare(int argc, char **argv, const struct env_config *cfg);
 int cmd_restore(int argc, char **argv, const struct env_config *cfg);
+int cmd_tune(int argc, char **argv, const struct env_config *cfg);
+int cmd_apply(int argc, char **argv, const struct env_config *cfg);
+int cmd_verify(int argc, char **argv, const struct env_config *cfg);
 
 /* Prints "blktrace-bench: <message>" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -19,6 +19,9 @@ static const struct cmd commands[] = {
 	{"info", cmd_info},
 	{"compare", cmd_compare},
 	{"restore", cmd_restore},
+	{"tune", cmd_tune},
+	{"apply", cmd_apply},
+	{"verify", cmd_verify},
 };
 
 int main(int argc, char **argv)

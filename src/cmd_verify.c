@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The verify command: `blktrace-bench verify RESULT.json` after apply (and the reboot):
+ * finds the tuned disk by its stable identity, checks that the recommended settings are
+ * in force (verify.c), reruns exactly the saved workload as many times as the baseline
+ * ran (tune_session.c, nothing changed), compares the rerun with the baseline as compare
+ * does (compare.c) and says whether the change held, with compare's exit codes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "report_json.h"
+#include "result_doc.h"
+#include "signals.h"
+#include "text.h"
+#include "tune_session.h"
+#include "verify.h"
+
+struct verify_cmd {
+	struct options o;
+	struct options job; /* the saved workload */
+	const struct env_config *cfg;
+	struct loaded_result saved, base, now; /* base: the saved baseline's runs */
+	struct tune_plan plan;
+	struct result res; /* the rerun */
+	struct tune_session s;
+	struct outfile json;
+	struct verify_check chk;
+	struct verify_outcome out;
+	struct comparison cmp;
+	struct report rep;
+	char err[4096];
+};
+
+static void verify_options(struct options *o)
+{
+	o->json = NULL;
+	o->json_flag = false;
+	o->fail_on_regression = 0;
+	o->fail_on_regression_set = false;
+	o->state_dir = NULL;
+	o->destructive = o->overwrite = false;
+	o->verbose = 0;
+	o->raw_tp = false;
+}
+
+static int usage(const char *msg)
+{
+	die_msg("%s", msg);
+	return EXIT_USAGE;
+}
+
+/* The saved result, its plan, and the disk it names, by its identity. */
+static int find_disk(struct verify_cmd *c)
+{
+	const char *file = c->o.positional[0];
+	int ret;
+
+	if (result_load__file(file, &c->saved, c->err, sizeof(c->err)) ||
+	    tune_plan__read(&c->saved, file, &c->plan, c->err, sizeof(c->err)))
+		return usage(c->err);
+	if (!c->plan.has_id) {
+		fprintf(stderr, "blktrace-bench: %s by its kernel name: %s\n", c->plan.disk,
+			c->plan.id_note);
+		if (device__resolve(c->cfg->sysfs_root, c->plan.disk, &c->res.device, c->err,
+				    sizeof(c->err)))
+			return usage(c->err);
+		return EXIT_OK;
+	}
+	ret = disk_id__find(c->cfg->sysfs_root, &c->plan.id, &c->res.device);
+	if (ret == -ENOENT)
+		snprintf(c->err, sizeof(c->err), "no disk here has the %s %s (%s, when tuned)",
+			 c->plan.id.what, c->plan.id.value, c->plan.disk);
+	else if (ret)
+		snprintf(c->err, sizeof(c->err), "cannot look for the disk %s: %s", c->plan.disk,
+			 strerror(-ret));
+	return ret ? usage(c->err) : EXIT_OK;
+}
+
+static void print_check(const struct verify_cmd *c)
+{
+	int i;
+
+	printf("verify %s", c->res.device.name);
+	if (c->plan.has_id)
+		printf(" (%s %s)", c->plan.id.what, c->plan.id.value);
+	printf(" against %s\n", c->plan.result);
+	for (i = 0; i < c->chk.nr; i++) {
+		const struct verify_setting *s = &c->chk.s[i];
+
+		if (s->in_force)
+			printf("  %-36s %-8s in force\n", s->name, s->now);
+		else
+			printf("  %-36s %-8s NOT the recommended %s: %s\n", s->name, s->now,
+			       s->want, s->note);
+	}
+	if (!c->chk.nr)
+		printf("  (the recommendation kept every setting as found)\n");
+}
+
+/* The saved workload's options: its job, target and buffers; permissions from here. */
+static int job_options(struct verify_cmd *c)
+{
+	tune_plan__options(&c->plan, &c->job);
+	c->job.destructive = c->o.destructive;
+	c->job.overwrite = c->o.overwrite;
+	c->job.verbose = c->o.verbose;
+	c->job.state_dir = c->o.state_dir;
+	/* A new file goes where tune made its own: on the same filesystem. */
+	if (c->plan.w.target == TUNE_TARGET_NEW_FILE && chdir(c->plan.w.path)) {
+		snprintf(c->err, sizeof(c->err),
+			 "cannot run in %.1024s, where tune made its file: %s", c->plan.w.path,
+			 strerror(errno));
+		return usage(c->err);
+	}
+	return EXIT_OK;
+}
+
+static int rerun(struct verify_cmd *c)
+{
+	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
+				    .state = { .dir = c->o.state_dir } };
+	struct tracer_opts topts = { .force_raw_tp = c->o.raw_tp || c->cfg->force_raw_tp,
+				     .verbose = c->o.verbose };
+	const char *values[TUNE_MAX_KNOBS] = { NULL };
+	unsigned int rep;
+	double mbps;
+	size_t run;
+	int err;
+
+	err = tune_session__open(&c->s, &c->job, &c->res.device, &c->res, &env, &stop_signal,
+				 c->err, sizeof(c->err));
+	if (err)
+		goto out;
+	err = tune_session__trace(&c->s, &topts, c->err, sizeof(c->err));
+	if (!err && c->o.verbose)
+		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs\n",
+			c->res.device.name, c->res.device.major, c->res.device.minor,
+			c->res.tracer_flavour);
+	for (rep = 0; !err && rep < c->plan.baseline_runs; rep++)
+		err = tune_session__measure(&c->s, values, NULL, NULL, rep, &mbps, &run, c->err,
+					    sizeof(c->err));
+	if (tune_session__close(&c->s) && !err)
+		err = -EIO;
+out:
+	if (err == -EINTR) {
+		die_msg("interrupted");
+		return 128 + (stop_signal ? stop_signal : 2);
+	}
+	if (err)
+		die_msg("%s", c->err[0] ? c->err : strerror(-err));
+	return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) : EXIT_OK;
+}
+
+/* The saved baseline alone: the runs without a setting of their own. */
+static int baseline_of(struct verify_cmd *c)
+{
+	size_t i;
+
+	c->base.header = c->saved.header;
+	c->base.has_runs = true;
+	c->base.runs = calloc(c->saved.nr_runs, sizeof(*c->base.runs));
+	if (!c->base.runs)
+		return -ENOMEM;
+	for (i = 0; i < c->saved.nr_runs; i++)
+		if (c->saved.runs[i].params.rw[0] && !c->saved.runs[i].params.set_knob[0])
+			c->base.runs[c->base.nr_runs++] = c->saved.runs[i];
+	return 0;
+}
+
+static json_t *verify_json(const struct verify_cmd *c)
+{
+	const struct verify_outcome *v = &c->out;
+	json_t *settings = json_array();
+	int i;
+
+	for (i = 0; settings && i < c->chk.nr; i++)
+		json_array_append_new(settings,
+				      json_pack("{s:s, s:s, s:s, s:b, s:o}", "name",
+						c->chk.s[i].name, "want", c->chk.s[i].want, "now",
+						c->chk.s[i].now, "in_force", c->chk.s[i].in_force,
+						"note", text__json(c->chk.s[i].note)));
+	return json_pack("{s:o, s:s, s:o, s:o, s:f, s:f, s:o, s:o, s:o, s:o}", "result",
+			 text__json(c->plan.result), "verdict", verify__verdict_name(v->verdict),
+			 "text", text__json(v->text), "settings", settings, "baseline_mb_per_s",
+			 v->base_mbps, "mb_per_s", v->now_mbps, "change",
+			 isfinite(v->change) ? json_real(v->change) : json_null(), "p",
+			 isfinite(v->p) ? json_real(v->p) : json_null(),
+			 "baseline_request_bytes_p50",
+			 isfinite(v->base_req_p50) ? json_real(v->base_req_p50) : json_null(),
+			 "request_bytes_p50",
+			 isfinite(v->now_req_p50) ? json_real(v->now_req_p50) : json_null());
+}
+
+/* Compare the rerun with the baseline, say the verdict, save the rerun when asked. */
+static int judge(struct verify_cmd *c)
+{
+	json_t *doc = NULL;
+	int rc = EXIT_FAIL;
+
+	if (report__build(&c->rep, &c->res, false) || !(doc = report_json__doc(&c->rep)) ||
+	    result_doc__load(doc, "this run", &c->now, c->err, sizeof(c->err)) || baseline_of(c) ||
+	    compare__build(&c->cmp, &c->base, &c->now, c->plan.result, "this run")) {
+		die_msg("%s", c->err[0] ? c->err : "out of memory");
+		goto out;
+	}
+	putchar('\n');
+	compare_text__print(stdout, &c->cmp);
+	verify__judge(&c->plan, &c->chk, &c->cmp,
+		      c->o.fail_on_regression_set ? c->o.fail_on_regression : NAN, &c->out);
+	printf("\n%s\n", c->out.text);
+	if (c->o.json && (json_object_set_new(doc, "verify", verify_json(c)) ||
+			  result_doc__write(&c->json, doc, c->err, sizeof(c->err)))) {
+		die_msg("%s", c->err[0] ? c->err : "out of memory");
+		goto out;
+	}
+	rc = verify__exit_code(c->out.verdict);
+out:
+	json_decref(doc);
+	return finish_stdout() ? EXIT_FAIL : rc;
+}
+
+static int run(struct verify_cmd *c, int argc, char **argv)
+{
+	struct outfile_input in[1] = { { c->o.positional[0], "the result verified" } };
+	int rc = find_disk(c);
+
+	if (rc)
+		return rc;
+	verify__check(&c->plan, &c->res.device, &c->chk);
+	print_check(c);
+	if (!c->chk.in_force) {
+		verify__judge(&c->plan, &c->chk, &c->cmp, NAN, &c->out);
+		printf("%s\n", c->out.text);
+		return finish_stdout() ? EXIT_FAIL : verify__exit_code(c->out.verdict);
+	}
+	if (c->o.json &&
+	    outfile__open(&c->json, "--json", c->o.json, in, 1, c->err, sizeof(c->err)))
+		return usage(c->err);
+	rc = job_options(c);
+	if (rc)
+		return rc;
+	c->res.has_device = true;
+	snprintf(c->res.tool_version, sizeof(c->res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
+	text__join(c->res.command_line, sizeof(c->res.command_line), argc, argv);
+	host_info__read(&c->res.host);
+	signals__catch();
+	rc = rerun(c);
+	return rc ? rc : judge(c);
+}
+
+int cmd_verify(int argc, char **argv, const struct env_config *cfg)
+{
+	struct verify_cmd *c = calloc(1, sizeof(*c));
+	int err, rc;
+
+	if (!c) {
+		die_msg("out of memory");
+		return EXIT_FAIL;
+	}
+	c->cfg = cfg;
+	err = cli_parse("verify", argc, argv, &c->o);
+	if (err)
+		rc = err == -ECANCELED ? EXIT_OK : EXIT_USAGE;
+	else if (cli_has_other(&c->o, verify_options) || c->o.nr_positional != 1)
+		rc = usage("verify takes a tune result and reruns its workload: blktrace-bench "
+			   "verify RESULT.json [--json FILE] [--fail-on-regression PCT] "
+			   "[--destructive] [--overwrite] [--state-dir DIR]");
+	else
+		rc = run(c, argc, argv);
+	outfile__abort(&c->json);
+	compare__free(&c->cmp);
+	report__free(&c->rep);
+	result__free(&c->res);
+	free(c->base.runs);
+	result_load__free(&c->now);
+	result_load__free(&c->saved);
+	free(c);
+	return rc;
+}
