@@ -2,9 +2,10 @@
 /*
  * The verify command: `blktrace-bench verify RESULT.json` after apply (and the reboot):
  * finds the tuned disk by its stable identity, checks that the recommended settings are
- * in force (verify.c), reruns exactly the saved workload as many times as the baseline
- * ran (tune_session.c, nothing changed), compares the rerun with the baseline as compare
- * does (compare.c) and says whether the change held, with compare's exit codes.
+ * in force (verify.c), reruns exactly the saved workload (tune_session.c, nothing
+ * changed) as many times as the baseline ran and more while the 95% intervals overlap
+ * (10 at most, as tune adds them), compares the rerun with the baseline as compare does
+ * (compare.c) and says whether the change held, with compare's exit codes.
  */
 #include <errno.h>
 #include <math.h>
@@ -121,42 +122,6 @@ static int job_options(struct verify_cmd *c)
 	return EXIT_OK;
 }
 
-static int rerun(struct verify_cmd *c)
-{
-	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
-				    .state = { .dir = c->o.state_dir } };
-	struct tracer_opts topts = { .force_raw_tp = c->o.raw_tp || c->cfg->force_raw_tp,
-				     .verbose = c->o.verbose };
-	const char *values[TUNE_MAX_KNOBS] = { NULL };
-	unsigned int rep;
-	double mbps;
-	size_t run;
-	int err;
-
-	err = tune_session__open(&c->s, &c->job, &c->res.device, &c->res, &env, &stop_signal,
-				 c->err, sizeof(c->err));
-	if (err)
-		goto out;
-	err = tune_session__trace(&c->s, &topts, c->err, sizeof(c->err));
-	if (!err && c->o.verbose)
-		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs\n",
-			c->res.device.name, c->res.device.major, c->res.device.minor,
-			c->res.tracer_flavour);
-	for (rep = 0; !err && rep < c->plan.baseline_runs; rep++)
-		err = tune_session__measure(&c->s, values, NULL, NULL, rep, &mbps, &run, c->err,
-					    sizeof(c->err));
-	if (tune_session__close(&c->s) && !err)
-		err = -EIO;
-out:
-	if (err == -EINTR) {
-		die_msg("interrupted");
-		return 128 + (stop_signal ? stop_signal : 2);
-	}
-	if (err)
-		die_msg("%s", c->err[0] ? c->err : strerror(-err));
-	return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) : EXIT_OK;
-}
-
 /* The saved baseline alone: the runs without a setting of their own. */
 static int baseline_of(struct verify_cmd *c)
 {
@@ -171,6 +136,62 @@ static int baseline_of(struct verify_cmd *c)
 		if (c->saved.runs[i].params.rw[0] && !c->saved.runs[i].params.set_knob[0])
 			c->base.runs[c->base.nr_runs++] = c->saved.runs[i];
 	return 0;
+}
+
+/* app.mb_per_s of the saved baseline's runs. */
+static void baseline_mbps(const struct verify_cmd *c, struct agg *out)
+{
+	double x[4 * TUNE_MAX_REPS];
+	size_t i, n = 0;
+
+	for (i = 0; i < c->base.nr_runs && n < sizeof(x) / sizeof(x[0]); i++)
+		if (c->base.runs[i].has_metric[METRIC_APP_MB_PER_S])
+			x[n++] = c->base.runs[i].metric[METRIC_APP_MB_PER_S];
+	agg_compute(x, n, out);
+}
+
+static int rerun(struct verify_cmd *c)
+{
+	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
+				    .state = { .dir = c->o.state_dir } };
+	struct tracer_opts topts = { .force_raw_tp = c->o.raw_tp || c->cfg->force_raw_tp,
+				     .verbose = c->o.verbose };
+	const char *values[TUNE_MAX_KNOBS] = { NULL };
+	double mbps[TUNE_MAX_REPS];
+	struct agg base, now = { 0 };
+	unsigned int rep;
+	size_t run;
+	int err;
+
+	baseline_mbps(c, &base);
+
+	err = tune_session__open(&c->s, &c->job, &c->res.device, &c->res, &env, &stop_signal,
+				 c->err, sizeof(c->err));
+	if (err)
+		goto out;
+	err = tune_session__trace(&c->s, &topts, c->err, sizeof(c->err));
+	if (!err && c->o.verbose)
+		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs\n",
+			c->res.device.name, c->res.device.major, c->res.device.minor,
+			c->res.tracer_flavour);
+	/* As many runs as the baseline had, and more while the intervals overlap. */
+	for (rep = 0; !err && rep < TUNE_MAX_REPS &&
+		      (rep < c->plan.baseline_runs || agg_overlap(&base, &now));
+	     rep++) {
+		err = tune_session__measure(&c->s, values, NULL, NULL, rep, &mbps[rep], &run,
+					    c->err, sizeof(c->err));
+		agg_compute(mbps, rep + 1, &now);
+	}
+	if (tune_session__close(&c->s) && !err)
+		err = -EIO;
+out:
+	if (err == -EINTR) {
+		die_msg("interrupted");
+		return 128 + (stop_signal ? stop_signal : 2);
+	}
+	if (err)
+		die_msg("%s", c->err[0] ? c->err : strerror(-err));
+	return err ? (err == -EINVAL ? EXIT_USAGE : EXIT_FAIL) : EXIT_OK;
 }
 
 static json_t *verify_json(const struct verify_cmd *c)
@@ -204,7 +225,7 @@ static int judge(struct verify_cmd *c)
 	int rc = EXIT_FAIL;
 
 	if (report__build(&c->rep, &c->res, false) || !(doc = report_json__doc(&c->rep)) ||
-	    result_doc__load(doc, "this run", &c->now, c->err, sizeof(c->err)) || baseline_of(c) ||
+	    result_doc__load(doc, "this run", &c->now, c->err, sizeof(c->err)) ||
 	    compare__build(&c->cmp, &c->base, &c->now, c->plan.result, "this run")) {
 		die_msg("%s", c->err[0] ? c->err : "out of memory");
 		goto out;
@@ -250,6 +271,10 @@ static int run(struct verify_cmd *c, int argc, char **argv)
 	text__join(c->res.command_line, sizeof(c->res.command_line), argc, argv);
 	host_info__read(&c->res.host);
 	signals__catch();
+	if (baseline_of(c)) {
+		die_msg("out of memory");
+		return EXIT_FAIL;
+	}
 	rc = rerun(c);
 	return rc ? rc : judge(c);
 }

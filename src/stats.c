@@ -196,6 +196,11 @@ double student_t_q975(double df)
  * and p = 1, different means t = +-INFINITY and p = 0, with df = na + nb - 2,
  * the pooled df that Welch's formula cannot produce from 0/0.
  */
+bool agg_overlap(const struct agg *a, const struct agg *b)
+{
+	return fabs(a->mean - b->mean) <= a->ci95 + b->ci95;
+}
+
 int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df, double *p)
 {
 	double ua, ub, se, diff;

@@ -123,11 +123,6 @@ static int best_of(const struct tune *t, const int *pts, int n)
 	return best;
 }
 
-static bool overlap(const struct agg *a, const struct agg *b)
-{
-	return fabs(a->mean - b->mean) <= a->ci95 + b->ci95;
-}
-
 /*
  * While the best of pts overlaps others, one more repetition of each of them, as long
  * as the budget leaves room for reserve runs after. 0, -EINTR or -errno.
@@ -145,7 +140,7 @@ static int adapt(struct tune *t, const struct tune_ops *ops, const int *pts, int
 			const struct tune_point *p = &t->points[pts[i]];
 
 			if (pts[i] != best && p->n >= 2 && p->n < t->max_reps &&
-			    overlap(&p->agg, &t->points[best].agg))
+			    agg_overlap(&p->agg, &t->points[best].agg))
 				more[m++] = pts[i];
 		}
 		if (!m)
