@@ -139,6 +139,12 @@ static int prepare(struct tune_cmd *c)
 		err = -EINTR;
 	if (!err)
 		err = tune_session__trace(&c->s, &topts, c->err, sizeof(c->err));
+	if (!err) {
+		size_t run;
+
+		err = tune_session__warm_up(&c->s, &run, c->err, sizeof(c->err));
+		c->t.warm_up_run = err ? -1 : (long)run;
+	}
 	if (err) {
 		tune_session__close(&c->s);
 		return failed(c, err);

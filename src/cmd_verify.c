@@ -3,9 +3,9 @@
  * The verify command: `blktrace-bench verify RESULT.json` after apply (and the reboot):
  * finds the tuned disk by its stable identity, checks that the recommended settings are
  * in force (verify.c), reruns exactly the saved workload (tune_session.c, nothing
- * changed) as many times as the baseline ran and more while the 95% intervals overlap
- * (10 at most, as tune adds them), compares the rerun with the baseline as compare does
- * (compare.c) and says whether the change held, with compare's exit codes.
+ * changed) as many times as tune began each configuration with, and more while the 95%
+ * intervals overlap (10 at most, as tune adds them), compares the rerun with the baseline as
+ * compare does (compare.c) and says whether the change held, with compare's exit codes.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,7 +26,8 @@ struct verify_cmd {
 	struct options o;
 	struct options job; /* the saved workload */
 	const struct env_config *cfg;
-	struct loaded_result saved, base, now; /* base: the saved baseline's runs */
+	/* base: the saved baseline's runs; rerun: this run's, the warm-up left out */
+	struct loaded_result saved, base, now, rerun;
 	struct tune_plan plan;
 	struct result res; /* the rerun */
 	struct tune_session s;
@@ -122,19 +123,19 @@ static int job_options(struct verify_cmd *c)
 	return EXIT_OK;
 }
 
-/* The saved baseline alone: the runs without a setting of their own. */
-static int baseline_of(struct verify_cmd *c)
+/* The runs of the workload alone in from: those without a setting (the warm-up has one). */
+static int jobs_of(const struct loaded_result *from, struct loaded_result *to)
 {
 	size_t i;
 
-	c->base.header = c->saved.header;
-	c->base.has_runs = true;
-	c->base.runs = calloc(c->saved.nr_runs, sizeof(*c->base.runs));
-	if (!c->base.runs)
+	to->header = from->header;
+	to->has_runs = true;
+	to->runs = calloc(from->nr_runs ? from->nr_runs : 1, sizeof(*to->runs));
+	if (!to->runs)
 		return -ENOMEM;
-	for (i = 0; i < c->saved.nr_runs; i++)
-		if (c->saved.runs[i].params.rw[0] && !c->saved.runs[i].params.set_knob[0])
-			c->base.runs[c->base.nr_runs++] = c->saved.runs[i];
+	for (i = 0; i < from->nr_runs; i++)
+		if (from->runs[i].params.rw[0] && !from->runs[i].params.set_knob[0])
+			to->runs[to->nr_runs++] = from->runs[i];
 	return 0;
 }
 
@@ -170,13 +171,15 @@ static int rerun(struct verify_cmd *c)
 	if (err)
 		goto out;
 	err = tune_session__trace(&c->s, &topts, c->err, sizeof(c->err));
+	if (!err) /* as tune did before its baseline */
+		err = tune_session__warm_up(&c->s, &run, c->err, sizeof(c->err));
 	if (!err && c->o.verbose)
 		fprintf(stderr, "blktrace-bench: tracing %s (%u:%u) with %s programs\n",
 			c->res.device.name, c->res.device.major, c->res.device.minor,
 			c->res.tracer_flavour);
-	/* As many runs as the baseline had, and more while the intervals overlap. */
-	for (rep = 0; !err && rep < TUNE_MAX_REPS &&
-		      (rep < c->plan.baseline_runs || agg_overlap(&base, &now));
+	/* As many runs as tune began with, and more while the intervals overlap. */
+	for (rep = 0;
+	     !err && rep < TUNE_MAX_REPS && (rep < c->plan.min_reps || agg_overlap(&base, &now));
 	     rep++) {
 		err = tune_session__measure(&c->s, values, NULL, NULL, rep, &mbps[rep], &run,
 					    c->err, sizeof(c->err));
@@ -226,7 +229,8 @@ static int judge(struct verify_cmd *c)
 
 	if (report__build(&c->rep, &c->res, false) || !(doc = report_json__doc(&c->rep)) ||
 	    result_doc__load(doc, "this run", &c->now, c->err, sizeof(c->err)) ||
-	    compare__build(&c->cmp, &c->base, &c->now, c->plan.result, "this run")) {
+	    jobs_of(&c->now, &c->rerun) ||
+	    compare__build(&c->cmp, &c->base, &c->rerun, c->plan.result, "this run")) {
 		die_msg("%s", c->err[0] ? c->err : "out of memory");
 		goto out;
 	}
@@ -271,7 +275,7 @@ static int run(struct verify_cmd *c, int argc, char **argv)
 	text__join(c->res.command_line, sizeof(c->res.command_line), argc, argv);
 	host_info__read(&c->res.host);
 	signals__catch();
-	if (baseline_of(c)) {
+	if (jobs_of(&c->saved, &c->base)) {
 		die_msg("out of memory");
 		return EXIT_FAIL;
 	}
@@ -303,6 +307,7 @@ int cmd_verify(int argc, char **argv, const struct env_config *cfg)
 	report__free(&c->rep);
 	result__free(&c->res);
 	free(c->base.runs);
+	free(c->rerun.runs);
 	result_load__free(&c->now);
 	result_load__free(&c->saved);
 	free(c);

@@ -14,6 +14,7 @@ void tune__init(struct tune *t)
 	t->max_reps = TUNE_MAX_REPS;
 	t->budget_s = TUNE_BUDGET_S;
 	t->combination = -1;
+	t->warm_up_run = -1;
 }
 
 void tune__point_values(const struct tune *t, const struct tune_point *p,
@@ -30,12 +31,13 @@ void tune__point_values(const struct tune *t, const struct tune_point *p,
 			values[k] = t->points[t->knobs[k].recommended].value;
 }
 
-static int add_point(struct tune *t, int knob, const char *value)
+static int add_point(struct tune *t, int knob, const char *value, int base)
 {
 	struct tune_point *p = &t->points[t->nr_points];
 
 	memset(p, 0, sizeof(*p));
 	p->knob = knob;
+	p->base = base;
 	snprintf(p->value, sizeof(p->value), "%s", value);
 	p->vs_baseline.verdict = VERDICT_UNKNOWN;
 	return t->nr_points++;
@@ -169,11 +171,11 @@ static void judge(struct tune *t, int pi)
 {
 	struct tune_point *p = &t->points[pi];
 
-	if (pi && p->n >= 2 && t->points[0].n >= 2)
-		compare__metric(&t->points[0].agg, &p->agg, +1, &p->vs_baseline);
+	if (p->base >= 0 && p->n >= 2 && t->points[p->base].n >= 2)
+		compare__metric(&t->points[p->base].agg, &p->agg, +1, &p->vs_baseline);
 }
 
-/* Knob k's recommendation from its points pts[0..n) (pts[0]: the baseline). */
+/* Knob k's recommendation from its phase's points pts[0..n) (pts[0]: its baseline). */
 static void decide_knob(struct tune *t, int k, const int *pts, int n)
 {
 	struct tune_knob *kb = &t->knobs[k];
@@ -191,9 +193,8 @@ static void decide_knob(struct tune *t, int k, const int *pts, int n)
 	}
 	if (!best) {
 		snprintf(kb->reason, sizeof(kb->reason),
-			 "%s: no value measured significantly "
-			 "better than %s, as found",
-			 kb->name, kb->original);
+			 "%s: no value measured significantly better than %s, as found", kb->name,
+			 kb->original);
 		return;
 	}
 	/* The smallest value as good as the best: no more than it takes. */
@@ -217,27 +218,31 @@ static void decide_knob(struct tune *t, int k, const int *pts, int n)
 		 p != best ? ", is not significantly better" : "");
 }
 
-/* Runs still needed for the first repetitions of knobs after k and the combination. */
+/* Runs still needed for the first repetitions of the phases after knob k's. */
 static unsigned int reserve_after(const struct tune *t, int k)
 {
-	unsigned int runs = t->nr_knobs > 1 ? t->min_reps : 0;
-	int j;
+	unsigned int runs = 0;
+	int j, tuned = 0;
 
-	for (j = k + 1; j < t->nr_knobs; j++)
-		if (!t->knobs[j].skipped[0])
-			runs += t->knobs[j].nr_values * t->min_reps;
-	return runs;
+	for (j = 0; j < t->nr_knobs; j++)
+		if (!t->knobs[j].skipped[0]) {
+			tuned++;
+			if (j > k)
+				runs += (t->knobs[j].nr_values + 1) * t->min_reps;
+		}
+	return runs + (tuned > 1 ? 3 * t->min_reps : 0);
 }
 
+/* One phase: knob k's values beside a baseline of their own. */
 static int tune_knob(struct tune *t, const struct tune_ops *ops, int k, volatile sig_atomic_t *stop,
 		     char *err, size_t errlen)
 {
 	struct tune_knob *kb = &t->knobs[k];
 	int pts[TUNE_MAX_VALUES + 1], n = 1, v, ret;
 
-	pts[0] = 0;
+	pts[0] = add_point(t, TUNE_BASELINE, "", -1);
 	for (v = 0; v < kb->nr_values; v++)
-		pts[n++] = add_point(t, k, kb->values[v]);
+		pts[n++] = add_point(t, k, kb->values[v], pts[0]);
 	ret = first_reps(t, ops, pts, n, stop, err, errlen);
 	kb->measured = !ret;
 	if (!ret)
@@ -246,7 +251,7 @@ static int tune_knob(struct tune *t, const struct tune_ops *ops, int k, volatile
 	return ret < 0 ? ret : 0;
 }
 
-/* The recommended point of the knob with the highest mean; 0 (the baseline) when none. */
+/* The recommended point with the largest gain on its baseline; 0 (a baseline) when none. */
 static int best_single(const struct tune *t)
 {
 	int k, best = 0;
@@ -254,50 +259,63 @@ static int best_single(const struct tune *t)
 	for (k = 0; k < t->nr_knobs; k++) {
 		int r = t->knobs[k].recommended;
 
-		if (r > 0 && (!best || t->points[r].agg.mean > t->points[best].agg.mean))
+		if (r > 0 &&
+		    (!best || t->points[r].vs_baseline.change > t->points[best].vs_baseline.change))
 			best = r;
 	}
 	return best;
 }
 
-static int combine(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t *stop,
-		   char *err, size_t errlen)
+/* "max_sectors_kb=1024,scheduler=mq-deadline": the recommended values; how many. */
+static int combination_of(const struct tune *t, char *config, size_t len)
 {
-	char config[TUNE_CONFIG_MAX] = "";
 	size_t used = 0;
-	int k, nr = 0, pts[2], ret;
-	struct metric_cmp cmp;
+	int k, nr = 0;
 
-	t->final = best_single(t);
+	config[0] = '\0';
 	for (k = 0; k < t->nr_knobs; k++) {
 		const struct tune_knob *kb = &t->knobs[k];
 
 		if (kb->recommended <= 0)
 			continue;
 		nr++;
-		if (used < sizeof(config))
-			used += snprintf(config + used, sizeof(config) - used, "%s%s=%s",
-					 used ? "," : "", kb->name,
-					 t->points[kb->recommended].value);
+		if (used < len)
+			used += snprintf(config + used, len - used, "%s%s=%s", used ? "," : "",
+					 kb->name, t->points[kb->recommended].value);
 	}
-	if (nr < 2 || t->stop != TUNE_COMPLETE)
+	return nr;
+}
+
+/* The combination, the best knob alone and a baseline, side by side. */
+static int combine(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t *stop,
+		   char *err, size_t errlen)
+{
+	char config[TUNE_CONFIG_MAX], value[TUNE_CONFIG_MAX];
+	int pts[3], ret, single;
+	struct metric_cmp cmp;
+
+	t->final = best_single(t);
+	if (combination_of(t, config, sizeof(config)) < 2 || t->stop != TUNE_COMPLETE)
 		return 0;
-	pts[0] = t->final;
-	pts[1] = t->combination = add_point(t, TUNE_COMBINATION, config);
-	ret = first_reps(t, ops, pts, 2, stop, err, errlen);
+	single = t->final;
+	pts[0] = add_point(t, TUNE_BASELINE, "", -1);
+	snprintf(value, sizeof(value), "%s", t->points[single].value);
+	pts[1] = add_point(t, t->points[single].knob, value, pts[0]);
+	pts[2] = t->combination = add_point(t, TUNE_COMBINATION, config, pts[0]);
+	ret = first_reps(t, ops, pts, 3, stop, err, errlen);
 	if (ret > 0)
 		set_note(t, TUNE_STOP_BUDGET,
 			 "the budget ended before the combination was measured");
 	if (!ret)
-		ret = adapt(t, ops, pts, 2, 0, stop, err, errlen);
+		ret = adapt(t, ops, pts, 3, 0, stop, err, errlen);
 	if (ret < 0)
 		return ret;
-	judge(t, t->combination);
-	if (t->points[t->combination].n < 2)
+	judge(t, pts[1]);
+	judge(t, pts[2]);
+	if (t->points[pts[1]].n < 2 || t->points[pts[2]].n < 2)
 		return 0;
-	compare__metric(&t->points[t->final].agg, &t->points[t->combination].agg, +1, &cmp);
-	if (cmp.verdict != VERDICT_WORSE && cmp.verdict != VERDICT_UNKNOWN)
-		t->final = t->combination;
+	compare__metric(&t->points[pts[1]].agg, &t->points[pts[2]].agg, +1, &cmp);
+	t->final = cmp.verdict != VERDICT_WORSE && cmp.verdict != VERDICT_UNKNOWN ? pts[2] : pts[1];
 	return 0;
 }
 
@@ -322,7 +340,7 @@ static void budget_note(struct tune *t, int from)
 int tune__run(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t *stop, char *err,
 	      size_t errlen)
 {
-	int base = 0, k, ret;
+	int k, tuned = 0, ret = 0;
 
 	t->start_s = ops->now(ops->ctx);
 	t->nr_points = 0;
@@ -330,10 +348,14 @@ int tune__run(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t 
 	t->combination = -1;
 	t->max_reps = t->max_reps > TUNE_MAX_REPS ? TUNE_MAX_REPS : t->max_reps;
 	t->min_reps = t->min_reps > t->max_reps ? t->max_reps : t->min_reps;
-	for (k = 0; k < t->nr_knobs; k++)
+	for (k = 0; k < t->nr_knobs; k++) {
 		t->knobs[k].recommended = -1;
-	add_point(t, TUNE_BASELINE, "");
-	ret = first_reps(t, ops, &base, 1, stop, err, errlen);
+		tuned += !t->knobs[k].skipped[0];
+	}
+	if (!tuned) {
+		snprintf(err, errlen, "nothing to tune");
+		return -EINVAL;
+	}
 	for (k = 0; !ret && k < t->nr_knobs; k++) {
 		if (t->knobs[k].skipped[0])
 			continue;

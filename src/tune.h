@@ -3,18 +3,20 @@
  * tune: the best runtime queue settings of one disk for one workload, measured.
  *
  * One knob at a time, then the best combination:
- *  1. the baseline (every setting as found) gets min_reps repetitions;
- *  2. each knob in turn: each candidate value min_reps repetitions, the other knobs as
- *     found, value after value round after round, so that a drift of the machine falls
- *     on all of them alike; then, while the 95% confidence interval of the best value
+ *  1. each knob in turn, a phase: the baseline (every setting as found) and each
+ *     candidate value, the other knobs as found, min_reps repetitions each, value after
+ *     value round after round; then, while the 95% confidence interval of the best
  *     overlaps another's, one more repetition of each (max_reps at most), so that the
- *     statistics can separate them;
- *  3. a knob's recommendation: of the values significantly better than the baseline
+ *     statistics can separate them. Runs drift (a fresh filesystem, the page cache,
+ *     the neighbours of a VM), so each phase measures its own baseline beside its
+ *     values and is judged against it alone;
+ *  2. a knob's recommendation: of the values significantly better than the baseline
  *     (compare's rule, compare.h: Welch p < 0.05 and the intervals apart), the
  *     smallest one statistically as good as the best of them (Welch p >= 0.05);
  *     none: the knob stays as found;
- *  4. two or more knobs recommended: their combination is measured the same way and
- *     recommended unless it is significantly worse than the best single knob.
+ *  3. two or more knobs recommended: their combination, the best knob alone and a
+ *     baseline are measured side by side, and the combination is recommended unless
+ *     it is significantly worse than the best knob alone.
  * The budget: a run starts only while the longest run so far still fits; adaptive
  * repetitions only while the first repetitions of the knobs still to come fit too.
  *
@@ -36,13 +38,16 @@
 #define TUNE_CONFIG_MAX 128 /* the combination: "max_sectors_kb=1024,scheduler=none" */
 #define TUNE_MIN_REPS 3	    /* the default first repetitions of every configuration */
 #define TUNE_MAX_REPS 10
-#define TUNE_MAX_POINTS (2 + TUNE_MAX_KNOBS * TUNE_MAX_VALUES)
+/* A baseline and the values of each knob; the combination's baseline, knob and itself. */
+#define TUNE_MAX_POINTS (TUNE_MAX_KNOBS * (1 + TUNE_MAX_VALUES) + 3)
 #define TUNE_BUDGET_S 300.0 /* --budget's default */
 /* A point's knob: an index into knobs[], or one of these. */
 #define TUNE_BASELINE (-1)
 #define TUNE_COMBINATION (-2)
 /* The setting name the runs of the combination are labelled with (params.settings). */
 #define TUNE_COMBINATION_LABEL "settings"
+/* The setting name of the warm-up run, which no point counts (tune_session.c). */
+#define TUNE_WARM_UP_LABEL "warm_up"
 
 struct tune_knob {
 	char name[32];
@@ -58,12 +63,13 @@ struct tune_knob {
 
 struct tune_point {
 	int knob;		     /* index, TUNE_BASELINE or TUNE_COMBINATION */
+	int base;		     /* the baseline point it is judged against; -1: it is one */
 	char value[TUNE_CONFIG_MAX]; /* the knob's value; the combination's "a=1,b=2" */
 	double x[TUNE_MAX_REPS];     /* app MB/s of each repetition */
 	size_t run[TUNE_MAX_REPS];   /* its run's index in the caller's result */
 	unsigned int n;
 	struct agg agg;		       /* of x */
-	struct metric_cmp vs_baseline; /* n >= 2 on both sides, else VERDICT_UNKNOWN */
+	struct metric_cmp vs_baseline; /* against base; n >= 2 on both sides, else unknown */
 };
 
 enum tune_stop {
@@ -78,11 +84,12 @@ struct tune {
 	int nr_knobs;
 	unsigned int min_reps, max_reps;
 	double budget_s;
-	/* The outcome: points[0] is the baseline. */
+	/* The outcome: each phase's baseline, then its values; points[0] is a baseline. */
 	struct tune_point points[TUNE_MAX_POINTS];
 	int nr_points;
-	int combination; /* its point, -1 when not measured */
-	int final;	 /* the recommended configuration's point; 0: keep everything */
+	int combination;  /* its point, -1 when not measured */
+	int final;	  /* the recommended configuration's point; 0: keep everything */
+	long warm_up_run; /* the caller's warm-up run in its result, -1: none */
 	enum tune_stop stop;
 	double start_s, elapsed_s, longest_s;
 	unsigned int nr_runs;

@@ -73,12 +73,13 @@ static json_t *point_json(const struct tune *t, const struct tune_point *p, doub
 
 	for (i = 0; runs && i < p->n; i++)
 		json_array_append_new(runs, json_integer((json_int_t)p->run[i]));
-	if (p != t->points && p->vs_baseline.verdict != VERDICT_UNKNOWN)
+	if (p->base >= 0 && p->vs_baseline.verdict != VERDICT_UNKNOWN)
 		vs = json_pack("{s:o, s:o, s:s}", "change", num_or_null(p->vs_baseline.change), "p",
 			       num_or_null(p->vs_baseline.p), "verdict",
 			       compare__verdict_name(p->vs_baseline.verdict));
-	return json_pack("{s:o, s:o, s:o, s:{s:I, s:f, s:f, s:f, s:f, s:f}, s:o, s:o}", "knob",
-			 str_or_null(knob), "value", str_or_null(p->value), "runs", runs,
+	return json_pack("{s:o, s:o, s:o, s:o, s:{s:I, s:f, s:f, s:f, s:f, s:f}, s:o, s:o}", "knob",
+			 str_or_null(knob), "value", str_or_null(p->value), "baseline",
+			 p->base >= 0 ? json_integer(p->base) : json_null(), "runs", runs,
 			 "mb_per_s", "n", (json_int_t)p->agg.n, "mean", p->agg.mean, "stddev",
 			 p->agg.stddev, "min", p->agg.min, "max", p->agg.max, "ci95", p->agg.ci95,
 			 "vs_baseline", vs, "request_bytes_p50", num_or_null(req_p50));
@@ -137,6 +138,8 @@ json_t *tune_json__object(const struct tune *t, const struct tune_outcome *out,
 	json_object_set_new(o, "combination",
 			    t->combination >= 0 ? json_integer(t->combination) : json_null());
 	json_object_set_new(o, "final", json_integer(t->final));
+	json_object_set_new(o, "warm_up_run",
+			    t->warm_up_run >= 0 ? json_integer(t->warm_up_run) : json_null());
 	json_object_set_new(o, "recommendation", recommendation_json(out));
 	return o;
 }

@@ -10,10 +10,12 @@
  *   repetitions        min, max
  *   budget_seconds, elapsed_seconds, runs, stopped (null, "budget", "interrupted"), note
  *   knobs              [{name, original, values, skipped, measured, recommended, reason}]
- *   points             [{knob, value, runs, mb_per_s {n, mean, stddev, min, max, ci95},
- *                        vs_baseline {change, p, verdict}, request_bytes_p50}];
- *                      points[0] is the baseline
+ *   points             [{knob, value, baseline, runs, mb_per_s {n, mean, stddev, min,
+ *                        max, ci95}, vs_baseline {change, p, verdict},
+ *                        request_bytes_p50}]: a phase's baseline point (knob and
+ *                        baseline null) then its values, judged against it
  *   combination, final point indexes (combination null when not measured)
+ *   warm_up_run        the run before all others, no point's (null: none)
  *   recommendation     settings [{name, from, to}], baseline_mb_per_s, mb_per_s, change,
  *                      p, baseline_request_bytes_p50, request_bytes_p50,
  *                      module_parameters [{module, name, value, now, boot_parameter,

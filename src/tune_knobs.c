@@ -108,8 +108,13 @@ static void nr_requests(struct ctx *c)
 		add_num(c->kb, c->cur / 4);
 	if (c->cur / 2 >= 4)
 		add_num(c->kb, c->cur / 2);
-	add_num(c->kb, c->cur * 2);
-	add_num(c->kb, c->cur * 4);
+	/* Without a scheduler the queue is the driver's tags: the kernel refuses more. */
+	if (strcmp(c->d->limits.scheduler, "none") || !c->d->max_tags ||
+	    c->cur * 2 <= (int64_t)c->d->max_tags)
+		add_num(c->kb, c->cur * 2);
+	if (strcmp(c->d->limits.scheduler, "none") || !c->d->max_tags ||
+	    c->cur * 4 <= (int64_t)c->d->max_tags)
+		add_num(c->kb, c->cur * 4);
 }
 
 static void wbt(struct ctx *c)

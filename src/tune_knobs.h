@@ -7,8 +7,9 @@
  *                   size stays below every value
  *   read_ahead_kb   0, 128, 512, 2048, 8192: buffered reads only
  *   scheduler       each one queue/scheduler offers
- *   nr_requests     a quarter, half, twice and four times the current depth: when
- *                   more than one I/O is in flight (iodepth > 1, buffered writes)
+ *   nr_requests     a quarter, half, twice and four times the current depth (not
+ *                   above the driver's tags without a scheduler): when more than one
+ *                   I/O is in flight (iodepth > 1, buffered writes)
  *   wbt_lat_usec    0 (off): buffered writes only, where throttling is on
  *   nomerges, rq_affinity  0, 1, 2: only when --knobs names them
  * --knobs LIST tunes those knobs, whatever the workload; --set KNOB=V1,V2 gives the

@@ -87,7 +87,10 @@ void tune_outcome__xen(struct tune_outcome *out, const struct device *d, const s
 void tune_outcome__compute(struct tune_outcome *out, const struct tune *t, const struct device *d,
 			   const struct job_params *p, const struct run_summary *runs)
 {
-	const struct tune_point *base = &t->points[0], *fin = &t->points[t->final];
+	const struct tune_point *fin = &t->points[t->final];
+	/* Against the baseline measured beside it (tune.h); a baseline is its own. */
+	int b = fin->base >= 0 ? fin->base : t->final;
+	const struct tune_point *base = &t->points[b];
 	const char *values[TUNE_MAX_KNOBS];
 	int k;
 
@@ -105,12 +108,12 @@ void tune_outcome__compute(struct tune_outcome *out, const struct tune *t, const
 	}
 	out->base_mbps = base->n ? base->agg.mean : NAN;
 	out->final_mbps = fin->n ? fin->agg.mean : NAN;
-	out->change = t->final ? fin->vs_baseline.change : 0;
-	out->p = t->final ? fin->vs_baseline.p : NAN;
+	out->change = fin->base >= 0 ? fin->vs_baseline.change : 0;
+	out->p = fin->base >= 0 ? fin->vs_baseline.p : NAN;
 	for (k = 0; k < t->nr_points; k++)
 		out->point_req_p50[k] =
 			mean_of(runs, t->points[k].run, t->points[k].n, METRIC_REQ_BYTES_P50);
-	out->base_req_p50 = out->point_req_p50[0];
+	out->base_req_p50 = out->point_req_p50[b];
 	out->final_req_p50 = out->point_req_p50[t->final];
 	tune_outcome__xen(out, d, p, runs, fin->run, fin->n);
 }

@@ -302,6 +302,11 @@ int tune_plan__read(const struct loaded_result *lr, const char *name, struct tun
 	v = json_object_get(lr->header, "tool_version");
 	snprintf(p->tool_version, sizeof(p->tool_version), "%s",
 		 json_is_string(v) ? json_string_value(v) : "?");
+	v = json_object_get(json_object_get(tune, "repetitions"), "min");
+	p->min_reps = json_is_integer(v) && json_integer_value(v) >= 2 &&
+				      json_integer_value(v) <= TUNE_MAX_REPS
+			      ? (unsigned int)json_integer_value(v)
+			      : TUNE_MIN_REPS;
 	if ((ret = read_disk(&r, tune, p)) || (ret = read_workload(&r, tune, &p->w)) ||
 	    (ret = read_recommendation(&r, tune, &p->out)))
 		return ret;
@@ -336,7 +341,7 @@ void tune_plan__options(const struct tune_plan *plan, struct options *o)
 	o->sync = p->sync;
 	o->fsync = p->fsync;
 	o->fdatasync = p->fdatasync;
-	o->repeat = plan->baseline_runs;
+	o->repeat = plan->min_reps;
 	o->raw = plan->w.target == TUNE_TARGET_RAW;
 	o->file = plan->w.target == TUNE_TARGET_FILE ? plan->w.path : NULL;
 	o->hugepages = plan->w.hugepages;

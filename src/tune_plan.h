@@ -48,14 +48,15 @@ struct tune_plan {
 	struct job_params params;   /* the workload's: the first baseline run's */
 	char workload[256];	    /* its label: "read bs=1 MiB psync direct" */
 	unsigned int baseline_runs; /* runs without a setting of their own */
+	unsigned int min_reps;	    /* the first repetitions of each configuration */
 	struct tune_outcome out;    /* settings, module parameter, figures */
 };
 
 /* The workload's options for a tune (o as given; cwd: the directory it runs in). */
 void tune_workload__from_options(struct tune_workload *w, const struct options *o, const char *cwd);
 /*
- * Options that rerun plan's workload as tune ran it: its job, target and buffers, its
- * baseline's repetitions; the permissions (--destructive, --overwrite) are the caller's.
+ * Options that rerun plan's workload as tune ran it: its job, target and buffers, the
+ * first repetitions; the permissions (--destructive, --overwrite) are the caller's.
  */
 void tune_plan__options(const struct tune_plan *plan, struct options *o);
 

@@ -212,6 +212,15 @@ int tune_session__measure(void *ctx, const char *const *values, const char *knob
 	return 0;
 }
 
+int tune_session__warm_up(struct tune_session *s, size_t *run, char *err, size_t errlen)
+{
+	const char *values[TUNE_MAX_KNOBS] = { NULL };
+	double mbps;
+
+	return tune_session__measure(s, values, TUNE_WARM_UP_LABEL, "1", 0, &mbps, run, err,
+				     errlen);
+}
+
 double tune_session__now(void *ctx)
 {
 	struct timespec ts;

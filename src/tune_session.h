@@ -57,6 +57,13 @@ int tune_session__arm(struct tune_session *s, struct tune *t, char *err, size_t 
 int tune_session__trace(struct tune_session *s, const struct tracer_opts *topts, char *err,
 			size_t errlen);
 
+/*
+ * One run of the workload as found, before the runs that count: the first run on a
+ * fresh file, a cold cache or an idle device is slower than the ones after it. It is
+ * kept in the result, labelled warm_up=1 (TUNE_WARM_UP_LABEL); *run is its index.
+ */
+int tune_session__warm_up(struct tune_session *s, size_t *run, char *err, size_t errlen);
+
 /* struct tune_ops's measure, ctx the session. */
 int tune_session__measure(void *ctx, const char *const *values, const char *knob, const char *value,
 			  unsigned int rep, double *mbps, size_t *run, char *err, size_t errlen);

@@ -47,8 +47,11 @@ static void print_points(FILE *f, const struct tune *t, const struct tune_outcom
 		const struct tune_point *p = &t->points[i];
 		const struct metric_cmp *c = &p->vs_baseline;
 
-		if (!i || c->verdict == VERDICT_UNKNOWN)
-			snprintf(vs, sizeof(vs), "%s", i ? "-" : "");
+		/* A phase: its own baseline, then what was measured beside it. */
+		if (i && p->base < 0)
+			fputc('\n', f);
+		if (p->base < 0 || c->verdict == VERDICT_UNKNOWN)
+			snprintf(vs, sizeof(vs), "%s", p->base < 0 ? "" : "-");
 		else
 			snprintf(vs, sizeof(vs), "%+.1f%% p=%.2g %s", 100 * c->change, c->p,
 				 compare__verdict_name(c->verdict));
@@ -58,7 +61,7 @@ static void print_points(FILE *f, const struct tune *t, const struct tune_outcom
 			fmt__size(size, sizeof(size), o->point_req_p50[i]);
 		fprintf(f, "%-40.40s %10.1f +-%7.1f %3zu %26s %10s%s\n",
 			point_name(name, sizeof(name), t, p), p->agg.mean, p->agg.ci95, p->agg.n,
-			vs, size, i == t->final && i ? "  <- recommended" : "");
+			vs, size, i == t->final && p->base >= 0 ? "  <- recommended" : "");
 	}
 }
 
@@ -102,6 +105,8 @@ void tune_text__print(FILE *f, const struct tune *t, const struct tune_outcome *
 
 	fprintf(f, "tune %s: %s; %u to %u repetitions a configuration, budget %.0f s\n", disk,
 		workload, t->min_reps, t->max_reps, t->budget_s);
+	if (t->warm_up_run >= 0)
+		fprintf(f, "  (one warm-up run first, counted nowhere)\n");
 	print_knobs(f, t);
 	print_points(f, t, o);
 	fputc('\n', f);

@@ -217,7 +217,8 @@ static void test_budget(void **state)
 
 /*
  * Room kept for the knobs to come: the first knob's values overlap (adaptive repetitions
- * would take all 40 s), yet the second knob still gets its first repetitions.
+ * would take 14 more runs), yet the second knob's phase still gets its first 6 and the
+ * combination's 9 stay reserved: 3 adaptive runs fit in 24 s.
  */
 static void test_budget_reserve(void **state)
 {
@@ -230,10 +231,12 @@ static void test_budget_reserve(void **state)
 	(void)state;
 	knob(t, &m, 0, "nomerges");
 	knob(t, &m, 1, "scheduler");
-	t->budget_s = 20;
+	t->budget_s = 24;
 	assert_int_equal(run(t, &m), 0);
 	assert_true(t->knobs[1].measured);
-	assert_true(t->points[1].n > 3); /* it did adapt, within what was left */
+	/* It did adapt, within what was left: 6 + 3 adaptive runs + the second phase's 6. */
+	assert_true(t->points[1].n > 3);
+	assert_int_equal(t->nr_runs, 15);
 	assert_string_equal(recommended(t, 1), "bfq");
 	assert_true(t->elapsed_s <= t->budget_s);
 	test_free(t);
@@ -254,6 +257,11 @@ static void test_combination(void **state)
 	assert_true(t->combination > 0);
 	assert_int_equal(t->final, t->combination);
 	assert_int_equal(t->points[t->combination].knob, TUNE_COMBINATION);
+	/* Each phase judged against its own baseline: 2 knob phases, 1 combination phase. */
+	assert_int_equal(t->points[t->combination].base, 4);
+	assert_int_equal(t->points[4].knob, TUNE_BASELINE);
+	assert_int_equal(t->points[1].base, 0);
+	assert_int_equal(t->points[3].base, 2);
 	assert_string_equal(t->points[t->combination].value,
 			    "max_sectors_kb=1280,read_ahead_kb=2048");
 	assert_true(t->points[t->final].agg.mean > 2200);
@@ -276,7 +284,9 @@ static void test_combination_worse(void **state)
 	knob(t, &m, 1, "read_ahead_kb");
 	assert_int_equal(run(t, &m), 0);
 	assert_true(t->combination > 0);
-	assert_int_equal(t->final, t->knobs[0].recommended);
+	/* The single knob measured again beside the combination and its baseline. */
+	assert_int_equal(t->points[t->final].knob, 0);
+	assert_int_equal(t->points[t->final].base, t->points[t->combination].base);
 	tune__point_values(t, &t->points[t->final], values);
 	assert_string_equal(values[0], "1280");
 	assert_null(values[1]);

@@ -233,7 +233,9 @@ static struct doc *make_doc(const char *tree)
 	snprintf(x->t.knobs[0].name, 32, "max_sectors_kb");
 	snprintf(x->t.knobs[0].original, TUNE_VALUE_MAX, "128");
 	x->t.nr_points = 2;
-	x->t.points[0] = (struct tune_point){ .knob = TUNE_BASELINE, .n = 3, .run = { 0, 1, 2 } };
+	x->t.points[0] = (struct tune_point){
+		.knob = TUNE_BASELINE, .base = -1, .n = 3, .run = { 0, 1, 2 }
+	};
 	x->t.points[1] =
 		(struct tune_point){ .knob = 0, .value = "64", .n = 3, .run = { 3, 4, 5 } };
 	x->t.knobs[0].recommended = -1;
