@@ -275,9 +275,9 @@ static void next_steps(const struct tune_plan *plan, const struct apply_opts *o,
 	if (plan->out.has_module) {
 		fprintf(o->out,
 			"kernel command line (not edited by this tool): add\n  %s\n"
-			"to GRUB_CMDLINE_LINUX in /etc/default/grub, then run update-grub "
-			"(needed where %s is built in; as a module, update-initramfs -u\n"
-			"reads the modprobe.d file instead)\n",
+			"to GRUB_CMDLINE_LINUX in /etc/default/grub, then run update-grub:\n"
+			"needed where %s is built in; as a module loaded from the initramfs,\n"
+			"update-initramfs -u makes it read the modprobe.d file instead\n",
 			plan->out.module.boot_parameter, plan->out.module.module);
 		f = o->check_cmdline ? fopen("/proc/cmdline", "re") : NULL;
 		if (f && fgets(cmdline, sizeof(cmdline), f) &&
