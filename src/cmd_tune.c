@@ -142,8 +142,11 @@ static int prepare(struct tune_cmd *c)
 	if (!err) {
 		size_t run;
 
+		/* The warm-up is the budget's first run, and the first estimate of a run. */
+		c->t.start_s = tune_session__now(NULL);
 		err = tune_session__warm_up(&c->s, &run, c->err, sizeof(c->err));
 		c->t.warm_up_run = err ? -1 : (long)run;
+		c->t.longest_s = tune_session__now(NULL) - c->t.start_s;
 	}
 	if (err) {
 		tune_session__close(&c->s);

@@ -342,7 +342,9 @@ int tune__run(struct tune *t, const struct tune_ops *ops, volatile sig_atomic_t 
 {
 	int k, tuned = 0, ret = 0;
 
-	t->start_s = ops->now(ops->ctx);
+	/* A caller that ran something first within the budget (a warm-up) set these. */
+	if (!t->start_s)
+		t->start_s = ops->now(ops->ctx);
 	t->nr_points = 0;
 	t->final = 0;
 	t->combination = -1;

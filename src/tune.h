@@ -91,6 +91,7 @@ struct tune {
 	int final;	  /* the recommended configuration's point; 0: keep everything */
 	long warm_up_run; /* the caller's warm-up run in its result, -1: none */
 	enum tune_stop stop;
+	/* start_s, longest_s: the caller may set them for a run it made first (a warm-up). */
 	double start_s, elapsed_s, longest_s;
 	unsigned int nr_runs;
 	char note[256]; /* why it stopped early, "" when it did not */

@@ -28,7 +28,9 @@ job=(--raw --rw read --bs 1M --size 64M --runtime 0.25 --direct --hugepages)
 # 1. 44 vs 1280, with --apply --dry-run below an empty root.
 before=$(tree "$root")
 r0=$(diskstat "$A" 1)
-"$BB" tune "$a" "${job[@]}" --set max_sectors_kb=1280 --repeat 5 --state-dir "$state" \
+# Eight first repetitions: this 2-core VM is shared, and other jobs make single runs vary
+# by 5x; the saved baseline is what verify compares with.
+"$BB" tune "$a" "${job[@]}" --set max_sectors_kb=1280 --repeat 8 --state-dir "$state" \
 	--json "$TMP/tune.json" --apply --dry-run --root "$root" > "$TMP/tune.txt" 2> "$TMP/tune.err"
 expect_eq "tune: exit 0" "$?" 0
 reads=$(($(diskstat "$A" 1) - r0))
@@ -113,11 +115,18 @@ else
 fi
 expect_eq "after the reboot: 1280" "$(cat "$msk")" 1280
 
-# 5. verify: the setting is in force, the gain held.
-r0=$(diskstat "$A" 1)
-"$BB" verify "$t" --state-dir "$state" --json "$TMP/verify.json" > "$TMP/verify.txt" 2>&1
-expect_eq "verify: exit 0" "$?" 0
-reads=$(($(diskstat "$A" 1) - r0))
+# 5. verify: the setting is in force, the gain held. When other jobs on the machine blur
+# one verify (exit 1, "did not show"), a second decides; a change that did not hold fails
+# both.
+for try in 1 2; do
+	r0=$(diskstat "$A" 1)
+	"$BB" verify "$t" --state-dir "$state" --json "$TMP/verify.json" > "$TMP/verify.txt" 2>&1
+	rc=$?
+	reads=$(($(diskstat "$A" 1) - r0))
+	[ $rc -eq 1 ] && grep -q "the gain did not show" "$TMP/verify.txt" || break
+	echo "  (verify, try $try: $(tail -1 "$TMP/verify.txt"))"
+done
+expect_eq "verify: exit 0" "$rc" 0
 expect_eq "verify: held" "$(jqv "$TMP/verify.json" '.verify.verdict')" held
 expect_true "verify: says so" grep -q "^the change held: +.*% throughput (.*), requests now 1 MiB (were 44 KiB)" \
 	"$TMP/verify.txt"
