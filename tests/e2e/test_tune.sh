@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# tune -> apply -> (reboot) -> verify on a loop disk whose max_sectors_kb=44 emulates
-# xen-blkfront without indirect descriptors (11 segments x 4 KiB): tune finds 1280 for
-# 1 MiB direct reads, the request counts equal /proc/diskstats, everything is put back;
-# the budget is kept; --apply --dry-run writes nothing; apply writes a rule that udev
-# itself applies (udevadm test, in a mount namespace of its own); verify says "held",
-# and "did not hold" once the value is gone; apply --undo leaves the root as it was;
-# a Ctrl-C restores; bad input is refused in one line with exit 2.
+# tune -> apply -> (reboot) -> verify on a loop disk held at one page per request
+# (max_sectors_kb=4): tune finds 1280 for 1 MiB direct reads, the request counts equal
+# /proc/diskstats, everything is put back; the budget is kept; --apply --dry-run writes
+# nothing; apply writes a rule that udev itself applies (udevadm test, in a mount
+# namespace of its own); verify says "held", and "did not hold" once the value is gone;
+# apply --undo leaves the root as it was; a Ctrl-C restores; bad input is refused in one
+# line with exit 2.
+# Why 4 and not xen-blkfront's 44 (the README's walk-through): this 2-core VM is shared,
+# and at a load of 10 reads at 44 KiB and at 1 MiB per request (2x apart) overlap even over
+# 10 repetitions, while 4 KiB requests are 20x slower: the verdicts hold whatever runs
+# beside the test.
 . "$(dirname "$0")/lib.sh"
 
 make_loop A 256M || { not_ok "losetup"; finish; exit 1; }
@@ -16,7 +20,7 @@ sched=/sys/block/$a/queue/scheduler
 state=$TMP/state
 root=$TMP/root
 mkdir -p "$root"
-set_sysfs "$msk" 44
+set_sysfs "$msk" 4
 # value_is FILE VALUE: for wait_until.
 value_is() { [ "$(cat "$1")" = "$2" ]; }
 # tree DIR: every path below DIR with the content of its files: the state of a root.
@@ -25,24 +29,23 @@ tree() { (cd "$1" && find . -print0 | sort -z | xargs -0 -r -n1 sh -c \
 # 1 MiB direct reads in huge pages: requests are shaped by max_sectors_kb alone.
 job=(--raw --rw read --bs 1M --size 64M --runtime 0.25 --direct --hugepages)
 
-# 1. 44 vs 1280, with --apply --dry-run below an empty root.
+# 1. 4 vs 1280, with --apply --dry-run below an empty root.
 before=$(tree "$root")
 r0=$(diskstat "$A" 1)
-# Eight first repetitions: this 2-core VM is shared, and other jobs make single runs vary
-# by 5x; the saved baseline is what verify compares with.
-"$BB" tune "$a" "${job[@]}" --set max_sectors_kb=1280 --repeat 8 --state-dir "$state" \
+# Five first repetitions: the saved baseline is what verify compares with.
+"$BB" tune "$a" "${job[@]}" --set max_sectors_kb=1280 --repeat 5 --state-dir "$state" \
 	--json "$TMP/tune.json" --apply --dry-run --root "$root" > "$TMP/tune.txt" 2> "$TMP/tune.err"
 expect_eq "tune: exit 0" "$?" 0
 reads=$(($(diskstat "$A" 1) - r0))
 t="$TMP/tune.json"
 expect_eq "tune: the recommendation" \
 	"$(jqv "$t" '.tune.recommendation.settings[] | "\(.name) \(.from) \(.to)"')" \
-	"max_sectors_kb 44 1280"
+	"max_sectors_kb 4 1280"
 expect_eq "tune: requests = diskstats reads" \
 	"$(jqv "$t" '[.runs[].block.read.requests] | add')" "$reads"
-expect_eq "tune: baseline requests capped at 44 KiB" \
+expect_eq "tune: baseline requests capped at 4 KiB" \
 	"$(jqv "$t" '[.runs[] | select(.params.max_sectors_kb == null) | .block.request_bytes.max] | unique | join(",")')" \
-	45056
+	4096
 expect_cmp "tune: 1280's requests above 512 KiB" \
 	"$(jqv "$t" '[.runs[] | select(.params.max_sectors_kb == "1280") | .block.request_bytes.p50] | min')" \
 	">=" 524288
@@ -52,11 +55,11 @@ expect_eq "tune: the baseline's runs are the tune's baseline point" \
 expect_eq "tune: one warm-up run first" "$(jqv "$t" '"\(.tune.warm_up_run) \(.runs[0].params.warm_up)"')" "0 1"
 expect_cmp "tune: significantly faster" "$(jqv "$t" '.tune.recommendation.p')" "<" 0.05
 expect_eq "tune: the disk by its backing file" "$(jqv "$t" '.tune.disk.match.value')" "$img"
-expect_eq "tune: restored" "$(cat "$msk")" 44
-expect_true "tune: says so" grep -q "settings of $a as found: max_sectors_kb=44" "$TMP/tune.err"
+expect_eq "tune: restored" "$(cat "$msk")" 4
+expect_true "tune: says so" grep -q "settings of $a as found: max_sectors_kb=4" "$TMP/tune.err"
 expect_eq "tune: no state left" "$(ls "$state")" ""
 expect_true "tune: prints the recommendation" \
-	grep -q "^recommendation for $a: max_sectors_kb=1280 (was 44)" "$TMP/tune.txt"
+	grep -q "^recommendation for $a: max_sectors_kb=1280 (was 4)" "$TMP/tune.txt"
 expect_true "dry run: the rule as a diff" grep -qF \
 	"+ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", ATTR{loop/backing_file}==\"$img\", ATTR{queue/max_sectors_kb}=\"1280\"" \
 	"$TMP/tune.txt"
@@ -80,7 +83,7 @@ expect_cmp "budget: measured within it" "$(jqv "$TMP/budget.json" '.tune.elapsed
 expect_cmp "budget: wall time (ms)" "$wall" "<" 4500
 expect_true "budget: a clear note" grep -q "^note: the budget (2 s) ended after" \
 	"$TMP/budget.txt"
-expect_eq "budget: restored" "$(cat "$msk")" 44
+expect_eq "budget: restored" "$(cat "$msk")" 4
 expect_true "budget: scheduler restored" grep -q '\[none\]' "$sched"
 
 # 3. --workload: the job of a saved result.
@@ -128,7 +131,7 @@ for try in 1 2; do
 done
 expect_eq "verify: exit 0" "$rc" 0
 expect_eq "verify: held" "$(jqv "$TMP/verify.json" '.verify.verdict')" held
-expect_true "verify: says so" grep -q "^the change held: +.*% throughput (.*), requests now 1 MiB (were 44 KiB)" \
+expect_true "verify: says so" grep -q "^the change held: +.*% throughput (.*), requests now 1 MiB (were 4 KiB)" \
 	"$TMP/verify.txt"
 expect_cmp "verify: as many runs as tune began with, or more" \
 	"$(jqv "$TMP/verify.json" '[.runs[] | select(.params.warm_up == null)] | length')" ">=" \
@@ -142,12 +145,12 @@ expect_eq "verify: the saved job" \
 expect_eq "compare reads verify's result" "$?" 0
 
 # 6. The value gone (no rule at the next boot): did not hold, nothing rerun, no file.
-echo 44 > "$msk"
+echo 4 > "$msk"
 r0=$(diskstat "$A" 1)
 "$BB" verify "$t" --state-dir "$state" --json "$TMP/gone.json" > "$TMP/gone.txt" 2>&1
 expect_eq "not in force: exit 1" "$?" 1
 expect_true "not in force: says which" grep -q \
-	"^the change did not hold: max_sectors_kb is 44, not 1280" "$TMP/gone.txt"
+	"^the change did not hold: max_sectors_kb is 4, not 1280" "$TMP/gone.txt"
 expect_eq "not in force: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_true "not in force: no file" test ! -e "$TMP/gone.json"
 
@@ -171,11 +174,11 @@ rm -rf "${root:?}"/etc
 pid=$!
 background $pid
 wait_until 30 "tune to trace" grep -q "tracing $a" "$TMP/int.err"
-wait_until 30 "a value in force" sh -c "[ \"\$(cat $msk)\" != 44 ]"
+wait_until 30 "a value in force" sh -c "[ \"\$(cat $msk)\" != 4 ]"
 kill -INT $pid
 wait $pid
 expect_eq "SIGINT: exit 130" "$?" 130
-expect_eq "SIGINT: restored" "$(cat "$msk")" 44
+expect_eq "SIGINT: restored" "$(cat "$msk")" 4
 expect_eq "SIGINT: no state left" "$(ls "$state")" ""
 expect_eq "SIGINT: the runs so far saved" "$(jqv "$TMP/int.json" '.tune.stopped')" interrupted
 
@@ -203,6 +206,6 @@ bad "verify --rw" "verify takes a tune result" verify "$t" --rw read
 bad "apply --json" "apply takes a tune result, or --undo" apply "$t" --json x.json
 bad "--knobs on trace" "--knobs is an option of tune" --trace "$a" --knobs max_sectors_kb
 expect_eq "bad input: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
-expect_eq "bad input: unchanged" "$(cat "$msk")" 44
+expect_eq "bad input: unchanged" "$(cat "$msk")" 4
 
 finish
