@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
+#include "diag.h"
 #include "fmt.h"
 #include "knob.h"
 #include "verify.h"
