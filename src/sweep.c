@@ -62,10 +62,13 @@ static void label_run(struct run *r)
 	fmt__bytes(bs, sizeof(bs), p->bs);
 	if (p->iodepth > 1)
 		snprintf(depth, sizeof(depth), " iodepth=%u", p->iodepth);
-	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
-		 p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
-		 p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
-		 p->fsync ? " fsync" : "", p->fdatasync ? " fdatasync" : "");
+	/* A label is for people: one cut short (tune's long combinations) ends in "...". */
+	if (snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
+		     p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
+		     p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
+		     p->fsync ? " fsync" : "",
+		     p->fdatasync ? " fdatasync" : "") >= (int)sizeof(r->label))
+		strcpy(r->label + sizeof(r->label) - 4, "...");
 }
 
 static int validate(const struct options *o, struct diag *d)
