@@ -5,7 +5,7 @@
 # bash-completion loads on the first <TAB> after the command name. Commands,
 # options, --rw/--engine values, --set and --knobs settings, disks (from
 # /sys/class/block, or $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for
-# compare, apply and verify, and the command after "--". tests/shell/test_docs.sh
+# compare, report, apply and verify, and the command after "--". tests/shell/test_docs.sh
 # checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
@@ -20,7 +20,8 @@ _blktrace_bench_takes_value()
 	case $1 in
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
-		--iodepth | --file | --set | --state-dir | --knobs | --budget | --workload | --root)
+		--iodepth | --file | --set | --state-dir | --html | -o | --output | --knobs | \
+		--budget | --workload | --root)
 		return 0
 		;;
 	esac
@@ -47,14 +48,15 @@ _blktrace_bench()
 		--no-fixed-bufs --hugepages --direct --sync --fsync --fdatasync --repeat
 		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
 		--state-dir --json --verbose"
-	local trace_opts="--trace --duration --interval --snoop --snoop-text --recommend
-		--brief $workload_opts"
+	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
+		--recommend --brief $workload_opts"
 	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
 		[trace]="command $trace_opts"
 		[info]="disk --json"
-		[compare]="results --json --fail-on-regression"
+		[compare]="results --json --html --fail-on-regression"
+		[report]="results --output"
 		[restore]="disk --state-dir"
 		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root"
 		[apply]="results --dry-run --root --undo"
@@ -125,6 +127,10 @@ _blktrace_bench()
 		;;
 	--state-dir | --root)
 		_filedir -d
+		return
+		;;
+	--html | -o | --output)
+		_filedir html
 		return
 		;;
 	-j | --json)

@@ -49,6 +49,7 @@ enum {
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
 	OPT_STATE_DIR,
+	OPT_HTML,
 	OPT_KNOBS,
 	OPT_BUDGET,
 	OPT_WORKLOAD,
@@ -68,6 +69,11 @@ static const struct argp_option options[] = {
 	{ "interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0 },
 	{ "json", 'j', "FILE", OPTION_ARG_OPTIONAL,
 	  "Write the results as JSON to FILE ('-' or none: stdout)", 0 },
+	{ "html", OPT_HTML, "FILE", 0,
+	  "Also write the report as one self-contained HTML page with charts to FILE ('-': "
+	  "stdout); trace and compare",
+	  0 },
+	{ "output", 'o', "FILE", 0, "report: write the HTML page to FILE (default: stdout)", 0 },
 	{ "snoop", OPT_SNOOP, "FILE", 0,
 	  "Also write one binary record per request to FILE (see --snoop-text)", 0 },
 	{ "snoop-text", OPT_SNOOP_TEXT, "FILE", 0,
@@ -351,6 +357,7 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
 	struct options *o = ps->opts;
+	bool trace = !strcmp(ps->cmd, "trace");
 
 	switch (key) {
 	case 'd':
@@ -359,6 +366,19 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		return parse_positive_duration(state, "interval", arg, &o->interval);
 	case 'j':
 		parse_json(state, arg, ps->cmd, o);
+		return 0;
+	case OPT_HTML:
+		if (!trace && strcmp(ps->cmd, "compare"))
+			return usage_error(state,
+					   "--html is an option of trace and compare (report "
+					   "writes its page with -o)");
+		o->html = arg;
+		return 0;
+	case 'o':
+		if (strcmp(ps->cmd, "report"))
+			return usage_error(state, "-o is an option of report (trace and compare "
+						  "take --html FILE)");
+		o->output = arg;
 		return 0;
 	case 'v':
 		o->verbose++;
@@ -555,7 +575,9 @@ static const struct {
 	{ "info", 1, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]" },
 	{ "compare", 2,
 	  "compare takes two result files: blktrace-bench compare A.json B.json "
-	  "[--json] [--fail-on-regression PCT]" },
+	  "[--json] [--html FILE] [--fail-on-regression PCT]" },
+	{ "report", 1,
+	  "report takes one result file: blktrace-bench report RESULT.json [-o FILE]" },
 	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
 	{ "tune", 1,
 	  "tune takes one disk: blktrace-bench tune DEV --rw MODE --bs SIZE ... [--knobs LIST] "
@@ -588,8 +610,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json, restore DEV, tune DEV, apply "
-	"RESULT.json, verify RESULT.json (see COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
+	"DEV, apply RESULT.json, verify RESULT.json (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -17,6 +17,7 @@
 #include "driver_probes.h"
 #include "sweep.h"
 #include "outfile.h"
+#include "report_html.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "stop_signals.h"
@@ -30,6 +31,17 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The outputs of a trace, opened before anything is traced (open_outputs). */
+struct trace_outputs {
+	struct outfile json, snoop, html;
+};
+
+/* The text report goes to stdout unless the JSON or the HTML does. */
+static bool text_on_stdout(const struct options *o)
+{
+	return (!o->json || strcmp(o->json, "-")) && (!o->html || strcmp(o->html, "-"));
 }
 
 static void sleep_s(double s)
@@ -107,10 +119,31 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 			a[i] = b[i];
 }
 
+/*
+ * One --interval report of passive mode: printed, unless the JSON or the HTML goes to
+ * stdout, and kept in the run for the charts over time. delta: every device's.
+ */
+static int interval_report(const struct options *o, const struct result *res, struct run *run,
+			   struct block_stats *delta, double from, double to, unsigned int nr)
+{
+	struct run r = { .seconds = to - from, .has_block = true, .block = delta };
+	struct interval_sample sample;
+
+	interval_sample__compute(&sample, delta, from, to - from);
+	if (text_on_stdout(o)) {
+		snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, from, to);
+		report_text__interval(stdout, res, &r);
+		fputc('\n', stdout);
+		fflush(stdout);
+	}
+	return run__add_interval(run, &sample);
+}
+
 /* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
 static int run_passive(struct tracer *t, const struct options *o, struct result *res,
-		       struct block_stats *total, const struct block_stats *start)
+		       struct run *run, const struct block_stats *start)
 {
+	struct block_stats *total = run->block;
 	size_t i, n = tracer__nr_devices(t);
 	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
 	struct block_stats *delta = calloc(n, sizeof(*delta));
@@ -135,7 +168,6 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			sleep_s(wake - now);
 		if (!next || now_s() < next || stop_signal)
 			continue;
-		/* One interval report, on stdout unless JSON goes there. */
 		err = tracer__snapshot_all(t, cur);
 		if (err)
 			goto cleanup;
@@ -146,15 +178,9 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		now = now_s();
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
-
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
-				 last - t0, now - t0);
-			report_text__interval(stdout, res, &r);
-			fputc('\n', stdout);
-			fflush(stdout);
-		}
+		err = interval_report(o, res, run, delta, last - t0, now - t0, nr);
+		if (err)
+			goto cleanup;
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
@@ -229,34 +255,51 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res, struct outfile *json,
+/* The JSON where asked. 0 or -errno with d. */
+static int report_json(const struct options *o, const struct report *rep, struct outfile *json,
+		       struct diag *d)
+{
+	json_t *doc;
+	int err;
+
+	if (!o->json)
+		return 0;
+	doc = report_json__doc(rep);
+	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+		  : -ENOMEM;
+	json_decref(doc);
+	if (!err)
+		return outfile__commit(json, d);
+	outfile__abort(json);
+	return diag__fail(d, err, "cannot write --json %s: %s",
+			  strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
+}
+
+/* The HTML page where asked, from the same report. 0 or -errno with d. */
+static int report_html(const struct options *o, const struct report *rep, struct outfile *html,
+		       struct diag *d)
+{
+	if (!o->html)
+		return 0;
+	report_html__print(html->f, rep, NULL);
+	return outfile__commit(html, d);
+}
+
+/* Text on stdout (unless the JSON or the HTML goes there), JSON and HTML where asked. */
+static int report(const struct options *o, const struct result *res, struct trace_outputs *out,
 		  struct diag *d)
 {
 	struct report rep;
-	json_t *doc;
-	int err = 0;
+	int err;
 
-	/* Everything derived, once, before either printer runs. */
-	if (report__build(&rep, res, o->recommend)) {
-		outfile__abort(json);
+	/* Everything derived, once, before any printer runs. */
+	if (report__build(&rep, res, o->recommend))
 		return diag__fail(d, -ENOMEM, "out of memory");
-	}
-	if (!o->json || strcmp(o->json, "-"))
+	if (text_on_stdout(o))
 		report_text__print(stdout, &rep, o->brief);
-	if (o->json) {
-		doc = report_json__doc(&rep);
-		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-			  : -ENOMEM;
-		json_decref(doc);
-		if (err) {
-			outfile__abort(json);
-			diag__fail(d, err, "cannot write --json %s: %s",
-				   strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
-		} else {
-			err = outfile__commit(json, d);
-		}
-	}
+	err = report_json(o, &rep, &out->json, d);
+	if (!err)
+		err = report_html(o, &rep, &out->html, d);
 	report__free(&rep);
 	return err ? err : finish_stdout(d);
 }
@@ -265,21 +308,25 @@ static int report(const struct options *o, const struct result *res, struct outf
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
-			struct diag *d)
+static int open_outputs(const struct options *o, struct trace_outputs *out, struct diag *d)
 {
-	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
-				       { o->json, "the --json output as well" } };
+	struct outfile_input in[3] = { { o->rw ? o->file : NULL, "the workload's --file" },
+				       { o->json, "the --json output as well" },
+				       { o->snoop, "the --snoop output as well" } };
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
 		return diag__usage(d,
 				   "--snoop -: the records are binary; give a file (--snoop-text "
 				   "reads it)");
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-"))
+		return diag__usage(d, "--json - and --html -: only one of them can go to stdout");
 	if (o->json)
-		err = outfile__open(json, "--json", o->json, in, 1, d);
+		err = outfile__open(&out->json, "--json", o->json, in, 1, d);
 	if (!err && o->snoop)
-		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, d);
+		err = outfile__open(&out->snoop, "--snoop", o->snoop, in, 2, d);
+	if (!err && o->html)
+		err = outfile__open(&out->html, "--html", o->html, in, 3, d);
 	return err;
 }
 
@@ -328,8 +375,8 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
  * outcome.
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
-			const struct workload_env *env, struct result *res, struct outfile *json,
-			struct outfile *snoop_out, struct diag *d)
+			const struct workload_env *env, struct result *res,
+			struct trace_outputs *out, struct diag *d)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -343,7 +390,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
 	say_tracing(o, res, t);
@@ -354,9 +401,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+	err = stop_tracing(&t, &sn, o, res, &out->snoop, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, out, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -387,7 +434,7 @@ static int count_command(struct tracer *t, const struct options *o, const struct
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct outfile *json, struct outfile *snoop_out, struct diag *d)
+		     struct trace_outputs *out, struct diag *d)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
@@ -396,7 +443,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	int err, status = 0;
 	double t0;
 
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
 	start = calloc(1 + res->nr_layers, sizeof(*start));
@@ -426,16 +473,18 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		err = count_command(t, o, res, run, start, status, d);
 	} else {
 		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, o, res, run->block, start);
-		if (err)
+		err = run_passive(t, o, res, run, start);
+		if (err == -ENOMEM)
+			diag__fail(d, err, "out of memory");
+		else if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 	}
 	run->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+		err = stop_tracing(&t, &sn, o, res, &out->snoop, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, out, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
@@ -497,7 +546,7 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
-	struct outfile json_out = {}, snoop_out = {};
+	struct trace_outputs out = {};
 	struct workload_env env = {};
 	struct result res = {};
 	int err;
@@ -534,13 +583,14 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 			recover_settings(&env.state, &res.layers[i].dev);
 	}
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(o, &json_out, &snoop_out, d);
+	err = open_outputs(o, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d)
-			    : run_trace(o, cfg, &res, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, &res, &out, d)
+			    : run_trace(o, cfg, &res, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
-	outfile__abort(&json_out);
-	outfile__abort(&snoop_out);
+	outfile__abort(&out.json);
+	outfile__abort(&out.snoop);
+	outfile__abort(&out.html);
 	result__free(&res);
 	return err;
 }

@@ -73,6 +73,10 @@ expect_true "dry run: names the file" grep -q \
 expect_eq "dry run: nothing written" "$(tree "$root")" "$before"
 "$BB" compare "$t" "$t" > /dev/null
 expect_eq "compare reads a tune result" "$?" 0
+"$BB" report "$t" -o "$TMP/tune.html"
+expect_eq "report draws a tune result: exit 0" "$?" 0
+expect_eq "report: a section per run" "$(grep -c "<h2>Run " "$TMP/tune.html")" \
+	"$(jqv "$t" '.runs | length')"
 
 # 2. The budget: every candidate of max_sectors_kb and the scheduler would take ~30 s.
 start=$(date +%s%N)

@@ -70,17 +70,19 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, and --fail-on-regression belongs to compare and verify,
-# --knobs and friends to tune and apply.
+# refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
+# to report, --knobs and friends to tune and apply.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is an option of compare and verify"
+"$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --output" "$?/$(cut -d: -f2 "$TMP/refused.err")" "2/ -o is an option of report (trace and compare take --html FILE)"
 while read -r opt; do
 	"$BB" "$opt" 1 > /dev/null 2> "$TMP/refused.err"
 	grep -q "is an option of" "$TMP/refused.err" && echo "$opt"
 done < "$TMP/opts.trace" > "$TMP/trace.refuses"
 expect_eq "trace refuses the options of other commands" "$(tr '\n' ' ' < "$TMP/trace.refuses")" \
-	"--apply --budget --dry-run --fail-on-regression --knobs --root --undo --workload "
+	"--apply --budget --dry-run --fail-on-regression --knobs --output --root --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
