@@ -3,9 +3,10 @@
 #
 # Installed as /usr/share/bash-completion/completions/blktrace-bench, which
 # bash-completion loads on the first <TAB> after the command name. Commands,
-# options, --rw/--engine values, --set knobs, disks (from /sys/class/block, or
-# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare and report, and the
-# command after "--". tests/shell/test_docs.sh checks it against --help.
+# options, --rw/--engine values, --set and --knobs settings, disks (from
+# /sys/class/block, or $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for
+# compare, report, apply and verify, and the command after "--". tests/shell/test_docs.sh
+# checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
 _blktrace_bench_words()
@@ -19,7 +20,8 @@ _blktrace_bench_takes_value()
 	case $1 in
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
-		--iodepth | --file | --set | --state-dir | --html | -o | --output)
+		--iodepth | --file | --set | --state-dir | --html | -o | --output | --knobs | \
+		--budget | --workload | --root)
 		return 0
 		;;
 	esac
@@ -42,11 +44,12 @@ _blktrace_bench()
 	local cur prev words cword split
 	_init_completion -s || return
 
-	local trace_opts="--trace --duration --interval --json --html --snoop --snoop-text --verbose
-		--rw --bs --size --count --runtime --engine --iodepth --no-fixed-bufs
-		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
-		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
-		--state-dir"
+	local workload_opts="--rw --bs --size --count --runtime --engine --iodepth
+		--no-fixed-bufs --hugepages --direct --sync --fsync --fdatasync --repeat
+		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
+		--state-dir --json --verbose"
+	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
+		--recommend --brief $workload_opts"
 	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
@@ -55,6 +58,10 @@ _blktrace_bench()
 		[compare]="results --json --html --fail-on-regression"
 		[report]="results --output"
 		[restore]="disk --state-dir"
+		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root"
+		[apply]="results --dry-run --root --undo"
+		[verify]="results --json --fail-on-regression --destructive --overwrite --state-dir
+			--verbose"
 	)
 	local general="--help --usage --version"
 
@@ -107,7 +114,18 @@ _blktrace_bench()
 		_filedir
 		return
 		;;
-	--state-dir)
+	--knobs)
+		# src/tune_knobs.c's settings, comma separated.
+		local prefix=${cur%"${cur##*,}"}
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "max_sectors_kb read_ahead_kb
+			scheduler nr_requests wbt_lat_usec nomerges rq_affinity" -- "${cur##*,}")
+		return
+		;;
+	--workload)
+		_filedir json
+		return
+		;;
+	--state-dir | --root)
 		_filedir -d
 		return
 		;;
@@ -116,8 +134,10 @@ _blktrace_bench()
 		return
 		;;
 	-j | --json)
-		# trace writes the next word; info and compare print to stdout unless --json=FILE.
-		if [[ $cur != -* && ($cmd == trace || $split == true) ]]; then
+		# trace, tune and verify write the next word; info and compare print to stdout
+		# unless --json=FILE.
+		if [[ $cur != -* && ($cmd == trace || $cmd == tune || $cmd == verify ||
+			$split == true) ]]; then
 			_filedir json
 			return
 		fi

@@ -50,6 +50,13 @@ enum {
 	OPT_WRAP,
 	OPT_STATE_DIR,
 	OPT_HTML,
+	OPT_KNOBS,
+	OPT_BUDGET,
+	OPT_WORKLOAD,
+	OPT_APPLY,
+	OPT_DRY_RUN,
+	OPT_UNDO,
+	OPT_ROOT,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -129,6 +136,19 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "brief", OPT_BRIEF, NULL, 0,
 	  "Workload mode: print only the linked table (no per-run sections)", 1 },
+	{ NULL, 0, NULL, 0, "Tuning (tune DEV, apply RESULT, verify RESULT):", 2 },
+	{ "knobs", OPT_KNOBS, "LIST", 0,
+	  "tune: the settings to tune, e.g. max_sectors_kb,scheduler (default: each one that "
+	  "can matter for the disk and the workload)",
+	  2 },
+	{ "budget", OPT_BUDGET, "TIME", 0, "tune: at most this long in all (default 5m)", 2 },
+	{ "workload", OPT_WORKLOAD, "FILE", 0,
+	  "tune: the workload of a saved result (its runs' --rw, --bs, --size...)", 2 },
+	{ "apply", OPT_APPLY, NULL, 0, "tune: make the recommendation persist, as apply does", 2 },
+	{ "dry-run", OPT_DRY_RUN, NULL, 0, "apply: print the files and their diffs, write nothing",
+	  2 },
+	{ "undo", OPT_UNDO, NULL, 0, "apply: remove exactly the files apply wrote", 2 },
+	{ "root", OPT_ROOT, "DIR", 0, "apply: write below DIR instead of / (an image, a test)", 2 },
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
 	{ "help", OPT_HELP, NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -198,6 +218,9 @@ static const struct {
 	{ OPT_RECOMMEND, offsetof(struct options, recommend) },
 	{ OPT_WRAP, offsetof(struct options, wrap) },
 	{ OPT_BRIEF, offsetof(struct options, brief) },
+	{ OPT_APPLY, offsetof(struct options, apply) },
+	{ OPT_DRY_RUN, offsetof(struct options, dry_run) },
+	{ OPT_UNDO, offsetof(struct options, undo) },
 };
 
 /* Options whose argument is kept as given (argv outlives the options). */
@@ -209,6 +232,8 @@ static const struct {
 	{ OPT_FILE, offsetof(struct options, file) },
 	{ OPT_SNOOP, offsetof(struct options, snoop) },
 	{ OPT_SNOOP_TEXT, offsetof(struct options, snoop_text) },
+	{ OPT_KNOBS, offsetof(struct options, knobs) },
+	{ OPT_WORKLOAD, offsetof(struct options, workload) },
 };
 
 /* A flag or a kept string: 0 when key is one, else ARGP_ERR_UNKNOWN. */
@@ -253,25 +278,25 @@ static error_t parse_positive_duration(struct argp_state *state, const char *opt
 	return 0;
 }
 
-/* trace takes "--json FILE"; info and compare "--json" alone (stdout). */
-static void parse_json(struct argp_state *state, char *arg, bool trace, struct options *o)
+/* trace, tune and verify take "--json FILE"; info and compare "--json" alone (stdout). */
+static void parse_json(struct argp_state *state, char *arg, const char *cmd, struct options *o)
 {
-	if (!arg && trace && state->next < state->argc &&
+	bool takes_file = !strcmp(cmd, "trace") || !strcmp(cmd, "tune") || !strcmp(cmd, "verify");
+
+	if (!arg && takes_file && state->next < state->argc &&
 	    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
 		arg = state->argv[state->next++];
 	o->json = arg ? arg : "-";
 	o->json_flag = true;
 }
 
-static error_t parse_fail_on_regression(struct argp_state *state, const char *cmd, const char *arg,
+static error_t parse_fail_on_regression(struct argp_state *state, const char *arg,
 					struct options *o)
 {
 	/* Digits and a dot, then an optional '%': strtod alone takes "inf" and "0x10". */
 	size_t n = strspn(arg, "0123456789.");
 	char *end;
 
-	if (strcmp(cmd, "compare"))
-		return usage_error(state, "--fail-on-regression is an option of compare");
 	o->fail_on_regression = strtod(arg, &end);
 	if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
 	    !isfinite(o->fail_on_regression))
@@ -327,7 +352,7 @@ static error_t parse_set(struct argp_state *state, const char *arg, struct optio
 	return 0;
 }
 
-/* Tracing and output options, and compare's; ARGP_ERR_UNKNOWN for the others. */
+/* Tracing and output options, compare's and tune's; ARGP_ERR_UNKNOWN for the others. */
 static error_t parse_general(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
@@ -340,7 +365,7 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 	case 'i':
 		return parse_positive_duration(state, "interval", arg, &o->interval);
 	case 'j':
-		parse_json(state, arg, trace, o);
+		parse_json(state, arg, ps->cmd, o);
 		return 0;
 	case OPT_HTML:
 		if (!trace && strcmp(ps->cmd, "compare"))
@@ -359,13 +384,18 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		o->verbose++;
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
-		return parse_fail_on_regression(state, ps->cmd, arg, o);
+		return parse_fail_on_regression(state, arg, o);
 	case OPT_STATE_DIR:
-		if (!trace && strcmp(ps->cmd, "restore"))
-			return usage_error(state, "--state-dir is an option of trace and restore");
 		if (!*arg)
 			return usage_error(state, "--state-dir: empty directory name");
 		o->state_dir = arg;
+		return 0;
+	case OPT_BUDGET:
+		return parse_positive_duration(state, "budget", arg, &o->budget);
+	case OPT_ROOT:
+		if (!*arg)
+			return usage_error(state, "--root: empty directory name");
+		o->root = arg;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -451,10 +481,82 @@ static error_t parse_special(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* Is word one of the space-separated words of list? */
+static bool word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (; *list; list += strcspn(list, " "), list += strspn(list, " "))
+		if (!strncmp(list, word, n) && (list[n] == ' ' || !list[n]))
+			return true;
+	return false;
+}
+
+/* Options only some commands take, and which: the others refuse them. */
+static const struct {
+	int key;
+	const char *cmds; /* the commands that take it */
+	const char *says; /* the same, in the refusal */
+} option_owners[] = {
+	{ OPT_FAIL_ON_REGRESSION, "compare verify", "compare and verify" },
+	{ OPT_STATE_DIR, "trace restore tune verify", "trace, restore, tune and verify" },
+	{ OPT_KNOBS, "tune", "tune" },
+	{ OPT_BUDGET, "tune", "tune" },
+	{ OPT_WORKLOAD, "tune", "tune" },
+	{ OPT_APPLY, "tune", "tune" },
+	{ OPT_DRY_RUN, "apply tune", "apply and tune" },
+	{ OPT_UNDO, "apply", "apply" },
+	{ OPT_ROOT, "apply tune", "apply and tune" },
+};
+
+/* tune, apply and verify take these of the table (and --help, --usage, --version) only. */
+static const struct {
+	const char *cmd;
+	const char *takes; /* long names */
+} command_takes[] = {
+	{ "tune", "rw bs size count runtime wrap engine iodepth no-fixed-bufs hugepages direct "
+		  "sync fsync fdatasync repeat drop-caches file overwrite any-fs raw destructive "
+		  "set state-dir json verbose raw-tp knobs budget workload apply dry-run root" },
+	{ "apply", "dry-run undo root" },
+	{ "verify", "json fail-on-regression state-dir destructive overwrite verbose raw-tp" },
+};
+
+/* The long name of option key; NULL for the keys argp makes up. */
+static const char *option_name(int key)
+{
+	size_t i;
+
+	for (i = 0; options[i].name || options[i].key || options[i].doc; i++)
+		if (options[i].key == key && options[i].name)
+			return options[i].name;
+	return NULL;
+}
+
+/* Does the command take option key? Refused with one line otherwise. */
+static error_t check_taken(struct argp_state *state, const char *cmd, int key)
+{
+	const char *name = option_name(key);
+	size_t i;
+
+	if (!name || key == OPT_HELP || key == OPT_USAGE || key == OPT_VERSION)
+		return 0;
+	for (i = 0; i < sizeof(option_owners) / sizeof(option_owners[0]); i++)
+		if (option_owners[i].key == key && !word_in(cmd, option_owners[i].cmds))
+			return usage_error(state, "--%s is an option of %s", name,
+					   option_owners[i].says);
+	for (i = 0; i < sizeof(command_takes) / sizeof(command_takes[0]); i++)
+		if (!strcmp(cmd, command_takes[i].cmd) && !word_in(name, command_takes[i].takes))
+			return usage_error(state, "--%s is not an option of %s (see %s --help)",
+					   name, cmd, cmd);
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	error_t err = parse_simple(key, arg, ((struct parse_state *)state->input)->opts);
+	error_t err = check_taken(state, ((struct parse_state *)state->input)->cmd, key);
 
+	if (!err)
+		err = parse_simple(key, arg, ((struct parse_state *)state->input)->opts);
 	if (err == ARGP_ERR_UNKNOWN)
 		err = parse_general(key, arg, state);
 	if (err == ARGP_ERR_UNKNOWN)
@@ -477,15 +579,29 @@ static const struct {
 	{ "report", 1,
 	  "report takes one result file: blktrace-bench report RESULT.json [-o FILE]" },
 	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
+	{ "tune", 1,
+	  "tune takes one disk: blktrace-bench tune DEV --rw MODE --bs SIZE ... [--knobs LIST] "
+	  "[--budget TIME] [--json FILE [--apply]]" },
+	{ "apply", 1,
+	  "apply takes a tune result, or --undo: blktrace-bench apply RESULT.json [--dry-run] "
+	  "[--root DIR] | apply --undo [--dry-run] [--root DIR]" },
+	{ "verify", 1,
+	  "verify takes a tune result and reruns its workload: blktrace-bench verify "
+	  "RESULT.json [--json FILE] [--fail-on-regression PCT] [--destructive] [--overwrite] "
+	  "[--state-dir DIR]" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
 {
 	size_t i;
+	int want;
 
-	for (i = 0; i < sizeof(arities) / sizeof(arities[0]); i++)
-		if (!strcmp(cmd, arities[i].cmd) && o->nr_positional != arities[i].nr_positional)
+	for (i = 0; i < sizeof(arities) / sizeof(arities[0]); i++) {
+		/* apply --undo needs no result: it reads its own manifest. */
+		want = arities[i].nr_positional - (!strcmp(cmd, "apply") && o->undo);
+		if (!strcmp(cmd, arities[i].cmd) && o->nr_positional != want)
 			return diag__usage(d, "%s", arities[i].usage);
+	}
 	return 0;
 }
 
@@ -494,8 +610,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV (see "
-	"COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
+	"DEV, apply RESULT.json, verify RESULT.json (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

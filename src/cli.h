@@ -28,7 +28,7 @@ struct options {
 	bool raw_tp;	    /* hidden: force the raw_tp programs */
 	char **command;	    /* after "--": the command to run, NULL-terminated */
 	int nr_command;
-	const char *positional[4]; /* info DEV, compare A B, report RESULT, restore DEV */
+	const char *positional[4]; /* info DEV, compare A B, report RESULT, tune DEV... */
 	int nr_positional;
 	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
 	double fail_on_regression;
@@ -62,6 +62,15 @@ struct options {
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text; /* --snoop-text FILE: print such a file */
+
+	/* tune, apply, verify */
+	const char *knobs;    /* tune --knobs LIST: the settings to tune */
+	double budget;	      /* tune --budget SEC; 0: the default */
+	const char *workload; /* tune --workload FILE: the job of a saved result */
+	bool apply;	      /* tune --apply: persist the recommendation */
+	bool dry_run;	      /* apply: print the files and diffs, write nothing */
+	bool undo;	      /* apply --undo: remove what apply wrote */
+	const char *root;     /* apply --root DIR: write below DIR, not / */
 };
 
 struct diag;

@@ -20,43 +20,10 @@
 #include "report_html.h"
 #include "report_json.h"
 #include "report_text.h"
+#include "stop_signals.h"
 #include "snoop.h"
 #include "text.h"
 #include "tracer.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * Every catchable signal whose default is to end the process ends us the orderly way
- * instead: the runs so far reported, a swept setting restored, the target closed. A
- * dropped SSH session (HUP), a stray kill -USR1 or an alarm must not leave a knob
- * changed. INT and QUIT are caught even when the shell started us ignoring them (a
- * background job), as INT always was. No SA_RESTART: a signal must interrupt our
- * sleeps and waits.
- */
-static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-};
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
-		/* Under nohup a hangup must not end us: it cannot kill us either. */
-		if (stop_signals[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(stop_signals[i], &sa, NULL);
-	}
-}
 
 static double now_s(void)
 {
@@ -82,21 +49,6 @@ static void sleep_s(double s)
 	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
 
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
-}
-
-static void join_command(char *buf, size_t len, int argc, char **argv)
-{
-	char *all = NULL;
-	size_t all_len = 0;
-	FILE *f = open_memstream(&all, &all_len);
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; f && i < argc; i++)
-		fprintf(f, "%s%s", i ? " " : "", argv[i]);
-	if (f && !fclose(f))
-		text__copy(buf, len, all);
-	free(all);
 }
 
 /*
@@ -472,7 +424,7 @@ static int count_command(struct tracer *t, const struct options *o, const struct
 	int err;
 
 	run->exit_status = status;
-	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
+	text__join(run->label, sizeof(run->label), o->nr_command, o->command);
 	err = tracer__snapshot_all(t, run->block);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
@@ -614,14 +566,14 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 		return err;
 	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);
+	text__join(res.command_line, sizeof(res.command_line), o->argc, o->argv);
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
 	env.layers = res.layers;
 	env.nr_layers = res.nr_layers;
-	/* Before anything can change a setting, or be refused: see catch_signals. */
-	catch_signals();
+	/* Before anything can change a setting, or be refused: see stop_signals.h. */
+	stop_signals__catch();
 	if (!o->nr_set_values) {
 		size_t i;
 

@@ -23,6 +23,9 @@ static const struct cmd commands[] = {
 	{ "compare", cmd_compare },
 	{ "report", cmd_report },
 	{ "restore", cmd_restore },
+	{ "tune", cmd_tune },
+	{ "apply", cmd_apply },
+	{ "verify", cmd_verify },
 };
 // clang-format on
 

@@ -45,7 +45,7 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 		out->verdict = VERDICT_UNKNOWN;
 		return;
 	}
-	out->significant = out->p < STATS_ALPHA && fabs(b->mean - a->mean) > a->ci95 + b->ci95;
+	out->significant = out->p < STATS_ALPHA && !agg_overlap(a, b);
 	if (!out->significant)
 		out->verdict = VERDICT_SAME;
 	else if (!direction)

@@ -130,21 +130,27 @@ int knob__apply(struct knob *k, const char *value, struct diag *d)
 	return 0;
 }
 
+int knob__get(const struct device *dev, const char *name, char *buf, size_t len)
+{
+	char list[256];
+	int ret = device__queue_get(dev, name, buf, len);
+
+	/* The scheduler reads back as a list: the active one is the value. */
+	if (!ret && !strcmp(name, "scheduler")) {
+		snprintf(list, sizeof(list), "%s", buf);
+		device__active_scheduler(list, buf, len);
+	}
+	return ret;
+}
+
 int knob__put(const struct device *dev, const char *name, const char *value)
 {
-	char now[256], active[64];
+	char now[256];
 	int ret;
 
 	ret = device__queue_set(dev, name, value);
-	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
-		/* The scheduler reads back as a list: the active one is what was set. */
-		if (!strcmp(name, "scheduler")) {
-			device__active_scheduler(now, active, sizeof(active));
-			snprintf(now, sizeof(now), "%s", active);
-		}
-		if (strcmp(now, value))
-			ret = -EIO;
-	}
+	if (!ret && !knob__get(dev, name, now, sizeof(now)) && strcmp(now, value))
+		ret = -EIO;
 	return ret;
 }
 

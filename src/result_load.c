@@ -605,14 +605,14 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 }
 
 /*
- * Top-level members compare reads, and those a result rebuilt whole needs (result_read.c);
- * the rest (series) is checked JSON.
+ * Top-level members compare reads, those a result rebuilt whole needs (result_read.c) and
+ * tune's (apply and verify read it: tune_plan.c); the rest (series) is checked JSON.
  */
 static bool kept(const char *key)
 {
-	static const char *const keys[] = { "schema", "tool_version",  "command_line",
-					    "host",   "device",	       "stack",
-					    "tracer", "recommendation" };
+	static const char *const keys[] = { "schema", "tool_version",	"command_line",
+					    "host",   "device",		"stack",
+					    "tracer", "recommendation", "tune" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -647,7 +647,7 @@ static const struct {
 	json_type type;
 } header_types[] = {
 	{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
-	{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+	{"host", JSON_OBJECT}, {"device", JSON_OBJECT}, {"tune", JSON_OBJECT},
 }, header_member_types[] = { /* null is fine for these */
 	{"host.kernel", JSON_STRING}, {"device.name", JSON_STRING}, {"device.driver", JSON_STRING},
 	{"device.limits", JSON_OBJECT}, {"device.xen_blkfront", JSON_OBJECT},

@@ -44,8 +44,8 @@ struct job_params {
 	char engine[16]; /* psync, io_uring */
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
-	char set_knob[32]; /* --set sweeps: the knob and this run's value */
-	char set_value[64];
+	char set_knob[32];   /* --set sweeps: the knob and this run's value */
+	char set_value[128]; /* tune's combination: "max_sectors_kb=1024,scheduler=none" */
 };
 
 /*

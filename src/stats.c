@@ -194,6 +194,11 @@ double student_t_q975(double df)
 	return lo + (hi - lo) / 2;
 }
 
+bool agg_overlap(const struct agg *a, const struct agg *b)
+{
+	return fabs(a->mean - b->mean) <= a->ci95 + b->ci95;
+}
+
 /*
  * se and df are formed from s/sqrt(n) through hypot() and ratios, never from
  * squared variances, so that neither tiny nor huge spreads under- or overflow.

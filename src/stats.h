@@ -7,6 +7,7 @@
 #define BLKTRACE_BENCH_STATS_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,9 @@ void agg_compute(const double *x, size_t n, struct agg *out);
 double student_t_q975(double df);
 /* Two-sided p-value of Student's t statistic t with df degrees of freedom. */
 double student_t_p_two_sided(double t, double df);
+
+/* Do the 95% confidence intervals of a's and b's means overlap? */
+bool agg_overlap(const struct agg *a, const struct agg *b);
 
 /* Welch's unequal-variances t-test. Returns 0, or -EINVAL when n < 2 on either side. */
 int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df, double *p);

@@ -30,6 +30,8 @@ char *text__utf8_scrub(const char *s);
 json_t *text__json(const char *s);
 /* Set key (repaired as above) of obj to value (a new reference, stolen). 0 or -1. */
 int text__json_set(json_t *obj, const char *key, json_t *value);
+/* argv[0..argc) joined by spaces into buf (a command line for a label), cut to fit. */
+void text__join(char *buf, size_t len, int argc, char **argv);
 /* s[0..n) for a terminal: printable ASCII as is, '\' as \\, other bytes as \xNN. */
 const char *text__escape(char *buf, size_t size, const char *s, size_t n);
 

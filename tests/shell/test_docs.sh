@@ -70,17 +70,23 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, --fail-on-regression belongs to compare, --output to report.
+# refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
+# to report, --knobs and friends to tune and apply.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
-	"2/blktrace-bench: --fail-on-regression is an option of compare"
+	"2/blktrace-bench: --fail-on-regression is an option of compare and verify"
 "$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --output" "$?/$(cut -d: -f2 "$TMP/refused.err")" "2/ -o is an option of report (trace and compare take --html FILE)"
+while read -r opt; do
+	"$BB" "$opt" 1 > /dev/null 2> "$TMP/refused.err"
+	grep -q "is an option of" "$TMP/refused.err" && echo "$opt"
+done < "$TMP/opts.trace" > "$TMP/trace.refuses"
+expect_eq "trace refuses the options of other commands" "$(tr '\n' ' ' < "$TMP/trace.refuses")" \
+	"--apply --budget --dry-run --fail-on-regression --knobs --output --root --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vx -e --fail-on-regression -e --output "$TMP/opts.trace" | tr '\n' ' ' |
-		   sed 's/ $//')"
+		"$(grep -vxF -f "$TMP/trace.refuses" "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
 done
 for c in $commands; do
 	# A command may offer fewer options than it accepts, never one it does not.
@@ -92,6 +98,11 @@ expect_eq "completion: --set knobs" "$(complete_words --trace x --set "")" \
 	"$(sort <<<"$knobs" | sed 's/$/=/' | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial --set knob" "$(complete_words --trace x --set max_s)" \
 	max_sectors_kb=
+expect_eq "completion: --knobs, the second of a list" \
+	"$(complete_words tune x --knobs max_sectors_kb,sch)" max_sectors_kb,scheduler
+expect_eq "completion: tune's disk" \
+	"$(BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop complete_words tune lo)" \
+	"loop0 loop1"
 expect_eq "completion: --rw" "$(complete_words --trace x --rw rand)" "randread randwrite"
 expect_eq "completion: --engine" "$(complete_words --trace x --engine "")" "io_uring psync"
 export BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop
@@ -101,6 +112,9 @@ unset BLKTRACE_BENCH_SYSFS
 touch "$TMP/a.json" "$TMP/b.json" "$TMP/notes.txt"
 expect_eq "completion: result files for compare" \
 	"$(cd "$TMP" && complete_words compare "")" "a.json b.json"
+expect_eq "completion: result files for verify" \
+	"$(cd "$TMP" && complete_words verify "")" "a.json b.json"
+expect_eq "completion: tune --json FILE" "$(cd "$TMP" && complete_words tune x --json a)" a.json
 expect_eq "completion: --json FILE" "$(cd "$TMP" && complete_words --trace x --json a)" a.json
 expect_eq "completion: --snoop FILE" "$(cd "$TMP" && complete_words --trace x --snoop n)" \
 	notes.txt

@@ -94,11 +94,63 @@ static void test_cli_wrap_and_state_dir(void **state)
 	assert_false(o.wrap);
 	/* An option the command would ignore is refused, as bad input in argp's words. */
 	assert_int_equal(cli_parse("info", 4, info, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "info: --state-dir is an option of trace and restore");
+	assert_string_equal(d.msg,
+			    "info: --state-dir is an option of trace, restore, tune and verify");
 	assert_true(d.usage);
 	assert_true(d.named);
 	assert_int_equal(cli_parse("restore", 3, empty, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "restore: --state-dir: empty directory name");
+}
+
+/* tune, apply and verify: their own options, refused elsewhere; only theirs taken. */
+static void test_cli_tuning(void **state)
+{
+	// clang-format off
+	char *tune[] = { "tune", "loop0", "--rw", "read", "--bs", "1M", "--knobs",
+			 "max_sectors_kb,scheduler", "--budget", "2m", "--json", "t.json", "--apply",
+			 "--dry-run", "--root", "/tmp/r", NULL };
+	char *tune_trace[] = { "tune", "loop0", "--trace", "loop0", NULL };
+	char *trace_knobs[] = { "blktrace-bench", "--trace", "loop0", "--knobs", "nomerges", NULL };
+	char *undo[] = { "apply", "--undo", "--root", "/tmp/r", NULL };
+	char *undo_file[] = { "apply", "--undo", "t.json", NULL };
+	char *apply_json[] = { "apply", "t.json", "--json", NULL };
+	char *verify[] = { "verify", "t.json", "--json", "v.json", "--fail-on-regression", "5",
+			   "--destructive", NULL };
+	char *verify_rw[] = { "verify", "t.json", "--rw", "read", NULL };
+	char *budget[] = { "tune", "loop0", "--budget", "0", NULL };
+	// clang-format on
+	struct options o;
+	struct diag d = {};
+
+	(void)state;
+	assert_int_equal(cli_parse("tune", 16, tune, &o, &d), 0);
+	assert_string_equal(o.positional[0], "loop0");
+	assert_string_equal(o.knobs, "max_sectors_kb,scheduler");
+	assert_true(o.budget == 120);
+	assert_string_equal(o.json, "t.json"); /* tune's --json takes the next word */
+	assert_true(o.apply && o.dry_run);
+	assert_string_equal(o.root, "/tmp/r");
+	assert_int_equal(cli_parse("tune", 4, tune_trace, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "tune: --trace is not an option of tune (see tune --help)");
+	assert_int_equal(cli_parse("trace", 5, trace_knobs, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "blktrace-bench: --knobs is an option of tune");
+	/* apply --undo takes no result; apply takes one. */
+	assert_int_equal(cli_parse("apply", 4, undo, &o, &d), 0);
+	assert_true(o.undo);
+	assert_int_equal(o.nr_positional, 0);
+	assert_int_equal(cli_parse("apply", 3, undo_file, &o, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "apply takes a tune result, or --undo"));
+	assert_false(d.named);
+	assert_int_equal(cli_parse("apply", 3, apply_json, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "apply: --json is not an option of apply (see apply --help)");
+	assert_int_equal(cli_parse("verify", 7, verify, &o, &d), 0);
+	assert_string_equal(o.json, "v.json");
+	assert_true(o.fail_on_regression_set && o.fail_on_regression == 5);
+	assert_true(o.destructive);
+	assert_int_equal(cli_parse("verify", 4, verify_rw, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "verify: --rw is not an option of verify (see verify --help)");
+	assert_int_equal(cli_parse("tune", 4, budget, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "tune: --budget: invalid duration '0'");
 }
 
 /*
@@ -150,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_cli_info_json_flag),
 		cmocka_unit_test(test_cli_passive),
 		cmocka_unit_test(test_cli_wrap_and_state_dir),
+		cmocka_unit_test(test_cli_tuning),
 		cmocka_unit_test(test_cli_set),
 		cmocka_unit_test(test_cli_help),
 	};
