@@ -15,47 +15,15 @@
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
+#include "fleet.h"
 #include "sweep.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "snoop.h"
+#include "stop_signals.h"
 #include "text.h"
 #include "tracer.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * Every catchable signal whose default is to end the process ends us the orderly way
- * instead: the runs so far reported, a swept setting restored, the target closed. A
- * dropped SSH session (HUP), a stray kill -USR1 or an alarm must not leave a knob
- * changed. INT and QUIT are caught even when the shell started us ignoring them (a
- * background job), as INT always was. No SA_RESTART: a signal must interrupt our
- * sleeps and waits.
- */
-static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-};
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
-		/* Under nohup a hangup must not end us: it cannot kill us either. */
-		if (stop_signals[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(stop_signals[i], &sa, NULL);
-	}
-}
 
 static double now_s(void)
 {
@@ -155,9 +123,38 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 			a[i] = b[i];
 }
 
+/* The devices traced for results res[0..nr): each one's device and its layers. */
+static size_t nr_traced(const struct result *res, size_t nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += 1 + res[i].nr_layers;
+	return n;
+}
+
+/* One interval report per result, each from its slice of the devices' deltas. */
+static void interval_reports(const struct result *res, size_t nr, const struct block_stats *delta,
+			     unsigned int nr_interval, double from, double to)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++) {
+		struct run r = { .seconds = to - from,
+				 .has_block = true,
+				 .block = (struct block_stats *)&delta[off] };
+
+		snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr_interval, from,
+			 to);
+		report_text__interval(stdout, &res[i], &r);
+		fputc('\n', stdout);
+	}
+	fflush(stdout);
+}
+
 /* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
-static int run_passive(struct tracer *t, const struct options *o, struct result *res,
-		       struct block_stats *total, const struct block_stats *start)
+static int run_passive(struct tracer *t, const struct options *o, const struct result *res,
+		       size_t nr_res, struct block_stats *total, const struct block_stats *start)
 {
 	size_t i, n = tracer__nr_devices(t);
 	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
@@ -194,15 +191,8 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		now = now_s();
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
-
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
-				 last - t0, now - t0);
-			report_text__interval(stdout, res, &r);
-			fputc('\n', stdout);
-			fflush(stdout);
-		}
+		if (!o->json || strcmp(o->json, "-"))
+			interval_reports(res, nr_res, delta, nr, last - t0, now - t0);
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
@@ -227,21 +217,24 @@ cleanup:
 #define SNOOP_RING_BYTES (4U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
-static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
+static void say_tracing(const struct options *o, const struct result *res, size_t nr,
+			struct tracer *t)
 {
-	char under[512] = "";
-	size_t i, used = 0;
+	char what[1024] = "";
+	size_t i, k, used = 0;
 
 	if (!o->verbose)
 		return;
-	for (i = 0; i < res->nr_layers && used < sizeof(under); i++)
-		used += snprintf(under + used, sizeof(under) - used, "%s%s",
-				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
-	fprintf(stderr,
-		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
-		"maps\n",
-		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
-		tracer__map_bytes(t));
+	for (k = 0; k < nr && used < sizeof(what); k++, res++) {
+		used += snprintf(what + used, sizeof(what) - used, "%s%s (%u:%u)", k ? ", " : "",
+				 res->device.name, res->device.major, res->device.minor);
+		for (i = 0; i < res->nr_layers && used < sizeof(what); i++)
+			used += snprintf(
+				what + used, sizeof(what) - used, "%s%s",
+				i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
+	}
+	fprintf(stderr, "blktrace-bench: tracing %s with %s programs, %zu bytes of BPF maps\n",
+		what, tracer__flavour(t), tracer__map_bytes(t));
 }
 
 /*
@@ -249,10 +242,11 @@ static void say_tracing(const struct options *o, const struct result *res, struc
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res, struct outfile *snoop_out, struct diag *d)
+			const struct result *res, size_t nr, struct outfile *snoop_out,
+			struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
-	size_t i;
+	size_t i, k;
 	int err;
 
 	tracer__detach(*t);
@@ -262,9 +256,10 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	*t = NULL;
 	if (!o->snoop)
 		return 0;
-	for (i = 0; i < res->nr_runs; i++)
-		if (res->runs[i].has_block)
-			lost += res->runs[i].block->c.lost_events;
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < res[k].nr_runs; i++)
+			if (res[k].runs[i].has_block)
+				lost += res[k].runs[i].block->c.lost_events;
 	if (err) {
 		outfile__abort(snoop_out);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
@@ -277,23 +272,33 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res, struct outfile *json,
-		  struct diag *d)
+/*
+ * Text on stdout (unless the JSON goes there), disk after disk; JSON where asked: one
+ * disk's document as ever, several disks' documents in one "results" array.
+ */
+static int report(const struct options *o, const struct result *res, size_t nr,
+		  struct outfile *json, struct diag *d)
 {
-	struct report rep;
-	json_t *doc;
+	struct report *rep = calloc(nr, sizeof(*rep));
+	size_t i, built = 0;
+	json_t *doc = NULL;
 	int err = 0;
 
 	/* Everything derived, once, before either printer runs. */
-	if (report__build(&rep, res, o->recommend)) {
+	for (; rep && built < nr; built++)
+		if (report__build(&rep[built], &res[built], o->recommend))
+			break;
+	if (built < nr) {
+		while (built-- > 0 && rep)
+			report__free(&rep[built]);
+		free(rep);
 		outfile__abort(json);
 		return diag__fail(d, -ENOMEM, "out of memory");
 	}
-	if (!o->json || strcmp(o->json, "-"))
-		report_text__print(stdout, &rep, o->brief);
+	for (i = 0; i < nr && (!o->json || strcmp(o->json, "-")); i++)
+		report_text__print(stdout, &rep[i], o->brief);
 	if (o->json) {
-		doc = report_json__doc(&rep);
+		doc = nr == 1 ? report_json__doc(&rep[0]) : report_json__docs(rep, nr);
 		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 			  : -ENOMEM;
 		json_decref(doc);
@@ -305,7 +310,9 @@ static int report(const struct options *o, const struct result *res, struct outf
 			err = outfile__commit(json, d);
 		}
 	}
-	report__free(&rep);
+	for (i = 0; i < nr; i++)
+		report__free(&rep[i]);
+	free(rep);
 	return err ? err : finish_stdout(d);
 }
 
@@ -333,25 +340,31 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 
 /* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 size_t nr, struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
 			 struct diag *d)
 {
-	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
+	const struct device *devs[BLKIO_MAX_DEVICES];
 	struct tracer_opts topts = {};
-	size_t i;
+	size_t i, k, n = 0;
 	int err;
 
-	for (i = 0; i < res->nr_layers; i++)
-		devs[1 + i] = &res->layers[i].dev;
+	/* cmd_trace checked that they fit, and that no disk is traced twice. */
+	for (k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
 	topts.devs = devs;
-	topts.nr_devs = 1 + res->nr_layers;
+	topts.nr_devs = n;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);
 	if (err)
 		return err;
-	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "%s", tracer__flavour(*t));
+	for (k = 0; k < nr; k++)
+		snprintf(res[k].tracer_flavour, sizeof(res[k].tracer_flavour), "%s",
+			 tracer__flavour(*t));
 	err = tracer__start(*t);
 	if (err)
 		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
@@ -391,10 +404,10 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, 1, &t, &sn, snoop_out, d);
 	if (err)
 		goto cleanup;
-	say_tracing(o, res, t);
+	say_tracing(o, res, 1, t);
 	ran = sweep__run(&job, t, res, &stop_signal, d);
 	sweep__close(&job);
 	err = ran == -EINTR ? 0 : ran;
@@ -402,9 +415,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+	err = stop_tracing(&t, &sn, o, res, 1, snoop_out, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, 1, json, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -417,39 +430,79 @@ cleanup:
 	return err;
 }
 
+/* Each result's run gets its slice of the devices' figures (one tracer, N results). */
+static void share_out(struct result *res, size_t nr, const struct block_stats *all)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++)
+		memcpy(res[i].runs[res[i].nr_runs - 1].block, &all[off],
+		       (1 + res[i].nr_layers) * sizeof(*all));
+}
+
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
-static int count_command(struct tracer *t, const struct options *o, const struct result *res,
-			 struct run *run, const struct block_stats *start, int status,
+static int count_command(struct tracer *t, const struct options *o, struct result *res, size_t nr,
+			 struct block_stats *all, const struct block_stats *start, int status,
 			 struct diag *d)
 {
+	size_t i;
 	int err;
 
-	run->exit_status = status;
-	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
-	err = tracer__snapshot_all(t, run->block);
+	for (i = 0; i < nr; i++) {
+		struct run *run = &res[i].runs[res[i].nr_runs - 1];
+
+		run->exit_status = status;
+		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
+	}
+	err = tracer__snapshot_all(t, all);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
+	block_stats__delta_n(all, all, start, nr_traced(res, nr));
+	share_out(res, nr, all);
 	return 0;
+}
+
+/* A run for every result, with the label and the time of the passive or command run. */
+static int add_runs(struct result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!result__add_run(&res[i], true, false))
+			return -ENOMEM;
+	return 0;
+}
+
+static void set_run_times(struct result *res, size_t nr, const char *label, double seconds)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct run *run = &res[i].runs[res[i].nr_runs - 1];
+
+		if (label)
+			snprintf(run->label, sizeof(run->label), "%s", label);
+		run->seconds = seconds;
+	}
 }
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct outfile *json, struct outfile *snoop_out, struct diag *d)
+		     size_t nr, struct outfile *json, struct outfile *snoop_out, struct diag *d)
 {
-	struct block_stats *start = NULL;
+	size_t n = nr_traced(res, nr);
+	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct run *run;
 	int err, status = 0;
 	double t0;
 
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, nr, &t, &sn, snoop_out, d);
 	if (err)
 		goto cleanup;
-	start = calloc(1 + res->nr_layers, sizeof(*start));
-	run = result__add_run(res, true, false);
-	if (!start || !run) {
+	start = calloc(n, sizeof(*start));
+	all = calloc(n, sizeof(*all));
+	if (!start || !all || add_runs(res, nr)) {
 		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -461,7 +514,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
-	say_tracing(o, res, t);
+	say_tracing(o, res, nr, t);
 	t0 = now_s();
 	if (o->command) {
 		status = run_command(o->command);
@@ -471,24 +524,27 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 			status = EXIT_NOEXEC;
 			goto cleanup;
 		}
-		err = count_command(t, o, res, run, start, status, d);
+		err = count_command(t, o, res, nr, all, start, status, d);
+		set_run_times(res, nr, NULL, now_s() - t0);
 	} else {
-		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, o, res, run->block, start);
+		err = run_passive(t, o, res, nr, all, start);
 		if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+		else
+			share_out(res, nr, all);
+		set_run_times(res, nr, "passive", now_s() - t0);
 	}
-	run->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+		err = stop_tracing(&t, &sn, o, res, nr, snoop_out, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, nr, json, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
+	free(all);
 	return err ? err : status;
 }
 
@@ -524,6 +580,11 @@ static int check_modes(const struct options *o, struct diag *d)
 				      "both");
 	if (!o->rw && o->nr_set_values)
 		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
+	if (o->rw && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--rw runs the built-in workload on one disk: --trace %s "
+				   "names several (trace them passively, or with -- CMD)",
+				   o->trace);
 	return 0;
 }
 
@@ -542,12 +603,93 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 		device__read_limits(dev);
 }
 
-int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+/* Every traced device of the results, the tops and their layers, disk by disk apart. */
+static int check_results(const struct result *res, size_t nr, struct diag *d)
+{
+	const struct device *devs[BLKIO_MAX_DEVICES];
+	size_t i, k, n = nr_traced(res, nr);
+
+	if (n > BLKIO_MAX_DEVICES)
+		return diag__usage_err(d, -E2BIG,
+				       "--trace %s: %zu devices with the layers under them, at "
+				       "most %d can be traced at once",
+				       nr > 1 ? "list" : res->device.name, n, BLKIO_MAX_DEVICES);
+	for (n = 0, k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
+	return fleet__check_disjoint(devs, n, d);
+}
+
+/*
+ * The disks --trace names, a result each: one disk (with its stack), a list (each with
+ * its stack), or all (each disk plainly: its layers are disks of the list already).
+ */
+static int make_results(const struct options *o, const struct env_config *cfg, struct result **out,
+			size_t *nr, struct diag *d)
+{
+	struct fleet f = {};
+	struct result *res;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if (fleet__several(o->trace))
+		err = fleet__resolve(cfg->sysfs_root, o->trace, BLKIO_MAX_DEVICES, true, &f, d);
+	else
+		err = (f.devs = malloc(sizeof(*f.devs)))
+			      ? device__resolve(cfg->sysfs_root, o->trace, &f.devs[f.n++], d)
+			      : diag__fail(d, -ENOMEM, "out of memory");
+	if (!err && !f.n)
+		err = diag__usage(d, "--trace all: no disk with a medium to trace");
+	res = err ? NULL : calloc(f.n, sizeof(*res));
+	if (!err && !res)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < f.n; i++) {
+		res[i].device = f.devs[i];
+		res[i].has_device = true;
+		(*nr)++;
+		if (!f.all)
+			err = find_stack(cfg, &res[i], d);
+	}
+	*out = res;
+	fleet__free(&f);
+	return err ? err : check_results(res, *nr, d);
+}
+
+static void free_results(struct result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		result__free(&res[i]);
+	free(res);
+}
+
+/* What every result of the invocation says about it; the notices about each disk. */
+static void describe_results(const struct options *o, const struct env_config *cfg,
+			     struct result *res, size_t nr)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		driver_probes__notice(&probes, &res[i].device, stderr);
+		snprintf(res[i].tool_version, sizeof(res[i].tool_version), "%s",
+			 BLKTRACE_BENCH_VERSION);
+		join_command(res[i].command_line, sizeof(res[i].command_line), o->argc, o->argv);
+		host_info__read(&res[i].host);
+	}
+}
+
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
 	struct outfile json_out = {}, snoop_out = {};
 	struct workload_env env = {};
-	struct result res = {};
+	struct result *res = NULL;
+	size_t i, nr = 0;
 	int err;
 
 	if (o->snoop_text) {
@@ -556,31 +698,25 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	}
 	err = check_modes(o, d);
 	if (!err)
-		err = device__resolve(cfg->sysfs_root, o->trace, &res.device, d);
+		err = make_results(o, cfg, &res, &nr, d);
 	if (err)
-		return err;
-	res.has_device = true;
-	err = find_stack(cfg, &res, d);
-	if (err)
-		return err;
-	driver_probes__notice(&probes, &res.device, stderr);
-	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);
-	host_info__read(&res.host);
+		goto cleanup;
+	describe_results(o, cfg, res, nr);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
-	/* Before anything can change a setting, or be refused: see catch_signals. */
-	catch_signals();
-	if (!o->nr_set_values)
-		recover_settings(&env.state, &res.device);
+	/* Before anything can change a setting, or be refused: see stop_signals.h. */
+	stop_signals__catch();
+	for (i = 0; !o->nr_set_values && i < nr; i++)
+		recover_settings(&env.state, &res[i].device);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, &json_out, &snoop_out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d)
-			    : run_trace(o, cfg, &res, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, res, &json_out, &snoop_out, d)
+			    : run_trace(o, cfg, res, nr, &json_out, &snoop_out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&json_out);
 	outfile__abort(&snoop_out);
-	result__free(&res);
+cleanup:
+	free_results(res, nr);
 	return err;
 }
