@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "diag.h"
+#include "http_metrics.h"
 #include "workload.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
@@ -49,13 +50,18 @@ enum {
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
 	OPT_STATE_DIR,
+	OPT_LISTEN,
+	OPT_TEXTFILE,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
 
 /* The one option table. Each command accepts the subset named in its mask. */
 static const struct argp_option options[] = {
-	{ "trace", 't', "DEV", 0, "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0", 0 },
+	{ "trace", 't', "DEV", 0,
+	  "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0; several at once: "
+	  "xvda,xvdb or all",
+	  0 },
 	{ "duration", 'd', "SEC", 0,
 	  "Passive mode: stop after SEC (500ms, 10, 2m); default: Ctrl-C", 0 },
 	{ "interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0 },
@@ -70,6 +76,12 @@ static const struct argp_option options[] = {
 	  "Use the raw_tp programs even where tp_btf works", 0 },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT", 0,
 	  "compare: exit 3 when a headline metric is significantly worse by more than PCT%", 0 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	  "serve: where /metrics listens (default " HTTP_DEFAULT_LISTEN ")", 0 },
+	{ "textfile", OPT_TEXTFILE, "DIR", 0,
+	  "serve: write DIR/blktrace_bench.prom every --interval, for node_exporter's textfile "
+	  "collector",
+	  0 },
 	{ NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1 },
 	{ "rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1 },
 	{ "bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
@@ -340,6 +352,16 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
 		return parse_fail_on_regression(state, ps->cmd, arg, o);
+	case OPT_LISTEN:
+	case OPT_TEXTFILE:
+		if (strcmp(ps->cmd, "serve"))
+			return usage_error(state, "--%s is an option of serve",
+					   key == OPT_LISTEN ? "listen" : "textfile");
+		if (!*arg)
+			return usage_error(state, "--%s: empty value",
+					   key == OPT_LISTEN ? "listen" : "textfile");
+		*(key == OPT_LISTEN ? &o->listen : &o->textfile) = arg;
+		return 0;
 	case OPT_STATE_DIR:
 		if (!trace && strcmp(ps->cmd, "restore"))
 			return usage_error(state, "--state-dir is an option of trace and restore");
@@ -455,6 +477,9 @@ static const struct {
 	  "compare takes two result files: blktrace-bench compare A.json B.json "
 	  "[--json] [--fail-on-regression PCT]" },
 	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
+	{ "serve", 0,
+	  "serve takes no arguments: blktrace-bench serve [--trace DEVS] [--listen ADDR:PORT] "
+	  "[--textfile DIR]" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
@@ -472,7 +497,9 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
+	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
+	"Other commands: info DEV, compare A.json B.json, restore DEV, serve (see COMMAND "
+	"--help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -60,6 +60,10 @@ struct options {
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text; /* --snoop-text FILE: print such a file */
+
+	/* serve: where /metrics listens, where the textfile collector's file goes. */
+	const char *listen;   /* --listen ADDR:PORT */
+	const char *textfile; /* --textfile DIR */
 };
 
 struct diag;

@@ -15,12 +15,16 @@ struct cmd {
 	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
 };
 
+/* A command a line; clang-format would pack the table (tests/shell reads it). */
+// clang-format off
 static const struct cmd commands[] = {
 	{ "trace", cmd_trace },
 	{ "info", cmd_info },
 	{ "compare", cmd_compare },
 	{ "restore", cmd_restore },
+	{ "serve", cmd_serve },
 };
+// clang-format on
 
 /* The options, then the command; --help and --version end after printing, with 0. */
 static int run(const struct cmd *c, int argc, char **argv, const struct env_config *cfg,
