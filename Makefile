@@ -81,6 +81,8 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/blktrace-bench
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
+# serve's systemd unit, Prometheus scrape configuration and alerting rule, as examples.
+CONTRIB := contrib/blktrace-bench.service contrib/prometheus.yml contrib/blktrace-bench.rules.yml
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(OUT)/%.o)
@@ -221,12 +223,14 @@ bench:
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh
+	$(Q)tools/bench/fleet.sh
 
 # Seconds: one short round per configuration, to keep the bench from rotting.
 bench-smoke:
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
+	$(Q)tools/bench/fleet.sh --smoke
 
 # dpkg-buildpackage in a copy of the tree (build/deb/blktrace-bench-VERSION), so the
 # tree stays clean; the .deb and lintian's verdict land in build/deb/.
@@ -237,10 +241,11 @@ deb:
 install: blktrace-bench
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(BASHCOMPDIR)
 	$(Q)$(INSTALL) -m 0755 blktrace-bench $(DESTDIR)$(SBINDIR)/blktrace-bench
 	$(Q)$(INSTALL) -m 0644 doc/blktrace-bench.8 $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8
 	$(Q)$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(Q)$(INSTALL) -m 0644 $(CONTRIB) $(DESTDIR)$(DOCDIR)/contrib/
 	$(Q)$(INSTALL) -m 0644 completion/blktrace-bench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/blktrace-bench
 
@@ -248,8 +253,9 @@ install: blktrace-bench
 uninstall:
 	$(call msg,RM,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/blktrace-bench $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8 \
-		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench
-	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench \
+		$(CONTRIB:contrib/%=$(DESTDIR)$(DOCDIR)/contrib/%)
+	$(Q)rmdir $(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 clean:
 	$(call msg,CLEAN,)

@@ -70,14 +70,16 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, and --fail-on-regression belongs to compare.
+# refuses: the table is shared, --fail-on-regression belongs to compare, --listen and
+# --textfile to serve.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is an option of compare"
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vx -- --fail-on-regression "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
+		"$(grep -vxE -- '--(fail-on-regression|listen|textfile)' "$TMP/opts.trace" |
+			tr '\n' ' ' | sed 's/ $//')"
 done
 for c in $commands; do
 	# A command may offer fewer options than it accepts, never one it does not.
@@ -93,6 +95,8 @@ expect_eq "completion: --rw" "$(complete_words --trace x --rw rand)" "randread r
 expect_eq "completion: --engine" "$(complete_words --trace x --engine "")" "io_uring psync"
 export BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop
 expect_eq "completion: disks for --trace" "$(complete_words --trace lo)" "loop0 loop1"
+expect_eq "completion: all, or a list for --trace" "$(complete_words serve --trace a)" "all"
+expect_eq "completion: the next disk of a list" "$(complete_words --trace loop0,z)" "loop0,zram0"
 expect_eq "completion: disks for info" "$(complete_words info "")" "loop0 loop1 zram0"
 unset BLKTRACE_BENCH_SYSFS
 touch "$TMP/a.json" "$TMP/b.json" "$TMP/notes.txt"
@@ -101,6 +105,9 @@ expect_eq "completion: result files for compare" \
 expect_eq "completion: --json FILE" "$(cd "$TMP" && complete_words --trace x --json a)" a.json
 expect_eq "completion: --snoop FILE" "$(cd "$TMP" && complete_words --trace x --snoop n)" \
 	notes.txt
+mkdir "$TMP/promdir"
+expect_eq "completion: serve --textfile DIR" "$(cd "$TMP" && complete_words serve --textfile pr)" \
+	promdir
 # After "--" (or the first word that is not an option) comes a command and its words.
 expect_true "completion: the command after --" \
 	grep -qx dd <(complete_words --trace x -- d | tr ' ' '\n')
