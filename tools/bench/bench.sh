@@ -60,6 +60,7 @@ CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
 TARGET_NS_PER_IO=350
 TARGET_PCT=97
 
+. "$HERE/lib.sh" # bpf_snapshot
 say() { echo "bench: $*"; }
 warn() { echo "bench: $*" >&2; }
 
@@ -171,21 +172,6 @@ run_fio() { # SECONDS JSON_OUT
 	return $rc
 }
 
-# BPF programs the process holds: "run_time_ns run_cnt programs". Link fds name a
-# prog_id too, but only program fds carry run_time_ns.
-bpf_snapshot() {
-	grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$1"/fdinfo/* 2> /dev/null |
-		awk -F: '{ v = $3; gsub(/[ \t]/, "", v); a[$1, $2] = v; f[$1] = 1 }
-		END {
-			for (x in f) {
-				if (!((x, "run_time_ns") in a) || (a[x, "prog_id"] in seen))
-					continue
-				seen[a[x, "prog_id"]] = 1
-				t += a[x, "run_time_ns"]; c += a[x, "run_cnt"]; n++
-			}
-			printf "%.0f %.0f %d\n", t, c, n
-		}'
-}
 cpu_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; } # utime + stime
 CLK_TCK=$(getconf CLK_TCK)
 # Completed I/Os (reads + writes): "OURS OTHERS", others being every other
