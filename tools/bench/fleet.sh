@@ -90,13 +90,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		base=$(run_fio "$n")
 		"$BB" --trace "$list" -v > "$work/out" 2> "$work/err" &
 		tracer=$!
+		# Attached once it says so (-v), within 30 s, unless it died first.
 		for ((i = 0; i < 600; i++)); do
-			grep -q 'with .* programs' "$work/err" && break
-			kill -0 "$tracer" 2> /dev/null || break
+			grep -q "with .* programs" "$work/err" && break
+			[ -e "/proc/$tracer/fdinfo" ] || break
 			sleep 0.05
 		done
 		grep -q "with .* programs" "$work/err" ||
-			{ say "N=$n: the tracer did not attach (i=$i): $(cat "$work/err")" >&2; failed=1; }
+			{ say "N=$n: the tracer did not attach: $(cat "$work/err")" >&2; failed=1; }
 		read -r t0 _ < <(bpf_snapshot "$tracer")
 		c0=$(ios "$n")
 		cpu0=$(awk '{ print $14 + $15 }' "/proc/$tracer/stat")
