@@ -387,6 +387,30 @@ static void histogram(struct om *m, const struct om_hist *x, const struct device
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The segment and depth histograms: exact counts, their sums kept beside them. */
+static void count_histogram(struct om *m, const struct om_disk *disks, size_t n,
+			    enum blkio_count_kind kind)
+{
+	bool segs = kind == BLKIO_COUNT_SEGMENTS;
+	const char *name = segs ? "request_segments" : "queue_depth";
+	size_t i;
+
+	family(m, name, "histogram", NULL,
+	       segs ? "Physical segments per read or write request."
+		    : "Requests of the device in flight when one is issued, that one included.");
+	for (i = 0; i < n; i++) {
+		struct om_hist x = { .name = name,
+				     .kind = HIST_KIND_COUNT,
+				     .h = disks[i].b->count[kind],
+				     .nr_le = segs ? NR(segments_le) : NR(depth_le),
+				     .le = segs ? segments_le : depth_le,
+				     .sum = segs ? disks[i].b->c.sum_segments
+						 : disks[i].b->c.sum_depth };
+
+		histogram(m, &x, disks[i].dev);
+	}
+}
+
 static void size_histograms(struct om *m, const struct om_disk *disks, size_t n)
 {
 	static const char *const ops[BLKIO_SIZE_SEGMENT] = { "read", "write", "other" };
@@ -412,30 +436,8 @@ static void size_histograms(struct om *m, const struct om_disk *disks, size_t n)
 			histogram(m, &x, disks[i].dev);
 		}
 	}
-	family(m, "request_segments", "histogram", NULL,
-	       "Physical segments per read or write request.");
-	for (i = 0; i < n; i++) {
-		struct om_hist x = { .name = "request_segments",
-				     .kind = HIST_KIND_COUNT,
-				     .h = disks[i].b->count[BLKIO_COUNT_SEGMENTS],
-				     .nr_le = NR(segments_le),
-				     .le = segments_le,
-				     .sum = disks[i].b->c.sum_segments };
-
-		histogram(m, &x, disks[i].dev);
-	}
-	family(m, "queue_depth", "histogram", NULL,
-	       "Requests of the device in flight when one is issued, that one included.");
-	for (i = 0; i < n; i++) {
-		struct om_hist x = { .name = "queue_depth",
-				     .kind = HIST_KIND_COUNT,
-				     .h = disks[i].b->count[BLKIO_COUNT_DEPTH],
-				     .nr_le = NR(depth_le),
-				     .le = depth_le,
-				     .sum = disks[i].b->c.sum_depth };
-
-		histogram(m, &x, disks[i].dev);
-	}
+	count_histogram(m, disks, n, BLKIO_COUNT_SEGMENTS);
+	count_histogram(m, disks, n, BLKIO_COUNT_DEPTH);
 }
 
 static void latency_histograms(struct om *m, const struct om_disk *disks, size_t n)

@@ -32,14 +32,8 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 HERE=$ROOT/tools/bench
 
-SMOKE=${BENCH_SMOKE:-0}
-for a in "$@"; do
-	case $a in
-	--smoke) SMOKE=1 ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench: unknown argument '$a' (try --help)" >&2; exit 2 ;;
-	esac
-done
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
+bench_args bench "$0" "$@"
 if [ "$SMOKE" = 1 ]; then
 	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} COST_ROUNDS=${BENCH_COST_ROUNDS:-1}
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
@@ -60,7 +54,6 @@ CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
 TARGET_NS_PER_IO=350
 TARGET_PCT=97
 
-. "$HERE/lib.sh" # bpf_snapshot
 say() { echo "bench: $*"; }
 warn() { echo "bench: $*" >&2; }
 

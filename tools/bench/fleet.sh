@@ -14,16 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 HERE=$ROOT/tools/bench
-. "$HERE/lib.sh" # bpf_snapshot
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
 
-SMOKE=${BENCH_SMOKE:-0}
-for a in "$@"; do
-	case $a in
-	--smoke) SMOKE=1 ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench fleet: unknown argument '$a' (try --help)" >&2; exit 2 ;;
-	esac
-done
+bench_args "bench fleet" "$0" "$@"
 if [ "$SMOKE" = 1 ]; then
 	ROUNDS=${BENCH_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} SIZE=32M
 else

@@ -16,3 +16,18 @@ bpf_snapshot() {
 			printf "%.0f %.0f %d\n", t, c, n
 		}'
 }
+
+# bench_args NAME SCRIPT ARGS...: --smoke sets SMOKE=1 (so does BENCH_SMOKE=1), --help
+# prints SCRIPT's header comment; anything else is refused.
+bench_args() {
+	local name=$1 script=$2 a
+	shift 2
+	SMOKE=${BENCH_SMOKE:-0}
+	for a in "$@"; do
+		case $a in
+		--smoke) SMOKE=1 ;;
+		-h | --help) sed -n '2,/^set -euo/p' "$script" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+		*) echo "$name: unknown argument '$a' (try --help)" >&2; exit 2 ;;
+		esac
+	done
+}
