@@ -152,9 +152,30 @@ static void interval_reports(const struct result *res, size_t nr, const struct b
 	fflush(stdout);
 }
 
+/*
+ * Several disks: the set is read once, at start. One that comes or goes meanwhile is said,
+ * once (serve reloads its programs for it; a trace keeps what it reports on).
+ */
+struct disk_watch {
+	const char *root, *spec;
+	uint64_t fingerprint;
+	bool said;
+};
+
+static void watch_disks(struct disk_watch *w)
+{
+	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
+		return;
+	w->said = true;
+	die_msg("a disk came or went since --trace %s began: this trace keeps the disks it "
+		"started with (serve follows them)",
+		w->spec);
+}
+
 /* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
 static int run_passive(struct tracer *t, const struct options *o, const struct result *res,
-		       size_t nr_res, struct block_stats *total, const struct block_stats *start)
+		       size_t nr_res, struct disk_watch *w, struct block_stats *total,
+		       const struct block_stats *start)
 {
 	size_t i, n = tracer__nr_devices(t);
 	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
@@ -176,8 +197,11 @@ static int run_passive(struct tracer *t, const struct options *o, const struct r
 			break;
 		if (next && next < wake)
 			wake = next;
+		if (w && now + 1 < wake)
+			wake = now + 1;
 		if (wake > now)
 			sleep_s(wake - now);
+		watch_disks(w);
 		if (!next || now_s() < next || stop_signal)
 			continue;
 		/* One interval report, on stdout unless JSON goes there. */
@@ -490,6 +514,8 @@ static void set_run_times(struct result *res, size_t nr, const char *label, doub
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
 		     size_t nr, struct outfile *json, struct outfile *snoop_out, struct diag *d)
 {
+	struct disk_watch watch = { cfg->sysfs_root, o->trace,
+				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
 	size_t n = nr_traced(res, nr);
 	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
@@ -527,7 +553,8 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		err = count_command(t, o, res, nr, all, start, status, d);
 		set_run_times(res, nr, NULL, now_s() - t0);
 	} else {
-		err = run_passive(t, o, res, nr, all, start);
+		err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all,
+				  start);
 		if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 		else
