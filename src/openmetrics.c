@@ -40,6 +40,8 @@ static bool wants_openmetrics(char *range)
 {
 	char *param, *save = NULL, *type = strtok_r(range, ";", &save);
 
+	if (!type) /* ";" alone: no media type at all */
+		return false;
 	type += strspn(type, " \t");
 	type[strcspn(type, " \t")] = '\0';
 	if (strcasecmp(type, "application/openmetrics-text"))

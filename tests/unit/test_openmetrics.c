@@ -274,6 +274,10 @@ static void test_negotiate(void **state)
 	assert_int_equal(openmetrics__negotiate("application/openmetrics-text; q=0.0"),
 			 OM_TEXT_0_0_4);
 	assert_int_equal(openmetrics__negotiate("application/openmetrics-textual"), OM_TEXT_0_0_4);
+	/* What a client may send instead of a header (found by make fuzz: ";" crashed it). */
+	assert_int_equal(openmetrics__negotiate(";"), OM_TEXT_0_0_4);
+	assert_int_equal(openmetrics__negotiate(",;, application/openmetrics-text"),
+			 OM_OPENMETRICS_1);
 	assert_string_equal(openmetrics__content_type(OM_OPENMETRICS_1),
 			    "application/openmetrics-text; version=1.0.0; charset=utf-8");
 	assert_string_equal(openmetrics__content_type(OM_TEXT_0_0_4),
