@@ -25,6 +25,10 @@ expect_true "a 200 KB header: refused (431) or closed ($r)" grep -qE 'status=(43
 r=$(python3 "$CLIENTS" methods "$PORT")
 expect_eq "methods: only GET and HEAD" "$r" \
 	"POST/metrics=405 allow=GET,HEAD PUT/metrics=405 HEAD/metrics=200 head_body=0 GET/=200 GET/nope=404"
+for h in ';' ',,;;' 'application/openmetrics-text;q=' "$(printf 'x%.0s' $(seq 1 2000))"; do
+	curl -s -o /dev/null -w '%{http_code}\n' -H "Accept: $h" "http://127.0.0.1:$PORT/metrics" >> "$TMP/accept.out"
+done
+expect_eq "odd Accept headers: served as text" "$(sort -u "$TMP/accept.out")" 200
 expect_true "alive after garbage, huge headers and wrong methods" alive
 
 # Slow clients hold connections; scrapes still go through, and dd is counted exactly.
