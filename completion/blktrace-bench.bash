@@ -4,7 +4,7 @@
 # Installed as /usr/share/bash-completion/completions/blktrace-bench, which
 # bash-completion loads on the first <TAB> after the command name. Commands,
 # options, --rw/--engine values, --set knobs, disks (from /sys/class/block, or
-# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare, and the
+# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare and report, and the
 # command after "--". tests/shell/test_docs.sh checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
@@ -19,7 +19,8 @@ _blktrace_bench_takes_value()
 	case $1 in
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
-		--iodepth | --file | --set | --state-dir | --listen | --textfile)
+		--iodepth | --file | --set | --state-dir | --html | -o | --output | --listen | \
+		--textfile)
 		return 0
 		;;
 	esac
@@ -49,7 +50,7 @@ _blktrace_bench()
 	local cur prev words cword split
 	_init_completion -s || return
 
-	local trace_opts="--trace --duration --interval --json --snoop --snoop-text --verbose
+	local trace_opts="--trace --duration --interval --json --html --snoop --snoop-text --verbose
 		--rw --bs --size --count --runtime --engine --iodepth --no-fixed-bufs
 		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
 		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
@@ -59,7 +60,8 @@ _blktrace_bench()
 	local -A commands=(
 		[trace]="command $trace_opts"
 		[info]="disk --json"
-		[compare]="results --json --fail-on-regression"
+		[compare]="results --json --html --fail-on-regression"
+		[report]="results --output"
 		[restore]="disk --state-dir"
 		[serve]="none --trace --listen --textfile --interval --duration --verbose"
 	)
@@ -116,6 +118,10 @@ _blktrace_bench()
 		;;
 	--state-dir | --textfile)
 		_filedir -d
+		return
+		;;
+	--html | -o | --output)
+		_filedir html
 		return
 		;;
 	-j | --json)

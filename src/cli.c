@@ -50,6 +50,7 @@ enum {
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
 	OPT_STATE_DIR,
+	OPT_HTML,
 	OPT_LISTEN,
 	OPT_TEXTFILE,
 	OPT_VERSION = 'V',
@@ -67,6 +68,11 @@ static const struct argp_option options[] = {
 	{ "interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0 },
 	{ "json", 'j', "FILE", OPTION_ARG_OPTIONAL,
 	  "Write the results as JSON to FILE ('-' or none: stdout)", 0 },
+	{ "html", OPT_HTML, "FILE", 0,
+	  "Also write the report as one self-contained HTML page with charts to FILE ('-': "
+	  "stdout); trace and compare",
+	  0 },
+	{ "output", 'o', "FILE", 0, "report: write the HTML page to FILE (default: stdout)", 0 },
 	{ "snoop", OPT_SNOOP, "FILE", 0,
 	  "Also write one binary record per request to FILE (see --snoop-text)", 0 },
 	{ "snoop-text", OPT_SNOOP_TEXT, "FILE", 0,
@@ -122,9 +128,10 @@ static const struct argp_option options[] = {
 	  "Allow writes to a disk (--raw, or a --file that is one); refused anyway while it is "
 	  "mounted, swap, held, backing a loop device, or partitioned",
 	  1 },
-	{ "set", OPT_SET, "KNOB=V1,V2,...", 0,
+	{ "set", OPT_SET, "[DEV:]KNOB=V1,V2,...", 0,
 	  "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
-	  "wbt_lat_usec, nomerges, rq_affinity); restored afterwards",
+	  "wbt_lat_usec, nomerges, rq_affinity) of the traced device, or of DEV in its "
+	  "stack; restored afterwards",
 	  1 },
 	{ "recommend", OPT_RECOMMEND, NULL, 0,
 	  "After a --set sweep, name the best value and the smallest one as good", 1 },
@@ -347,6 +354,19 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 	case 'j':
 		parse_json(state, arg, trace, o);
 		return 0;
+	case OPT_HTML:
+		if (!trace && strcmp(ps->cmd, "compare"))
+			return usage_error(state,
+					   "--html is an option of trace and compare (report "
+					   "writes its page with -o)");
+		o->html = arg;
+		return 0;
+	case 'o':
+		if (strcmp(ps->cmd, "report"))
+			return usage_error(state, "-o is an option of report (trace and compare "
+						  "take --html FILE)");
+		o->output = arg;
+		return 0;
 	case 'v':
 		o->verbose++;
 		return 0;
@@ -475,7 +495,9 @@ static const struct {
 	{ "info", 1, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]" },
 	{ "compare", 2,
 	  "compare takes two result files: blktrace-bench compare A.json B.json "
-	  "[--json] [--fail-on-regression PCT]" },
+	  "[--json] [--html FILE] [--fail-on-regression PCT]" },
+	{ "report", 1,
+	  "report takes one result file: blktrace-bench report RESULT.json [-o FILE]" },
 	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
 	{ "serve", 0,
 	  "serve takes no arguments: blktrace-bench serve [--trace DEVS] [--listen ADDR:PORT] "
@@ -498,8 +520,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
-	"Other commands: info DEV, compare A.json B.json, restore DEV, serve (see COMMAND "
-	"--help).";
+	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, serve "
+	"(see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -17,16 +17,18 @@
 struct options {
 	int argc; /* the command line as given: trace records it */
 	char **argv;
-	const char *trace; /* --trace DEV */
-	double duration;   /* --duration SEC, 0 = until Ctrl-C */
-	double interval;   /* --interval SEC, 0 = no periodic reports */
-	const char *json;  /* --json FILE, "-" = stdout */
-	bool json_flag;	   /* info/compare: --json without a file */
-	int verbose;	   /* -v */
-	bool raw_tp;	   /* hidden: force the raw_tp programs */
-	char **command;	   /* after "--": the command to run, NULL-terminated */
+	const char *trace;  /* --trace DEV */
+	double duration;    /* --duration SEC, 0 = until Ctrl-C */
+	double interval;    /* --interval SEC, 0 = no periodic reports */
+	const char *json;   /* --json FILE, "-" = stdout */
+	const char *html;   /* trace, compare: --html FILE, "-" = stdout */
+	const char *output; /* report: -o FILE, default stdout */
+	bool json_flag;	    /* info/compare: --json without a file */
+	int verbose;	    /* -v */
+	bool raw_tp;	    /* hidden: force the raw_tp programs */
+	char **command;	    /* after "--": the command to run, NULL-terminated */
 	int nr_command;
-	const char *positional[4]; /* info DEV, compare A B, restore DEV: as many as it takes */
+	const char *positional[4]; /* info DEV, compare A B, report RESULT, restore DEV */
 	int nr_positional;
 	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
 	double fail_on_regression;

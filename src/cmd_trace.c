@@ -18,6 +18,7 @@
 #include "fleet.h"
 #include "sweep.h"
 #include "outfile.h"
+#include "report_html.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "snoop.h"
@@ -31,6 +32,17 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The outputs of a trace, opened before anything is traced (open_outputs). */
+struct trace_outputs {
+	struct outfile json, snoop, html;
+};
+
+/* The text report goes to stdout unless the JSON or the HTML does. */
+static bool text_on_stdout(const struct options *o)
+{
+	return (!o->json || strcmp(o->json, "-")) && (!o->html || strcmp(o->html, "-"));
 }
 
 static void sleep_s(double s)
@@ -123,6 +135,26 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 			a[i] = b[i];
 }
 
+/*
+ * One --interval report of passive mode: printed, unless the JSON or the HTML goes to
+ * stdout, and kept in the run for the charts over time. delta: every device's.
+ */
+static int interval_report(const struct options *o, const struct result *res, struct run *run,
+			   struct block_stats *delta, double from, double to, unsigned int nr)
+{
+	struct run r = { .seconds = to - from, .has_block = true, .block = delta };
+	struct interval_sample sample;
+
+	interval_sample__compute(&sample, delta, from, to - from);
+	if (text_on_stdout(o)) {
+		snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, from, to);
+		report_text__interval(stdout, res, &r);
+		fputc('\n', stdout);
+		fflush(stdout);
+	}
+	return run__add_interval(run, &sample);
+}
+
 /* The devices traced for results res[0..nr): each one's device and its layers. */
 static size_t nr_traced(const struct result *res, size_t nr)
 {
@@ -133,23 +165,22 @@ static size_t nr_traced(const struct result *res, size_t nr)
 	return n;
 }
 
+/* The run passive and command mode fill: a result's last. */
+static struct run *last_run(struct result *res)
+{
+	return &res->runs[res->nr_runs - 1];
+}
+
 /* One interval report per result, each from its slice of the devices' deltas. */
-static void interval_reports(const struct result *res, size_t nr, const struct block_stats *delta,
-			     unsigned int nr_interval, double from, double to)
+static int interval_reports(const struct options *o, struct result *res, size_t nr,
+			    struct block_stats *delta, double from, double to, unsigned int nr_iv)
 {
 	size_t i, off = 0;
+	int err = 0;
 
-	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++) {
-		struct run r = { .seconds = to - from,
-				 .has_block = true,
-				 .block = (struct block_stats *)&delta[off] };
-
-		snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr_interval, from,
-			 to);
-		report_text__interval(stdout, &res[i], &r);
-		fputc('\n', stdout);
-	}
-	fflush(stdout);
+	for (i = 0; i < nr && !err; off += 1 + res[i].nr_layers, i++)
+		err = interval_report(o, &res[i], last_run(&res[i]), &delta[off], from, to, nr_iv);
+	return err;
 }
 
 /*
@@ -172,9 +203,12 @@ static void watch_disks(struct disk_watch *w)
 		w->spec);
 }
 
-/* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
-static int run_passive(struct tracer *t, const struct options *o, const struct result *res,
-		       size_t nr_res, struct disk_watch *w, struct block_stats *total,
+/*
+ * Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. total
+ * and start hold every traced device of the results, in order.
+ */
+static int run_passive(struct tracer *t, const struct options *o, struct result *res, size_t nr_res,
+		       struct disk_watch *w, struct block_stats *total,
 		       const struct block_stats *start)
 {
 	size_t i, n = tracer__nr_devices(t);
@@ -204,7 +238,6 @@ static int run_passive(struct tracer *t, const struct options *o, const struct r
 		watch_disks(w);
 		if (!next || now_s() < next || stop_signal)
 			continue;
-		/* One interval report, on stdout unless JSON goes there. */
 		err = tracer__snapshot_all(t, cur);
 		if (err)
 			goto cleanup;
@@ -215,8 +248,9 @@ static int run_passive(struct tracer *t, const struct options *o, const struct r
 		now = now_s();
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		if (!o->json || strcmp(o->json, "-"))
-			interval_reports(res, nr_res, delta, nr, last - t0, now - t0);
+		err = interval_reports(o, res, nr_res, delta, last - t0, now - t0, nr);
+		if (err)
+			goto cleanup;
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
@@ -296,45 +330,59 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
+/* The JSON where asked: one disk's document, or several disks' in one. 0 or -errno with d. */
+static int report_json(const struct options *o, const struct report *rep, size_t nr,
+		       struct outfile *json, struct diag *d)
+{
+	json_t *doc;
+	int err;
+
+	if (!o->json)
+		return 0;
+	doc = nr == 1 ? report_json__doc(rep) : report_json__docs(rep, nr);
+	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+		  : -ENOMEM;
+	json_decref(doc);
+	if (!err)
+		return outfile__commit(json, d);
+	outfile__abort(json);
+	return diag__fail(d, err, "cannot write --json %s: %s",
+			  strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
+}
+
+/* The HTML page where asked, from the same report. 0 or -errno with d. */
+static int report_html(const struct options *o, const struct report *rep, struct outfile *html,
+		       struct diag *d)
+{
+	if (!o->html)
+		return 0;
+	report_html__print(html->f, rep, NULL);
+	return outfile__commit(html, d);
+}
+
 /*
- * Text on stdout (unless the JSON goes there), disk after disk; JSON where asked: one
- * disk's document as ever, several disks' documents in one "results" array.
+ * Text on stdout (unless the JSON or the HTML goes there), disk after disk; JSON and HTML
+ * where asked (HTML: one disk, check_modes says).
  */
 static int report(const struct options *o, const struct result *res, size_t nr,
-		  struct outfile *json, struct diag *d)
+		  struct trace_outputs *out, struct diag *d)
 {
 	struct report *rep = calloc(nr, sizeof(*rep));
 	size_t i, built = 0;
-	json_t *doc = NULL;
 	int err = 0;
 
-	/* Everything derived, once, before either printer runs. */
-	for (; rep && built < nr; built++)
-		if (report__build(&rep[built], &res[built], o->recommend))
-			break;
-	if (built < nr) {
-		while (built-- > 0 && rep)
-			report__free(&rep[built]);
-		free(rep);
-		outfile__abort(json);
-		return diag__fail(d, -ENOMEM, "out of memory");
-	}
-	for (i = 0; i < nr && (!o->json || strcmp(o->json, "-")); i++)
+	/* Everything derived, once, before any printer runs. */
+	while (rep && built < nr && !report__build(&rep[built], &res[built], o->recommend))
+		built++;
+	if (built < nr)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < nr && text_on_stdout(o); i++)
 		report_text__print(stdout, &rep[i], o->brief);
-	if (o->json) {
-		doc = nr == 1 ? report_json__doc(&rep[0]) : report_json__docs(rep, nr);
-		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-			  : -ENOMEM;
-		json_decref(doc);
-		if (err) {
-			outfile__abort(json);
-			diag__fail(d, err, "cannot write --json %s: %s",
-				   strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
-		} else {
-			err = outfile__commit(json, d);
-		}
-	}
-	for (i = 0; i < nr; i++)
+	if (!err)
+		err = report_json(o, rep, nr, &out->json, d);
+	if (!err)
+		err = report_html(o, rep, &out->html, d);
+	for (i = 0; i < built; i++)
 		report__free(&rep[i]);
 	free(rep);
 	return err ? err : finish_stdout(d);
@@ -344,21 +392,25 @@ static int report(const struct options *o, const struct result *res, size_t nr,
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
-			struct diag *d)
+static int open_outputs(const struct options *o, struct trace_outputs *out, struct diag *d)
 {
-	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
-				       { o->json, "the --json output as well" } };
+	struct outfile_input in[3] = { { o->rw ? o->file : NULL, "the workload's --file" },
+				       { o->json, "the --json output as well" },
+				       { o->snoop, "the --snoop output as well" } };
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
 		return diag__usage(d,
 				   "--snoop -: the records are binary; give a file (--snoop-text "
 				   "reads it)");
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-"))
+		return diag__usage(d, "--json - and --html -: only one of them can go to stdout");
 	if (o->json)
-		err = outfile__open(json, "--json", o->json, in, 1, d);
+		err = outfile__open(&out->json, "--json", o->json, in, 1, d);
 	if (!err && o->snoop)
-		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, d);
+		err = outfile__open(&out->snoop, "--snoop", o->snoop, in, 2, d);
+	if (!err && o->html)
+		err = outfile__open(&out->html, "--html", o->html, in, 3, d);
 	return err;
 }
 
@@ -413,8 +465,8 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
  * outcome.
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
-			const struct workload_env *env, struct result *res, struct outfile *json,
-			struct outfile *snoop_out, struct diag *d)
+			const struct workload_env *env, struct result *res,
+			struct trace_outputs *out, struct diag *d)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -428,7 +480,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, 1, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, 1, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
 	say_tracing(o, res, 1, t);
@@ -439,9 +491,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, 1, snoop_out, d);
+	err = stop_tracing(&t, &sn, o, res, 1, &out->snoop, d);
 	if (!err)
-		err = report(o, res, 1, json, d);
+		err = report(o, res, 1, out, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -460,8 +512,7 @@ static void share_out(struct result *res, size_t nr, const struct block_stats *a
 	size_t i, off = 0;
 
 	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++)
-		memcpy(res[i].runs[res[i].nr_runs - 1].block, &all[off],
-		       (1 + res[i].nr_layers) * sizeof(*all));
+		memcpy(last_run(&res[i])->block, &all[off], (1 + res[i].nr_layers) * sizeof(*all));
 }
 
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
@@ -473,10 +524,9 @@ static int count_command(struct tracer *t, const struct options *o, struct resul
 	int err;
 
 	for (i = 0; i < nr; i++) {
-		struct run *run = &res[i].runs[res[i].nr_runs - 1];
-
-		run->exit_status = status;
-		join_command(run->label, sizeof(run->label), o->nr_command, o->command);
+		last_run(&res[i])->exit_status = status;
+		join_command(last_run(&res[i])->label, sizeof(last_run(&res[i])->label),
+			     o->nr_command, o->command);
 	}
 	err = tracer__snapshot_all(t, all);
 	if (err)
@@ -486,49 +536,53 @@ static int count_command(struct tracer *t, const struct options *o, struct resul
 	return 0;
 }
 
-/* A run for every result, with the label and the time of the passive or command run. */
-static int add_runs(struct result *res, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (!result__add_run(&res[i], true, false))
-			return -ENOMEM;
-	return 0;
-}
-
-static void set_run_times(struct result *res, size_t nr, const char *label, double seconds)
+/* A run for every result (passive or command mode), labelled. 0 or -ENOMEM. */
+static int add_runs(struct result *res, size_t nr, const char *label)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		struct run *run = &res[i].runs[res[i].nr_runs - 1];
-
-		if (label)
-			snprintf(run->label, sizeof(run->label), "%s", label);
-		run->seconds = seconds;
+		if (!result__add_run(&res[i], true, false))
+			return -ENOMEM;
+		snprintf(last_run(&res[i])->label, sizeof(last_run(&res[i])->label), "%s", label);
 	}
+	return 0;
+}
+
+/* Passive mode over every result; the message for a failure in d. */
+static int passive(struct tracer *t, const struct options *o, const struct env_config *cfg,
+		   struct result *res, size_t nr, struct block_stats *all,
+		   const struct block_stats *start, struct diag *d)
+{
+	struct disk_watch watch = { cfg->sysfs_root, o->trace,
+				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
+	int err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
+
+	if (err == -ENOMEM)
+		return diag__fail(d, err, "out of memory");
+	if (err)
+		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+	share_out(res, nr, all);
+	return 0;
 }
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     size_t nr, struct outfile *json, struct outfile *snoop_out, struct diag *d)
+		     size_t nr, struct trace_outputs *out, struct diag *d)
 {
-	struct disk_watch watch = { cfg->sysfs_root, o->trace,
-				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
-	size_t n = nr_traced(res, nr);
+	size_t i, n = nr_traced(res, nr);
 	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	int err, status = 0;
 	double t0;
 
-	err = start_tracing(o, cfg, res, nr, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, nr, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
 	start = calloc(n, sizeof(*start));
 	all = calloc(n, sizeof(*all));
-	if (!start || !all || add_runs(res, nr)) {
+	if (!start || !all || add_runs(res, nr, o->command ? "" : "passive")) {
 		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -551,21 +605,16 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 			goto cleanup;
 		}
 		err = count_command(t, o, res, nr, all, start, status, d);
-		set_run_times(res, nr, NULL, now_s() - t0);
 	} else {
-		err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all,
-				  start);
-		if (err)
-			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-		else
-			share_out(res, nr, all);
-		set_run_times(res, nr, "passive", now_s() - t0);
+		err = passive(t, o, cfg, res, nr, all, start, d);
 	}
+	for (i = 0; i < nr; i++)
+		last_run(&res[i])->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, nr, snoop_out, d);
+		err = stop_tracing(&t, &sn, o, res, nr, &out->snoop, d);
 	if (!err)
-		err = report(o, res, nr, json, d);
+		err = report(o, res, nr, out, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
@@ -609,8 +658,13 @@ static int check_modes(const struct options *o, struct diag *d)
 		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
 	if (o->rw && fleet__several(o->trace))
 		return diag__usage(d,
-				   "--rw runs the built-in workload on one disk: --trace %s "
-				   "names several (trace them passively, or with -- CMD)",
+				   "--rw runs the built-in workload on one disk: --trace %s names "
+				   "several (trace them passively, or with -- CMD)",
+				   o->trace);
+	if (o->html && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--html draws one disk's page: --trace %s names several (--json "
+				   "keeps them all; report draws a page from one disk's document)",
 				   o->trace);
 	return 0;
 }
@@ -695,12 +749,16 @@ static void free_results(struct result *res, size_t nr)
 	free(res);
 }
 
-/* What every result of the invocation says about it; the notices about each disk. */
-static void describe_results(const struct options *o, const struct env_config *cfg,
-			     struct result *res, size_t nr)
+/*
+ * What every result of the invocation says about it, the notices about each disk, and
+ * the settings a dead sweep left changed on any of them (and their layers: a sweep of
+ * DEV:KNOB changes a layer) put back, unless this run sweeps.
+ */
+static void prepare_results(const struct options *o, const struct env_config *cfg,
+			    const struct sweep_env *state, struct result *res, size_t nr)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < nr; i++) {
 		driver_probes__notice(&probes, &res[i].device, stderr);
@@ -709,14 +767,21 @@ static void describe_results(const struct options *o, const struct env_config *c
 		join_command(res[i].command_line, sizeof(res[i].command_line), o->argc, o->argv);
 		host_info__read(&res[i].host);
 	}
+	/* Before anything can change a setting, or be refused: see stop_signals.h. */
+	stop_signals__catch();
+	for (i = 0; !o->nr_set_values && i < nr; i++) {
+		recover_settings(state, &res[i].device);
+		for (k = 0; k < res[i].nr_layers; k++)
+			recover_settings(state, &res[i].layers[k].dev);
+	}
 }
 
 int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
-	struct outfile json_out = {}, snoop_out = {};
+	struct trace_outputs out = {};
 	struct workload_env env = {};
 	struct result *res = NULL;
-	size_t i, nr = 0;
+	size_t nr = 0;
 	int err;
 
 	if (o->snoop_text) {
@@ -728,21 +793,20 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 		err = make_results(o, cfg, &res, &nr, d);
 	if (err)
 		goto cleanup;
-	describe_results(o, cfg, res, nr);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
-	/* Before anything can change a setting, or be refused: see stop_signals.h. */
-	stop_signals__catch();
-	for (i = 0; !o->nr_set_values && i < nr; i++)
-		recover_settings(&env.state, &res[i].device);
+	env.layers = res[0].layers; /* the workload runs on one disk (check_modes) */
+	env.nr_layers = res[0].nr_layers;
+	prepare_results(o, cfg, &env.state, res, nr);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(o, &json_out, &snoop_out, d);
+	err = open_outputs(o, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, res, &json_out, &snoop_out, d)
-			    : run_trace(o, cfg, res, nr, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, res, &out, d)
+			    : run_trace(o, cfg, res, nr, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
-	outfile__abort(&json_out);
-	outfile__abort(&snoop_out);
+	outfile__abort(&out.json);
+	outfile__abort(&out.snoop);
+	outfile__abort(&out.html);
 cleanup:
 	free_results(res, nr);
 	return err;

@@ -15,12 +15,13 @@ struct cmd {
 	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
 };
 
-/* A command a line; clang-format would pack the table (tests/shell reads it). */
+/* One command a line (clang-format would pack them): tests/shell/test_docs.sh reads it. */
 // clang-format off
 static const struct cmd commands[] = {
 	{ "trace", cmd_trace },
 	{ "info", cmd_info },
 	{ "compare", cmd_compare },
+	{ "report", cmd_report },
 	{ "restore", cmd_restore },
 	{ "serve", cmd_serve },
 };

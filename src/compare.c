@@ -54,6 +54,30 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 		out->verdict = up == (direction > 0) ? VERDICT_BETTER : VERDICT_WORSE;
 }
 
+const char *compare__fmt_change(char *buf, size_t len, double change)
+{
+	/* Loaded values are finite and at most 2^63, but A can be tiny: no column overflow,
+	 * an exponent beyond +-99999%. */
+	if (isfinite(change) && fabs(change) < 1000)
+		snprintf(buf, len, "%+.1f%%", 100 * change);
+	else if (isfinite(change))
+		snprintf(buf, len, "%+.1e%%", 100 * change);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+const char *compare__fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
+}
+
 /* Values that differ between a and b, walking objects; missing counts as null. */
 static void diff_values(json_t *out, const char *name, json_t *a, json_t *b)
 {

@@ -43,6 +43,10 @@ void compare__metric(const struct agg *a, const struct agg *b, int direction,
 
 /* "better", "worse", "same", "higher", "lower", "unknown": the JSON names. */
 const char *compare__verdict_name(enum verdict v);
+/* A change as the printers write it: "+12.5%", "+1.2e+05%", "-" when unknown. */
+const char *compare__fmt_change(char *buf, size_t len, double change);
+/* A p-value: "0.0123", "<0.0001", "-" when unknown. */
+const char *compare__fmt_p(char *buf, size_t len, double p);
 /* Why a verdict is unknown: which side has a single repetition. */
 const char *compare__unknown_reason(size_t na, size_t nb);
 

@@ -250,6 +250,22 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 }
 
+/* The request sizes of each kind of operation: {"read": [buckets], "write", "other"}. */
+static json_t *size_by_op_json(const struct block_stats *b)
+{
+	static const char *const names[] = {
+		[BLKIO_SIZE_READ] = "read",
+		[BLKIO_SIZE_WRITE] = "write",
+		[BLKIO_SIZE_OTHER] = "other",
+	};
+	json_t *o = json_object();
+	unsigned int k;
+
+	for (k = 0; o && k < sizeof(names) / sizeof(names[0]); k++)
+		json_object_set_new(o, names[k], buckets_json(HIST_KIND_SIZE, b->size[k]));
+	return o;
+}
+
 /* A device's block statistics of one run: counters, distributions, limit-bound shares. */
 static json_t *block_stats_json(const struct block_stats *b, const struct block_summary *s)
 {
@@ -261,6 +277,7 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 	counters_json(o, &b->c);
 	json_object_set_new(o, "request_bytes",
 			    dist_json(&s->size, HIST_KIND_SIZE, s->size_all, false));
+	json_object_set_new(json_object_get(o, "request_bytes"), "by_op", size_by_op_json(b));
 	json_object_set_new(
 		o, "segments",
 		dist_json(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], false));
@@ -360,12 +377,39 @@ static json_t *layers_run_json(const struct run_summary *rs)
 
 	for (i = 0; a && i < rs->nr_layers; i++) {
 		const struct layer_summary *l = &rs->layers[i];
+		json_t *o =
+			json_pack("{s:o, s:o, s:f, s:f}", "device", text__json(l->layer->dev.name),
+				  "block", block_stats_json(l->b, l->block), "bytes_per_above",
+				  l->bytes_per_above, "requests_per_above", l->requests_per_above);
 
-		json_array_append_new(a, json_pack("{s:o, s:o, s:f, s:f}", "device",
-						   text__json(l->layer->dev.name), "block",
-						   block_stats_json(l->b, l->block),
-						   "bytes_per_above", l->bytes_per_above,
-						   "requests_per_above", l->requests_per_above));
+		/* A --set sweep of a layer's setting: its limits in this run. */
+		if (o && rs->run && rs->run->layer_limits)
+			json_object_set_new(o, "limits", limits_json(&rs->run->layer_limits[i]));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Passive mode's --interval reports: [{"start", "seconds", "requests", ...}]. */
+static json_t *intervals_json(const struct run *run)
+{
+	json_t *a = json_array(), *o;
+	char key[32];
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; a && i < run->nr_intervals; i++) {
+		const struct interval_sample *s = &run->intervals[i];
+
+		o = json_pack("{s:f, s:f, s:o, s:o, s:f, s:o}", "start", s->start, "seconds",
+			      s->seconds, "requests", jint(s->requests), "bytes", jint(s->bytes),
+			      "queue_depth_mean", s->depth_mean, "queue_depth_max",
+			      jint(s->depth_max));
+		for (k = 0; o && k < BLKIO_NR_LATS; k++) {
+			snprintf(key, sizeof(key), "%s_p99", blkio_lat_names[k]);
+			json_object_set_new(o, key, json_real(s->p99_ns[k]));
+		}
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -390,6 +434,8 @@ static json_t *run_json(const struct run_summary *rs)
 	}
 	if (rs->run->has_limits)
 		json_object_set_new(o, "limits", limits_json(&rs->run->limits));
+	if (rs->run->nr_intervals)
+		json_object_set_new(o, "intervals", intervals_json(rs->run));
 	return o;
 }
 

@@ -94,6 +94,24 @@ void app_summary__compute(const struct app_stats *a, struct app_summary *s)
 	dist__fill(&s->lat, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 }
 
+void interval_sample__compute(struct interval_sample *s, const struct block_stats *b, double start,
+			      double seconds)
+{
+	struct block_summary bs;
+	unsigned int k;
+
+	block_summary__compute(b, NULL, &bs);
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->seconds = seconds;
+	s->requests = bs.requests;
+	s->bytes = bs.bytes;
+	s->depth_mean = bs.depth.mean;
+	s->depth_max = bs.depth.max;
+	for (k = 0; k < BLKIO_NR_LATS; k++)
+		s->p99_ns[k] = bs.lat[k].p99;
+}
+
 static void set_metric(struct run_summary *s, enum metric_id id, double v)
 {
 	s->metric[id] = v;

@@ -85,6 +85,9 @@ void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t su
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s);
 void app_summary__compute(const struct app_stats *a, struct app_summary *s);
+/* The figures an interval of passive mode keeps (run.h), from its statistics. */
+void interval_sample__compute(struct interval_sample *s, const struct block_stats *b, double start,
+			      double seconds);
 
 extern const char *const blkio_op_names[BLKIO_NR_OPS];
 extern const char *const blkio_lat_names[BLKIO_NR_LATS];

@@ -140,26 +140,60 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
  * The disk's lock, whatever a dead sweep left put back, the original value recorded,
  * and only then the trial writes of every value.
  */
+/*
+ * "KNOB" changes the traced device; "DEV:KNOB" a layer of its stack (a member disk under
+ * an array, the disk under a dm device). The knob's name without DEV, or NULL after
+ * saying which devices there are.
+ */
+static const char *knob_target(struct sweep *j, const struct workload_env *env, struct diag *d)
+{
+	const char *name = j->o->set_knob, *colon = strchr(name, ':');
+	char devs[256];
+	size_t i, used;
+
+	j->knob_dev = j->d;
+	j->knob_layer = -1;
+	if (!colon)
+		return name;
+	for (i = 0; i < env->nr_layers; i++)
+		if (strlen(env->layers[i].dev.name) == (size_t)(colon - name) &&
+		    !strncmp(env->layers[i].dev.name, name, colon - name)) {
+			j->knob_dev = &env->layers[i].dev;
+			j->knob_layer = (int)i;
+			return colon + 1;
+		}
+	used = (size_t)snprintf(devs, sizeof(devs), "%s", j->d->name);
+	for (i = 0; i < env->nr_layers && used < sizeof(devs); i++)
+		used += snprintf(devs + used, sizeof(devs) - used, ", %s", env->layers[i].dev.name);
+	diag__usage(d, "--set %s: %.*s is not under %s (its stack: %s)", name, (int)(colon - name),
+		    name, j->d->name, devs);
+	return NULL;
+}
+
 static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
 	const struct options *o = j->o;
+	const char *knob = knob_target(j, env, d);
 	int ret;
 
-	ret = sweep_state__lock(&env->state, j->d, &j->state, d);
+	if (!knob)
+		return -EINVAL;
+	ret = sweep_state__lock(&env->state, j->knob_dev, &j->state, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__recover(j->state, stderr, d);
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
-		device__read_limits(j->d);
-	ret = knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, d);
+		device__read_limits(j->knob_dev);
+	ret = knob__prepare(&j->knob, j->knob_dev, knob, o->set_values, o->nr_set_values, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
 	if (ret)
 		return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
-				  j->knob.name, j->knob.original, j->d->name, strerror(-ret));
+				  j->knob.name, j->knob.original, j->knob_dev->name,
+				  strerror(-ret));
 	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
 }
 
@@ -206,11 +240,11 @@ static void restore_knob(struct sweep *j)
 		j->restore_failed = true;
 		if (j->state)
 			fprintf(stderr, "blktrace-bench: `blktrace-bench restore %s` tries again\n",
-				j->d->name);
+				j->knob_dev->name);
 		return;
 	}
 	fprintf(stderr, "blktrace-bench: restored %s=%s on %s\n", j->knob.name, j->knob.original,
-		j->d->name);
+		j->knob_dev->name);
 }
 
 void sweep__close(struct sweep *j)
@@ -223,11 +257,36 @@ void sweep__close(struct sweep *j)
 		ret = sweep_state__clear(j->state);
 		if (ret)
 			fprintf(stderr, "blktrace-bench: cannot remove the state file of %s: %s\n",
-				j->d->name, strerror(-ret));
+				j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
 	j->state = NULL;
 	target__close(&j->target);
+}
+
+/*
+ * The limits in force during a --set run: the traced device's, and when the knob is on a
+ * layer, every layer's as it is now (layers.c reads them).
+ */
+static int run_limits(struct sweep *j, const struct result *res, struct run *r)
+{
+	struct device now = *j->d;
+	size_t i;
+
+	device__read_limits(&now);
+	r->limits = now.limits;
+	r->has_limits = true;
+	if (j->knob_layer < 0)
+		return 0;
+	r->layer_limits = calloc(res->nr_layers, sizeof(*r->layer_limits));
+	if (!r->layer_limits)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_layers; i++) {
+		now = res->layers[i].dev;
+		device__read_limits(&now);
+		r->layer_limits[i] = now.limits;
+	}
+	return 0;
 }
 
 /* One traced run of block size bs, repetition rep, appended to res. */
@@ -270,13 +329,13 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	fill_params(&r->params, o, bs, size);
 	if (o->nr_set_values) {
-		struct device now = *j->d;
-
 		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", o->set_knob);
 		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", o->set_values[v]);
-		device__read_limits(&now);
-		r->limits = now.limits;
-		r->has_limits = true;
+		ret = run_limits(j, res, r);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
 	}
 	r->repetition = rep;
 	label_run(r);

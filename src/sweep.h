@@ -15,6 +15,9 @@
 struct workload_env {
 	struct target_env target;
 	struct sweep_env state;
+	/* The layers of the traced device's stack: --set DEV:KNOB may name one of them. */
+	struct layer *layers;
+	size_t nr_layers;
 };
 
 /* One workload invocation: its target, and the sweep's knob, lock and state. */
@@ -23,6 +26,8 @@ struct sweep {
 	struct device *d;
 	struct target target;
 	struct knob knob;
+	struct device *knob_dev;   /* what --set changes: d, or a layer named "DEV:KNOB" */
+	int knob_layer;		   /* its index in the stack's layers; -1: d itself */
 	struct sweep_state *state; /* held during a --set sweep */
 	bool restore_failed;	   /* said once; the state file keeps the original */
 	bool said_huge;		   /* --hugepages not granted: said once */

@@ -22,6 +22,8 @@ size_t text__utf8_seq(const char *s, size_t len);
 size_t text__utf8_cut(const char *s, size_t max);
 /* snprintf(dst, size, "%s", src), cut on a character boundary. */
 void text__copy(char *dst, size_t size, const char *src);
+/* Control characters (a newline a file's key carried) as spaces: a message on one line. */
+void text__one_line(char *s);
 /* A copy of s with every invalid byte replaced by U+FFFD; NULL on ENOMEM. */
 char *text__utf8_scrub(const char *s);
 /* A JSON string of s, repaired as above; NULL on ENOMEM. */

@@ -31,6 +31,9 @@ expect_eq "two disks: a text report each" "$(grep -cE "^.*: ($a|$b) \(7:" "$TMP/
 "$BB" compare "$TMP/two.json" "$TMP/two.json" > /dev/null 2> "$TMP/cmp.err"
 expect_eq "compare of a several-disk file: exit 2" "$?" 2
 expect_true "compare says how to pick one disk" grep -q "results of several disks.*jq" "$TMP/cmp.err"
+"$BB" report "$TMP/two.json" -o "$TMP/two.html" > /dev/null 2> "$TMP/rep.err"
+expect_eq "report of a several-disk file: exit 2, one line" "$?/$(wc -l < "$TMP/rep.err")" "2/1"
+expect_true "report says how to pick one disk" grep -q "results of several disks.*jq" "$TMP/rep.err"
 jq ".results[0]" "$TMP/two.json" > "$TMP/one.json"
 expect_true "one disk's document picked out of it compares" \
 	"$BB" compare "$TMP/one.json" "$TMP/one.json"
@@ -90,13 +93,14 @@ refused() { # NAME EXPECTED-STDERR-PATTERN ARGS...
 	shift 2
 	"$BB" "$@" > "$TMP/r.out" 2> "$TMP/r.err"
 	expect_eq "$name: exit 2" "$?" 2
-	expect_true "$name: says why ($pat)" grep -qE "$pat" "$TMP/r.err"
+	expect_true "$name: says why ($pat)" grep -qE -- "$pat" "$TMP/r.err"
 	expect_eq "$name: one line" "$(wc -l < "$TMP/r.err")" 1
 }
 refused "a disk named twice" "$a is named twice" --trace "$a,$a" -- true
 refused "an empty name" "an empty name" --trace "$a,,$b" -- true
 refused "a disk that does not exist" "no such block device: nosuchdisk" --trace "$a,nosuchdisk" -- true
 refused "the workload on several disks" "built-in workload on one disk" --trace "$a,$b" --rw read
+refused "--html with several disks" "--html draws one disk's page" --trace "$a,$b" --html "$TMP/x.html" -- true
 img=$(new_image) && _IMAGES+=("$img")
 truncate -s 32M "$img"
 if command -v sfdisk > /dev/null && printf 'label: gpt\n,8M\n,\n' | sfdisk -q "$img" &&

@@ -72,6 +72,13 @@ expect_eq "too large: exit 2" "$?" 2
 expect_true "too large: names max_hw_sectors_kb" grep -q "max_hw_sectors_kb=$hw" "$TMP/err"
 expect_eq "too large: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_eq "too large: unchanged" "$(cat "$msk")" "$orig"
+# 2a. DEV:KNOB names a layer of the traced device's stack; a loop disk on tmpfs has none.
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct \
+	--set vda:max_sectors_kb=64 > /dev/null 2> "$TMP/err"
+expect_eq "not in the stack: exit 2" "$?" 2
+expect_eq "not in the stack: one line naming the stack" "$(cat "$TMP/err")" \
+	"blktrace-bench: --set vda:max_sectors_kb: vda is not under $a (its stack: $a)"
+expect_eq "not in the stack: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 # 2b. A --state-dir that is no directory is a refused option (exit 2), like any other.
 echo x > "$TMP/notadir"
 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=64 \

@@ -70,15 +70,17 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, --fail-on-regression belongs to compare, --listen and
-# --textfile to serve.
+# refuses: the table is shared, --fail-on-regression belongs to compare, --output to report,
+# --listen and --textfile to serve.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is an option of compare"
+"$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --output" "$?/$(cut -d: -f2 "$TMP/refused.err")" "2/ -o is an option of report (trace and compare take --html FILE)"
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vxE -- '--(fail-on-regression|listen|textfile)' "$TMP/opts.trace" |
+		"$(grep -vxE -- '--(fail-on-regression|output|listen|textfile)' "$TMP/opts.trace" |
 			tr '\n' ' ' | sed 's/ $//')"
 done
 for c in $commands; do
