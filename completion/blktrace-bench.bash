@@ -21,21 +21,28 @@ _blktrace_bench_takes_value()
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
 		--iodepth | --file | --set | --state-dir | --html | -o | --output | --knobs | \
-		--budget | --workload | --root)
+		--budget | --workload | --root | --listen | --textfile)
 		return 0
 		;;
 	esac
 	return 1
 }
 
+# Disks; for --trace (with "all" as an argument) also "all" and lists: "xvda,xv<TAB>".
 _blktrace_bench_disks()
 {
-	local sys=${BLKTRACE_BENCH_SYSFS:-/sys} d names=()
+	local sys=${BLKTRACE_BENCH_SYSFS:-/sys} d names=() head="" cur=$cur
 
 	for d in "$sys"/class/block/*; do
 		[[ -e $d ]] && names+=("${d##*/}")
 	done
-	_blktrace_bench_words "${names[*]}"
+	if [[ ${1-} == all && $cur == *,* ]]; then
+		head=${cur%,*},
+		cur=${cur##*,}
+	elif [[ ${1-} == all ]]; then
+		names+=(all)
+	fi
+	mapfile -t COMPREPLY < <(compgen -P "$head" -W "${names[*]}" -- "$cur")
 	[[ $cur == /* ]] && _filedir # /dev/xvda
 }
 
@@ -62,6 +69,7 @@ _blktrace_bench()
 		[apply]="results --dry-run --root --undo"
 		[verify]="results --json --fail-on-regression --destructive --overwrite --state-dir
 			--verbose"
+		[serve]="none --trace --listen --textfile --interval --duration --verbose"
 	)
 	local general="--help --usage --version"
 
@@ -91,7 +99,7 @@ _blktrace_bench()
 
 	case $prev in
 	-t | --trace)
-		_blktrace_bench_disks
+		_blktrace_bench_disks all
 		return
 		;;
 	--rw)
@@ -125,7 +133,7 @@ _blktrace_bench()
 		_filedir json
 		return
 		;;
-	--state-dir | --root)
+	--state-dir | --root | --textfile)
 		_filedir -d
 		return
 		;;

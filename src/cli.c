@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "diag.h"
+#include "http_metrics.h"
 #include "workload.h"
 
 const char *argp_program_version = "blktrace-bench " BLKTRACE_BENCH_VERSION;
@@ -57,13 +58,18 @@ enum {
 	OPT_DRY_RUN,
 	OPT_UNDO,
 	OPT_ROOT,
+	OPT_LISTEN,
+	OPT_TEXTFILE,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
 
 /* The one option table. Each command accepts the subset named in its mask. */
 static const struct argp_option options[] = {
-	{ "trace", 't', "DEV", 0, "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0", 0 },
+	{ "trace", 't', "DEV", 0,
+	  "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0; several at once: "
+	  "xvda,xvdb or all",
+	  0 },
 	{ "duration", 'd', "SEC", 0,
 	  "Passive mode: stop after SEC (500ms, 10, 2m); default: Ctrl-C", 0 },
 	{ "interval", 'i', "SEC", 0, "Passive mode: print a report every SEC", 0 },
@@ -83,6 +89,12 @@ static const struct argp_option options[] = {
 	  "Use the raw_tp programs even where tp_btf works", 0 },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, "PCT", 0,
 	  "compare: exit 3 when a headline metric is significantly worse by more than PCT%", 0 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	  "serve: where /metrics listens (default " HTTP_DEFAULT_LISTEN ")", 0 },
+	{ "textfile", OPT_TEXTFILE, "DIR", 0,
+	  "serve: write DIR/blktrace_bench.prom every --interval, for node_exporter's textfile "
+	  "collector",
+	  0 },
 	{ NULL, 0, NULL, 0, "Built-in workload (traced; --rw selects it):", 1 },
 	{ "rw", OPT_RW, "MODE", 0, "read, write, randread or randwrite", 1 },
 	{ "bs", OPT_BS, "SIZE[,SIZE...]", 0, "Block size; a list sweeps (512, 4k, 1M, 1MB = 10^6)",
@@ -385,6 +397,13 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
 		return parse_fail_on_regression(state, arg, o);
+	case OPT_LISTEN:
+	case OPT_TEXTFILE:
+		if (!*arg)
+			return usage_error(state, "--%s: empty value",
+					   key == OPT_LISTEN ? "listen" : "textfile");
+		*(key == OPT_LISTEN ? &o->listen : &o->textfile) = arg;
+		return 0;
 	case OPT_STATE_DIR:
 		if (!*arg)
 			return usage_error(state, "--state-dir: empty directory name");
@@ -507,9 +526,11 @@ static const struct {
 	{ OPT_DRY_RUN, "apply tune", "apply and tune" },
 	{ OPT_UNDO, "apply", "apply" },
 	{ OPT_ROOT, "apply tune", "apply and tune" },
+	{ OPT_LISTEN, "serve", "serve" },
+	{ OPT_TEXTFILE, "serve", "serve" },
 };
 
-/* tune, apply and verify take these of the table (and --help, --usage, --version) only. */
+/* tune, apply, verify and serve take these of the table (and --help, --usage, --version) only. */
 static const struct {
 	const char *cmd;
 	const char *takes; /* long names */
@@ -519,6 +540,7 @@ static const struct {
 		  "set state-dir json verbose raw-tp knobs budget workload apply dry-run root" },
 	{ "apply", "dry-run undo root" },
 	{ "verify", "json fail-on-regression state-dir destructive overwrite verbose raw-tp" },
+	{ "serve", "trace listen textfile interval duration verbose raw-tp" },
 };
 
 /* The long name of option key; NULL for the keys argp makes up. */
@@ -589,6 +611,9 @@ static const struct {
 	  "verify takes a tune result and reruns its workload: blktrace-bench verify "
 	  "RESULT.json [--json FILE] [--fail-on-regression PCT] [--destructive] [--overwrite] "
 	  "[--state-dir DIR]" },
+	{ "serve", 0,
+	  "serve takes no arguments: blktrace-bench serve [--trace DEVS] [--listen ADDR:PORT] "
+	  "[--textfile DIR]" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
@@ -610,8 +635,9 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
+	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
 	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
-	"DEV, apply RESULT.json, verify RESULT.json (see COMMAND --help).";
+	"DEV, apply RESULT.json, verify RESULT.json, serve (see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -71,6 +71,9 @@ struct options {
 	bool dry_run;	      /* apply: print the files and diffs, write nothing */
 	bool undo;	      /* apply --undo: remove what apply wrote */
 	const char *root;     /* apply --root DIR: write below DIR, not / */
+	/* serve: where /metrics listens, where the textfile collector's file goes. */
+	const char *listen;   /* --listen ADDR:PORT */
+	const char *textfile; /* --textfile DIR */
 };
 
 struct diag;

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
+#include "fleet.h"
 #include "sweep.h"
 #include "outfile.h"
 #include "report_html.h"
@@ -22,6 +23,7 @@
 #include "report_text.h"
 #include "stop_signals.h"
 #include "snoop.h"
+#include "stop_signals.h"
 #include "text.h"
 #include "tracer.h"
 
@@ -139,11 +141,62 @@ static int interval_report(const struct options *o, const struct result *res, st
 	return run__add_interval(run, &sample);
 }
 
-/* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
-static int run_passive(struct tracer *t, const struct options *o, struct result *res,
-		       struct run *run, const struct block_stats *start)
+/* The devices traced for results res[0..nr): each one's device and its layers. */
+static size_t nr_traced(const struct result *res, size_t nr)
 {
-	struct block_stats *total = run->block;
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += 1 + res[i].nr_layers;
+	return n;
+}
+
+/* The run passive and command mode fill: a result's last. */
+static struct run *last_run(struct result *res)
+{
+	return &res->runs[res->nr_runs - 1];
+}
+
+/* One interval report per result, each from its slice of the devices' deltas. */
+static int interval_reports(const struct options *o, struct result *res, size_t nr,
+			    struct block_stats *delta, double from, double to, unsigned int nr_iv)
+{
+	size_t i, off = 0;
+	int err = 0;
+
+	for (i = 0; i < nr && !err; off += 1 + res[i].nr_layers, i++)
+		err = interval_report(o, &res[i], last_run(&res[i]), &delta[off], from, to, nr_iv);
+	return err;
+}
+
+/*
+ * Several disks: the set is read once, at start. One that comes or goes meanwhile is said,
+ * once (serve reloads its programs for it; a trace keeps what it reports on).
+ */
+struct disk_watch {
+	const char *root, *spec;
+	uint64_t fingerprint;
+	bool said;
+};
+
+static void watch_disks(struct disk_watch *w)
+{
+	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
+		return;
+	w->said = true;
+	die_msg("a disk came or went since --trace %s began: this trace keeps the disks it "
+		"started with (serve follows them)",
+		w->spec);
+}
+
+/*
+ * Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. total
+ * and start hold every traced device of the results, in order.
+ */
+static int run_passive(struct tracer *t, const struct options *o, struct result *res, size_t nr_res,
+		       struct disk_watch *w, struct block_stats *total,
+		       const struct block_stats *start)
+{
 	size_t i, n = tracer__nr_devices(t);
 	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
 	struct block_stats *delta = calloc(n, sizeof(*delta));
@@ -164,8 +217,11 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			break;
 		if (next && next < wake)
 			wake = next;
+		if (w && now + 1 < wake)
+			wake = now + 1;
 		if (wake > now)
 			sleep_s(wake - now);
+		watch_disks(w);
 		if (!next || now_s() < next || stop_signal)
 			continue;
 		err = tracer__snapshot_all(t, cur);
@@ -178,7 +234,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		now = now_s();
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		err = interval_report(o, res, run, delta, last - t0, now - t0, nr);
+		err = interval_reports(o, res, nr_res, delta, last - t0, now - t0, nr);
 		if (err)
 			goto cleanup;
 		memcpy(prev, cur, n * sizeof(*prev));
@@ -205,21 +261,24 @@ cleanup:
 #define SNOOP_RING_BYTES (4U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
-static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
+static void say_tracing(const struct options *o, const struct result *res, size_t nr,
+			struct tracer *t)
 {
-	char under[512] = "";
-	size_t i, used = 0;
+	char what[1024] = "";
+	size_t i, k, used = 0;
 
 	if (!o->verbose)
 		return;
-	for (i = 0; i < res->nr_layers && used < sizeof(under); i++)
-		used += snprintf(under + used, sizeof(under) - used, "%s%s",
-				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
-	fprintf(stderr,
-		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
-		"maps\n",
-		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
-		tracer__map_bytes(t));
+	for (k = 0; k < nr && used < sizeof(what); k++, res++) {
+		used += snprintf(what + used, sizeof(what) - used, "%s%s (%u:%u)", k ? ", " : "",
+				 res->device.name, res->device.major, res->device.minor);
+		for (i = 0; i < res->nr_layers && used < sizeof(what); i++)
+			used += snprintf(
+				what + used, sizeof(what) - used, "%s%s",
+				i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
+	}
+	fprintf(stderr, "blktrace-bench: tracing %s with %s programs, %zu bytes of BPF maps\n",
+		what, tracer__flavour(t), tracer__map_bytes(t));
 }
 
 /*
@@ -227,10 +286,11 @@ static void say_tracing(const struct options *o, const struct result *res, struc
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res, struct outfile *snoop_out, struct diag *d)
+			const struct result *res, size_t nr, struct outfile *snoop_out,
+			struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
-	size_t i;
+	size_t i, k;
 	int err;
 
 	tracer__detach(*t);
@@ -240,9 +300,10 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	*t = NULL;
 	if (!o->snoop)
 		return 0;
-	for (i = 0; i < res->nr_runs; i++)
-		if (res->runs[i].has_block)
-			lost += res->runs[i].block->c.lost_events;
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < res[k].nr_runs; i++)
+			if (res[k].runs[i].has_block)
+				lost += res[k].runs[i].block->c.lost_events;
 	if (err) {
 		outfile__abort(snoop_out);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
@@ -255,16 +316,16 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* The JSON where asked. 0 or -errno with d. */
-static int report_json(const struct options *o, const struct report *rep, struct outfile *json,
-		       struct diag *d)
+/* The JSON where asked: one disk's document, or several disks' in one. 0 or -errno with d. */
+static int report_json(const struct options *o, const struct report *rep, size_t nr,
+		       struct outfile *json, struct diag *d)
 {
 	json_t *doc;
 	int err;
 
 	if (!o->json)
 		return 0;
-	doc = report_json__doc(rep);
+	doc = nr == 1 ? report_json__doc(rep) : report_json__docs(rep, nr);
 	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 		  : -ENOMEM;
 	json_decref(doc);
@@ -285,22 +346,31 @@ static int report_html(const struct options *o, const struct report *rep, struct
 	return outfile__commit(html, d);
 }
 
-/* Text on stdout (unless the JSON or the HTML goes there), JSON and HTML where asked. */
-static int report(const struct options *o, const struct result *res, struct trace_outputs *out,
-		  struct diag *d)
+/*
+ * Text on stdout (unless the JSON or the HTML goes there), disk after disk; JSON and HTML
+ * where asked (HTML: one disk, check_modes says).
+ */
+static int report(const struct options *o, const struct result *res, size_t nr,
+		  struct trace_outputs *out, struct diag *d)
 {
-	struct report rep;
-	int err;
+	struct report *rep = calloc(nr, sizeof(*rep));
+	size_t i, built = 0;
+	int err = 0;
 
 	/* Everything derived, once, before any printer runs. */
-	if (report__build(&rep, res, o->recommend))
-		return diag__fail(d, -ENOMEM, "out of memory");
-	if (text_on_stdout(o))
-		report_text__print(stdout, &rep, o->brief);
-	err = report_json(o, &rep, &out->json, d);
+	while (rep && built < nr && !report__build(&rep[built], &res[built], o->recommend))
+		built++;
+	if (built < nr)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < nr && text_on_stdout(o); i++)
+		report_text__print(stdout, &rep[i], o->brief);
 	if (!err)
-		err = report_html(o, &rep, &out->html, d);
-	report__free(&rep);
+		err = report_json(o, rep, nr, &out->json, d);
+	if (!err)
+		err = report_html(o, rep, &out->html, d);
+	for (i = 0; i < built; i++)
+		report__free(&rep[i]);
+	free(rep);
 	return err ? err : finish_stdout(d);
 }
 
@@ -332,25 +402,31 @@ static int open_outputs(const struct options *o, struct trace_outputs *out, stru
 
 /* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 size_t nr, struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
 			 struct diag *d)
 {
-	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
+	const struct device *devs[BLKIO_MAX_DEVICES];
 	struct tracer_opts topts = {};
-	size_t i;
+	size_t i, k, n = 0;
 	int err;
 
-	for (i = 0; i < res->nr_layers; i++)
-		devs[1 + i] = &res->layers[i].dev;
+	/* cmd_trace checked that they fit, and that no disk is traced twice. */
+	for (k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
 	topts.devs = devs;
-	topts.nr_devs = 1 + res->nr_layers;
+	topts.nr_devs = n;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);
 	if (err)
 		return err;
-	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "%s", tracer__flavour(*t));
+	for (k = 0; k < nr; k++)
+		snprintf(res[k].tracer_flavour, sizeof(res[k].tracer_flavour), "%s",
+			 tracer__flavour(*t));
 	err = tracer__start(*t);
 	if (err)
 		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
@@ -390,10 +466,10 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, &t, &sn, &out->snoop, d);
+	err = start_tracing(o, cfg, res, 1, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
-	say_tracing(o, res, t);
+	say_tracing(o, res, 1, t);
 	ran = sweep__run(&job, t, res, &stop_signal, d);
 	sweep__close(&job);
 	err = ran == -EINTR ? 0 : ran;
@@ -401,9 +477,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, &out->snoop, d);
+	err = stop_tracing(&t, &sn, o, res, 1, &out->snoop, d);
 	if (!err)
-		err = report(o, res, out, d);
+		err = report(o, res, 1, out, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -416,39 +492,83 @@ cleanup:
 	return err;
 }
 
+/* Each result's run gets its slice of the devices' figures (one tracer, N results). */
+static void share_out(struct result *res, size_t nr, const struct block_stats *all)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++)
+		memcpy(last_run(&res[i])->block, &all[off], (1 + res[i].nr_layers) * sizeof(*all));
+}
+
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
-static int count_command(struct tracer *t, const struct options *o, const struct result *res,
-			 struct run *run, const struct block_stats *start, int status,
+static int count_command(struct tracer *t, const struct options *o, struct result *res, size_t nr,
+			 struct block_stats *all, const struct block_stats *start, int status,
 			 struct diag *d)
 {
+	size_t i;
 	int err;
 
-	run->exit_status = status;
-	text__join(run->label, sizeof(run->label), o->nr_command, o->command);
-	err = tracer__snapshot_all(t, run->block);
+	for (i = 0; i < nr; i++) {
+		last_run(&res[i])->exit_status = status;
+		text__join(last_run(&res[i])->label, sizeof(last_run(&res[i])->label),
+			   o->nr_command, o->command);
+	}
+	err = tracer__snapshot_all(t, all);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
+	block_stats__delta_n(all, all, start, nr_traced(res, nr));
+	share_out(res, nr, all);
+	return 0;
+}
+
+/* A run for every result (passive or command mode), labelled. 0 or -ENOMEM. */
+static int add_runs(struct result *res, size_t nr, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!result__add_run(&res[i], true, false))
+			return -ENOMEM;
+		snprintf(last_run(&res[i])->label, sizeof(last_run(&res[i])->label), "%s", label);
+	}
+	return 0;
+}
+
+/* Passive mode over every result; the message for a failure in d. */
+static int passive(struct tracer *t, const struct options *o, const struct env_config *cfg,
+		   struct result *res, size_t nr, struct block_stats *all,
+		   const struct block_stats *start, struct diag *d)
+{
+	struct disk_watch watch = { cfg->sysfs_root, o->trace,
+				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
+	int err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
+
+	if (err == -ENOMEM)
+		return diag__fail(d, err, "out of memory");
+	if (err)
+		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+	share_out(res, nr, all);
 	return 0;
 }
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct trace_outputs *out, struct diag *d)
+		     size_t nr, struct trace_outputs *out, struct diag *d)
 {
-	struct block_stats *start = NULL;
+	size_t i, n = nr_traced(res, nr);
+	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct run *run;
 	int err, status = 0;
 	double t0;
 
-	err = start_tracing(o, cfg, res, &t, &sn, &out->snoop, d);
+	err = start_tracing(o, cfg, res, nr, &t, &sn, &out->snoop, d);
 	if (err)
 		goto cleanup;
-	start = calloc(1 + res->nr_layers, sizeof(*start));
-	run = result__add_run(res, true, false);
-	if (!start || !run) {
+	start = calloc(n, sizeof(*start));
+	all = calloc(n, sizeof(*all));
+	if (!start || !all || add_runs(res, nr, o->command ? "" : "passive")) {
 		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -460,7 +580,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
-	say_tracing(o, res, t);
+	say_tracing(o, res, nr, t);
 	t0 = now_s();
 	if (o->command) {
 		status = run_command(o->command);
@@ -470,26 +590,23 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 			status = EXIT_NOEXEC;
 			goto cleanup;
 		}
-		err = count_command(t, o, res, run, start, status, d);
+		err = count_command(t, o, res, nr, all, start, status, d);
 	} else {
-		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, o, res, run, start);
-		if (err == -ENOMEM)
-			diag__fail(d, err, "out of memory");
-		else if (err)
-			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+		err = passive(t, o, cfg, res, nr, all, start, d);
 	}
-	run->seconds = now_s() - t0;
+	for (i = 0; i < nr; i++)
+		last_run(&res[i])->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, &out->snoop, d);
+		err = stop_tracing(&t, &sn, o, res, nr, &out->snoop, d);
 	if (!err)
-		err = report(o, res, out, d);
+		err = report(o, res, nr, out, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
+	free(all);
 	return err ? err : status;
 }
 
@@ -525,6 +642,16 @@ static int check_modes(const struct options *o, struct diag *d)
 				      "both");
 	if (!o->rw && o->nr_set_values)
 		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
+	if (o->rw && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--rw runs the built-in workload on one disk: --trace %s names "
+				   "several (trace them passively, or with -- CMD)",
+				   o->trace);
+	if (o->html && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--html draws one disk's page: --trace %s names several (--json "
+				   "keeps them all; report draws a page from one disk's document)",
+				   o->trace);
 	return 0;
 }
 
@@ -543,12 +670,104 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 		device__read_limits(dev);
 }
 
-int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+/* Every traced device of the results, the tops and their layers, disk by disk apart. */
+static int check_results(const struct result *res, size_t nr, struct diag *d)
+{
+	const struct device *devs[BLKIO_MAX_DEVICES];
+	size_t i, k, n = nr_traced(res, nr);
+
+	if (n > BLKIO_MAX_DEVICES)
+		return diag__usage_err(d, -E2BIG,
+				       "--trace %s: %zu devices with the layers under them, at "
+				       "most %d can be traced at once",
+				       nr > 1 ? "list" : res->device.name, n, BLKIO_MAX_DEVICES);
+	for (n = 0, k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
+	return fleet__check_disjoint(devs, n, d);
+}
+
+/*
+ * The disks --trace names, a result each: one disk (with its stack), a list (each with
+ * its stack), or all (each disk plainly: its layers are disks of the list already).
+ */
+static int make_results(const struct options *o, const struct env_config *cfg, struct result **out,
+			size_t *nr, struct diag *d)
+{
+	struct fleet f = {};
+	struct result *res;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if (fleet__several(o->trace))
+		err = fleet__resolve(cfg->sysfs_root, o->trace, BLKIO_MAX_DEVICES, true, &f, d);
+	else
+		err = (f.devs = malloc(sizeof(*f.devs)))
+			      ? device__resolve(cfg->sysfs_root, o->trace, &f.devs[f.n++], d)
+			      : diag__fail(d, -ENOMEM, "out of memory");
+	if (!err && !f.n)
+		err = diag__usage(d, "--trace all: no disk with a medium to trace");
+	res = err ? NULL : calloc(f.n, sizeof(*res));
+	if (!err && !res)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < f.n; i++) {
+		res[i].device = f.devs[i];
+		res[i].has_device = true;
+		(*nr)++;
+		if (!f.all)
+			err = find_stack(cfg, &res[i], d);
+	}
+	*out = res;
+	fleet__free(&f);
+	return err ? err : check_results(res, *nr, d);
+}
+
+static void free_results(struct result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		result__free(&res[i]);
+	free(res);
+}
+
+/*
+ * What every result of the invocation says about it, the notices about each disk, and
+ * the settings a dead sweep left changed on any of them (and their layers: a sweep of
+ * DEV:KNOB changes a layer) put back, unless this run sweeps.
+ */
+static void prepare_results(const struct options *o, const struct env_config *cfg,
+			    const struct sweep_env *state, struct result *res, size_t nr)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		driver_probes__notice(&probes, &res[i].device, stderr);
+		snprintf(res[i].tool_version, sizeof(res[i].tool_version), "%s",
+			 BLKTRACE_BENCH_VERSION);
+		text__join(res[i].command_line, sizeof(res[i].command_line), o->argc, o->argv);
+		host_info__read(&res[i].host);
+	}
+	/* Before anything can change a setting, or be refused: see stop_signals.h. */
+	stop_signals__catch();
+	for (i = 0; !o->nr_set_values && i < nr; i++) {
+		recover_settings(state, &res[i].device);
+		for (k = 0; k < res[i].nr_layers; k++)
+			recover_settings(state, &res[i].layers[k].dev);
+	}
+}
+
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
 	struct trace_outputs out = {};
 	struct workload_env env = {};
-	struct result res = {};
+	struct result *res = NULL;
+	size_t nr = 0;
 	int err;
 
 	if (o->snoop_text) {
@@ -557,40 +776,24 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	}
 	err = check_modes(o, d);
 	if (!err)
-		err = device__resolve(cfg->sysfs_root, o->trace, &res.device, d);
+		err = make_results(o, cfg, &res, &nr, d);
 	if (err)
-		return err;
-	res.has_device = true;
-	err = find_stack(cfg, &res, d);
-	if (err)
-		return err;
-	driver_probes__notice(&probes, &res.device, stderr);
-	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	text__join(res.command_line, sizeof(res.command_line), o->argc, o->argv);
-	host_info__read(&res.host);
+		goto cleanup;
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
-	env.layers = res.layers;
-	env.nr_layers = res.nr_layers;
-	/* Before anything can change a setting, or be refused: see stop_signals.h. */
-	stop_signals__catch();
-	if (!o->nr_set_values) {
-		size_t i;
-
-		/* The layers too: a dead sweep of DEV:KNOB changed one of them. */
-		recover_settings(&env.state, &res.device);
-		for (i = 0; i < res.nr_layers; i++)
-			recover_settings(&env.state, &res.layers[i].dev);
-	}
+	env.layers = res[0].layers; /* the workload runs on one disk (check_modes) */
+	env.nr_layers = res[0].nr_layers;
+	prepare_results(o, cfg, &env.state, res, nr);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &out, d)
-			    : run_trace(o, cfg, &res, &out, d);
+		err = o->rw ? run_workload(o, cfg, &env, res, &out, d)
+			    : run_trace(o, cfg, res, nr, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&out.json);
 	outfile__abort(&out.snoop);
 	outfile__abort(&out.html);
-	result__free(&res);
+cleanup:
+	free_results(res, nr);
 	return err;
 }

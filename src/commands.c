@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{ "tune", cmd_tune },
 	{ "apply", cmd_apply },
 	{ "verify", cmd_verify },
+	{ "serve", cmd_serve },
 };
 // clang-format on
 

@@ -567,3 +567,22 @@ json_t *report_json__doc(const struct report *rep)
 		json_object_set_new(doc, "recommendation", recommendations_json(rep));
 	return doc;
 }
+
+json_t *report_json__docs(const struct report *reps, size_t n)
+{
+	const struct result *res = reps[0].res;
+	json_t *doc, *all = json_array();
+	size_t i;
+
+	for (i = 0; all && i < n; i++)
+		if (json_array_append_new(all, report_json__doc(&reps[i]))) {
+			json_decref(all);
+			return NULL;
+		}
+	doc = json_pack("{s:s, s:o, s:o, s:{s:o, s:o}, s:o}", "schema", RESULT_SCHEMA,
+			"tool_version", text__json(res->tool_version), "command_line",
+			text__json(res->command_line), "host", "kernel",
+			text__json(res->host.kernel), "hostname", text__json(res->host.hostname),
+			"results", all);
+	return doc;
+}

@@ -728,6 +728,9 @@ static int load_value(struct loader *l, const char *k, struct loaded_result *out
 		out->has_runs = true;
 		return load_runs(l, out);
 	}
+	/* Several disks' documents (--trace a,b): noted, for check_doc to say what to do. */
+	if (!strcmp(k, "results") && json_object_set_new(out->header, k, json_true()))
+		return -ENOMEM;
 	if (!kept(k) && strcmp(k, "runs"))
 		return skip_value(l); /* series: compare recomputes them */
 	ret = parse_value(l, &v, RUN_MAX);
@@ -814,6 +817,11 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 
 	if (!json_object_get(doc, "schema"))
 		return bad(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
+	if (!out->has_runs && json_object_get(doc, "results"))
+		return bad(l, -EINVAL,
+			   "the results of several disks (--trace a,b): one disk's document "
+			   "is read; pick it with jq '.results[] | select(.device.name == "
+			   "\"NAME\")'");
 	if (!out->has_runs)
 		return bad(l, -EINVAL, "%s%s",
 			   json_object_get(doc, "runs") ? "\"runs\" is not an array"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* The signals that end a command the orderly way; see stop_signals.h. */
+#include <pthread.h>
 #include <stddef.h>
 #include "stop_signals.h"
 
@@ -35,4 +36,15 @@ void stop_signals__catch(void)
 			continue;
 		sigaction(stop_signals[i], &sa, NULL);
 	}
+}
+
+void stop_signals__block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }

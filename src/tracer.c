@@ -656,6 +656,17 @@ unsigned int tracer__nr_devices(const struct tracer *t)
 	return t->nr_devs;
 }
 
+/*
+ * The device's in-flight counter, from the mmapped .data section: a read the programs
+ * never wait for. Only requests issued since attach take part (tracer.h).
+ */
+long long tracer__in_flight(const struct tracer *t, unsigned int device)
+{
+	if (device >= t->nr_devs || !t->skel->data_inflight)
+		return 0;
+	return __atomic_load_n(&t->skel->data_inflight->inflight[device].n, __ATOMIC_RELAXED);
+}
+
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
 int tracer__reset_max(struct tracer *t)
 {

@@ -71,7 +71,7 @@ expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$command
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
 # refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
-# to report, --knobs and friends to tune and apply.
+# to report, --knobs and friends to tune and apply, --listen and --textfile to serve.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is an option of compare and verify"
@@ -82,7 +82,7 @@ while read -r opt; do
 	grep -q "is an option of" "$TMP/refused.err" && echo "$opt"
 done < "$TMP/opts.trace" > "$TMP/trace.refuses"
 expect_eq "trace refuses the options of other commands" "$(tr '\n' ' ' < "$TMP/trace.refuses")" \
-	"--apply --budget --dry-run --fail-on-regression --knobs --output --root --undo --workload "
+	"--apply --budget --dry-run --fail-on-regression --knobs --listen --output --root --textfile --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
@@ -107,6 +107,8 @@ expect_eq "completion: --rw" "$(complete_words --trace x --rw rand)" "randread r
 expect_eq "completion: --engine" "$(complete_words --trace x --engine "")" "io_uring psync"
 export BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop
 expect_eq "completion: disks for --trace" "$(complete_words --trace lo)" "loop0 loop1"
+expect_eq "completion: all, or a list for --trace" "$(complete_words serve --trace a)" "all"
+expect_eq "completion: the next disk of a list" "$(complete_words --trace loop0,z)" "loop0,zram0"
 expect_eq "completion: disks for info" "$(complete_words info "")" "loop0 loop1 zram0"
 unset BLKTRACE_BENCH_SYSFS
 touch "$TMP/a.json" "$TMP/b.json" "$TMP/notes.txt"
@@ -118,6 +120,9 @@ expect_eq "completion: tune --json FILE" "$(cd "$TMP" && complete_words tune x -
 expect_eq "completion: --json FILE" "$(cd "$TMP" && complete_words --trace x --json a)" a.json
 expect_eq "completion: --snoop FILE" "$(cd "$TMP" && complete_words --trace x --snoop n)" \
 	notes.txt
+mkdir "$TMP/promdir"
+expect_eq "completion: serve --textfile DIR" "$(cd "$TMP" && complete_words serve --textfile pr)" \
+	promdir
 # After "--" (or the first word that is not an option) comes a command and its words.
 expect_true "completion: the command after --" \
 	grep -qx dd <(complete_words --trace x -- d | tr ' ' '\n')

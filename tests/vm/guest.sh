@@ -251,5 +251,8 @@ rm -f /tmp/loop.img
 # 8. Stacks: dm and md over vdc and vdd.
 . "$(dirname "${BASH_SOURCE[0]}")/guest-stack.sh"
 
+# 9. Fleets: ten disks in one set of programs, and serve.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-fleet.sh"
+
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
 echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"

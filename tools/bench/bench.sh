@@ -32,14 +32,8 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 HERE=$ROOT/tools/bench
 
-SMOKE=${BENCH_SMOKE:-0}
-for a in "$@"; do
-	case $a in
-	--smoke) SMOKE=1 ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench: unknown argument '$a' (try --help)" >&2; exit 2 ;;
-	esac
-done
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
+bench_args bench "$0" "$@"
 if [ "$SMOKE" = 1 ]; then
 	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} COST_ROUNDS=${BENCH_COST_ROUNDS:-1}
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
@@ -180,21 +174,6 @@ run_fio() { # SECONDS JSON_OUT
 	return $rc
 }
 
-# BPF programs the process holds: "run_time_ns run_cnt programs". Link fds name a
-# prog_id too, but only program fds carry run_time_ns.
-bpf_snapshot() {
-	grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$1"/fdinfo/* 2> /dev/null |
-		awk -F: '{ v = $3; gsub(/[ \t]/, "", v); a[$1, $2] = v; f[$1] = 1 }
-		END {
-			for (x in f) {
-				if (!((x, "run_time_ns") in a) || (a[x, "prog_id"] in seen))
-					continue
-				seen[a[x, "prog_id"]] = 1
-				t += a[x, "run_time_ns"]; c += a[x, "run_cnt"]; n++
-			}
-			printf "%.0f %.0f %d\n", t, c, n
-		}'
-}
 cpu_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; } # utime + stime
 CLK_TCK=$(getconf CLK_TCK)
 # Completed I/Os (reads + writes): "OURS OTHERS", others being every other
