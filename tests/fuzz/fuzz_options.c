@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const cmds[] = { "trace",  "info",  "compare", "report", "restore",
-					    "tune",   "apply", "verify",  "serve" };
+	static const char *const cmds[] = { "trace", "info",  "compare", "report", "restore",
+					    "tune",  "apply", "verify",	 "serve" };
 	char *argv[MAX_ARGS + 2], *buf, *p, *end;
 	struct options o;
 	struct diag d;
