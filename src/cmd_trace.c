@@ -264,7 +264,7 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 		return 0;
 	for (i = 0; i < res->nr_runs; i++)
 		if (res->runs[i].has_block)
-			lost += res->runs[i].block->c.lost_events;
+			lost += res->runs[i].block->c.lost_records;
 	if (err) {
 		outfile__abort(snoop_out);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));

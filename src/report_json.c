@@ -236,17 +236,23 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		json_object_set_new(o, blkio_op_names[k],
-				    json_pack("{s:o, s:o}", "requests", jint(c->requests[k]),
-					      "bytes", jint(c->bytes[k])));
+				    json_pack("{s:o, s:o, s:o}", "requests", jint(c->requests[k]),
+					      "bytes", jint(c->bytes[k]), "merges",
+					      jint(c->merges_op[k])));
 	json_object_set_new(o, "merges", jint(c->merges));
 	json_object_set_new(o, "request_merges", jint(c->rq_merges));
 	json_object_set_new(o, "splits", jint(c->splits));
 	json_object_set_new(o, "requeues", jint(c->requeues));
 	json_object_set_new(o, "errors", jint(c->errors));
-	json_object_set_new(o, "lost_events", jint(c->lost_events));
+	json_object_set_new(o, "read_ahead",
+			    json_pack("{s:o, s:o}", "requests", jint(c->ra_requests), "bytes",
+				      jint(c->ra_bytes)));
+	json_object_set_new(o, "lost_records", jint(c->lost_records));
 	json_object_set_new(o, "completed", jint(c->completed));
 	json_object_set_new(o, "untracked", jint(c->untracked));
-	json_object_set_new(o, "stale_slots", jint(c->stale_slots));
+	json_object_set_new(o, "unissued", jint(c->unissued));
+	json_object_set_new(o, "lost_completions", jint(c->lost_completions));
+	json_object_set_new(o, "depth_corrected", jint(c->depth_corrected));
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 }
 

@@ -142,6 +142,42 @@ static void run_header(FILE *f, const struct device *dev, const struct run_summa
 		dev->driver, rs->seconds);
 }
 
+/* One "N what" part of a line, when N is not 0: "; " between parts. */
+static void part(FILE *f, bool *first, unsigned long long n, const char *one, const char *many)
+{
+	if (!n)
+		return;
+	fprintf(f, "%s%llu %s", *first ? "" : "; ", n, n == 1 ? one : many);
+	*first = false;
+}
+
+/* What was not timed, and why; nothing when everything was. */
+static void untimed_line(FILE *f, const struct blkio_counters *c)
+{
+	bool first = true;
+
+	if (!c->untracked && !c->unissued && !c->lost_completions && !c->slot_overflow)
+		return;
+	fprintf(f, "  not timed: ");
+	part(f, &first, c->untracked, "completion of a request issued before tracing",
+	     "completions of requests issued before tracing");
+	part(f, &first, c->unissued,
+	     "completion of a request never issued (an empty pre-flush write, which the "
+	     "flush machinery ends without issuing it)",
+	     "completions of requests never issued (empty pre-flush writes, which the flush "
+	     "machinery ends without issuing them)");
+	part(f, &first, c->lost_completions,
+	     "lost completion (the kernel ended the request unseen; found when its tag was "
+	     "issued again)",
+	     "lost completions (the kernel ended the requests unseen; found when their tags "
+	     "were issued again)");
+	part(f, &first, c->depth_corrected, "depth sample lowered for them",
+	     "depth samples lowered for them");
+	part(f, &first, c->slot_overflow, "request outside the slot table",
+	     "requests outside the slot table");
+	fputc('\n', f);
+}
+
 static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
 {
 	unsigned int k;
@@ -152,17 +188,19 @@ static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
 			(unsigned long long)c->requests[k], (unsigned long long)c->bytes[k],
 			seconds > 0 ? c->bytes[k] / seconds / 1e6 : 0.0);
 	fprintf(f,
-		"  merges %llu (requests merged %llu), splits %llu, requeues %llu, errors %llu, "
-		"lost events %llu\n",
-		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
+		"  merges %llu (into reads %llu, writes %llu), requests merged %llu, splits %llu, "
+		"requeues %llu, errors %llu\n",
+		(unsigned long long)c->merges, (unsigned long long)c->merges_op[BLKIO_OP_READ],
+		(unsigned long long)c->merges_op[BLKIO_OP_WRITE], (unsigned long long)c->rq_merges,
 		(unsigned long long)c->splits, (unsigned long long)c->requeues,
-		(unsigned long long)c->errors, (unsigned long long)c->lost_events);
-	if (c->untracked || c->stale_slots || c->slot_overflow)
-		fprintf(f,
-			"  not timed: %llu completions of requests issued before tracing, "
-			"%llu lost completions, %llu outside the slot table\n",
-			(unsigned long long)c->untracked, (unsigned long long)c->stale_slots,
-			(unsigned long long)c->slot_overflow);
+		(unsigned long long)c->errors);
+	if (c->ra_requests)
+		fprintf(f, "  read-ahead: %llu requests, %llu bytes\n",
+			(unsigned long long)c->ra_requests, (unsigned long long)c->ra_bytes);
+	if (c->lost_records)
+		fprintf(f, "  lost records %llu (--snoop: the ring buffer was full)\n",
+			(unsigned long long)c->lost_records);
+	untimed_line(f, c);
 }
 
 static void per_request_table(FILE *f, const struct run_summary *rs)
