@@ -333,27 +333,29 @@ int report_text__interval(FILE *f, const struct result *res, const struct run *r
 }
 
 /*
- * Under the table, one sentence per row: buffered sequential reads whose requests are
- * larger than the block size were sized by read-ahead; otherwise the first finding of
- * the row's first run.
+ * Under the table, one line per row, from the findings of the row's first run: the
+ * first (a layer's rather than "bio_based", which only says bios are counted), and
+ * when that is no limit (read-ahead, below every limit) the limit that stopped the
+ * others, so that a row never omits what capped its requests.
  */
 static void limit_sentence(FILE *f, const struct report *rep, const struct series *s)
 {
 	const struct run_summary *first = &rep->runs[s->first];
-	const struct job_params *p = &first->params;
-	double p50 = s->metric[METRIC_REQ_BYTES_P50].mean;
-	char b1[32], b2[32];
+	const struct finding *lead = NULL, *limit = NULL;
+	int i;
 
-	if (!strcmp(p->rw, "read") && !p->direct && p->bs > 0 && p50 > p->bs) {
-		fprintf(f,
-			"  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
-			"at the median\n",
-			first->label, (long long)rep->res->device.limits.read_ahead_kb,
-			fmt__bytes(b1, sizeof(b1), (double)p->bs), fmt__bytes(b2, sizeof(b2), p50));
-		return;
+	for (i = 0; i < first->nr_findings; i++) {
+		const struct finding *fi = &first->findings[i];
+
+		if (!lead || (!strcmp(lead->kind, "bio_based") && !strncmp(fi->kind, "layer_", 6)))
+			lead = fi;
 	}
-	if (first->nr_findings > 0)
-		fprintf(f, "  %s: %s\n", first->label, first->findings[0].text);
+	for (i = 0; lead && !findings__is_limit(lead) && i < first->nr_findings; i++)
+		if (findings__is_limit(&first->findings[i]) && !limit)
+			limit = &first->findings[i];
+	if (lead)
+		fprintf(f, "  %s: %s%s%s\n", first->label, lead->text, limit ? " " : "",
+			limit ? limit->text : "");
 }
 
 static void recommendation_text(FILE *f, const struct recommendation *r)

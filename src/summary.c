@@ -157,7 +157,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
 		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
 		       sizeof(s->segments_all));
-		n = d ? findings__compute(d, run->block, s->findings, FINDINGS_MAX) : 0;
+		n = d ? findings__compute(d, run->block, &run->params, s->findings, FINDINGS_MAX)
+		      : 0;
 		s->nr_findings = n > 0 ? n : 0;
 		n = layers__summarize(res, run, &s->layers);
 		if (n) {
