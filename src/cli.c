@@ -53,7 +53,8 @@ enum {
 	OPT_HELP = '?',
 };
 
-/* The one option table. Each command accepts the subset named in its mask. */
+/* The one option table. Each command, and each mode of trace, takes the subset that
+ * option_modes names (below): the others are refused. */
 static const struct argp_option options[] = {
 	{ "trace", 't', "DEV", 0, "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0", 0 },
 	{ "duration", 'd', "SEC", 0,
@@ -97,7 +98,9 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1 },
 	{ "repeat", OPT_REPEAT, "N", 0, "Repetitions of every run (statistics over them)", 1 },
-	{ "drop-caches", OPT_DROP_CACHES, NULL, 0, "Drop the page cache before each buffered read",
+	{ "drop-caches", OPT_DROP_CACHES, NULL, 0,
+	  "Drop the whole machine's page cache (every file's, not only the target's) before "
+	  "each buffered read",
 	  1 },
 	{ "file", OPT_FILE, "PATH", 0,
 	  "Target file (default: a new file in the current directory, removed afterwards)", 1 },
@@ -141,12 +144,26 @@ struct captured {
 	FILE *errf;
 };
 
+#define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
+
 struct parse_state {
 	const char *cmd;
 	struct options *opts;
 	struct captured *cap;
-	bool done; /* help or version printed */
+	bool done;			/* help or version printed */
+	unsigned char seen[NR_OPTIONS]; /* per entry of options[]: given on the command line */
 };
+
+/* The entry of options[] for key; NR_OPTIONS for the keys argp makes up. */
+static size_t option_index(int key)
+{
+	size_t i;
+
+	for (i = 0; key && i < NR_OPTIONS; i++)
+		if (options[i].key == key && options[i].name)
+			return i;
+	return NR_OPTIONS;
+}
 
 static error_t usage_error(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -256,15 +273,13 @@ static void parse_json(struct argp_state *state, char *arg, bool trace, struct o
 	o->json_flag = true;
 }
 
-static error_t parse_fail_on_regression(struct argp_state *state, const char *cmd, const char *arg,
+static error_t parse_fail_on_regression(struct argp_state *state, const char *arg,
 					struct options *o)
 {
 	/* Digits and a dot, then an optional '%': strtod alone takes "inf" and "0x10". */
 	size_t n = strspn(arg, "0123456789.");
 	char *end;
 
-	if (strcmp(cmd, "compare"))
-		return usage_error(state, "--fail-on-regression is an option of compare");
 	o->fail_on_regression = strtod(arg, &end);
 	if (!n || end != arg + n || (arg[n] && strcmp(arg + n, "%")) ||
 	    !isfinite(o->fail_on_regression))
@@ -339,10 +354,8 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		o->verbose++;
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
-		return parse_fail_on_regression(state, ps->cmd, arg, o);
+		return parse_fail_on_regression(state, arg, o);
 	case OPT_STATE_DIR:
-		if (!trace && strcmp(ps->cmd, "restore"))
-			return usage_error(state, "--state-dir is an option of trace and restore");
 		if (!*arg)
 			return usage_error(state, "--state-dir: empty directory name");
 		o->state_dir = arg;
@@ -433,8 +446,14 @@ static error_t parse_special(int key, char *arg, struct argp_state *state)
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	error_t err = parse_simple(key, arg, ((struct parse_state *)state->input)->opts);
+	struct parse_state *ps = state->input;
+	size_t i = option_index(key);
+	error_t err;
 
+	/* A second value would silently win over the first: --trace a --trace b. */
+	if (i < NR_OPTIONS && ps->seen[i]++ && key != 'v')
+		return usage_error(state, "--%s given twice: give it once", options[i].name);
+	err = parse_simple(key, arg, ps->opts);
 	if (err == ARGP_ERR_UNKNOWN)
 		err = parse_general(key, arg, state);
 	if (err == ARGP_ERR_UNKNOWN)
@@ -442,6 +461,103 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	if (err == ARGP_ERR_UNKNOWN)
 		err = parse_special(key, arg, state);
 	return err;
+}
+
+/*
+ * Which options each command, and each mode of trace, takes: an option a command or mode
+ * would ignore is refused, naming what it is for. The mode of trace is known once every
+ * option is read: --snoop-text, the built-in workload (--rw), a command, or passive.
+ */
+enum {
+	M_PASSIVE = 1 << 0,
+	M_COMMAND = 1 << 1,
+	M_WORKLOAD = 1 << 2,
+	M_SNOOP_TEXT = 1 << 3,
+	M_INFO = 1 << 4,
+	M_COMPARE = 1 << 5,
+	M_RESTORE = 1 << 6,
+	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
+	M_ALL = (1 << 7) - 1,
+};
+
+static const char *const mode_names[] = {
+	"in passive mode", "in command mode", "in workload mode", "with --snoop-text",
+	"by info",	   "by compare",      "by restore",
+};
+
+#define WORKLOAD_USE "it belongs to the built-in workload (--rw)"
+
+static const struct {
+	int key;
+	unsigned int modes;
+	const char *use; /* what it is for, said when it is refused */
+} option_modes[] = {
+	{ 't', M_TRACING, "it names the disk to trace (info and restore take it as a word)" },
+	{ 'd', M_PASSIVE, "it ends passive mode (--trace DEV, without --rw or a command)" },
+	{ 'i', M_PASSIVE, "it prints passive mode's reports every SEC" },
+	{ 'j', M_TRACING | M_INFO | M_COMPARE, "it is the report of trace, info and compare" },
+	{ OPT_SNOOP, M_TRACING, "it records the requests a trace sees" },
+	{ OPT_SNOOP_TEXT, M_SNOOP_TEXT, "it prints a --snoop file and nothing else" },
+	{ 'v', M_TRACING, "it shows what loading the BPF programs of a trace says" },
+	{ OPT_RAW_TP, M_TRACING, "it picks the BPF programs of a trace" },
+	{ OPT_FAIL_ON_REGRESSION, M_COMPARE, "it is compare's" },
+	{ OPT_STATE_DIR, M_TRACING | M_RESTORE,
+	  "it is where --set sweeps keep their lock and state (trace, restore)" },
+	{ OPT_BS, M_WORKLOAD, "it is the built-in workload's block size (--rw)" },
+	{ OPT_REPEAT, M_WORKLOAD, "it repeats the built-in workload's runs (--rw)" },
+	{ OPT_SET, M_WORKLOAD, "it sweeps a setting over the built-in workload's runs (--rw)" },
+	{ OPT_RECOMMEND, M_WORKLOAD, "it chooses among the values of a --set sweep (--rw)" },
+	{ OPT_DROP_CACHES, M_WORKLOAD,
+	  "it drops the page cache before the built-in workload's buffered reads (--rw)" },
+	{ OPT_BRIEF, M_WORKLOAD, "it shortens the built-in workload's report (--rw)" },
+	{ OPT_HELP, M_ALL, NULL },
+	{ OPT_USAGE, M_ALL, NULL },
+	{ OPT_VERSION, M_ALL, NULL },
+};
+
+/* The modes an option is for; every other option of the table is the workload's. */
+static unsigned int modes_of(int key, const char **use)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(option_modes) / sizeof(option_modes[0]); i++)
+		if (option_modes[i].key == key) {
+			*use = option_modes[i].use;
+			return option_modes[i].modes;
+		}
+	*use = WORKLOAD_USE;
+	return M_WORKLOAD;
+}
+
+static unsigned int mode_of(const char *cmd, const struct options *o)
+{
+	if (!strcmp(cmd, "info"))
+		return M_INFO;
+	if (!strcmp(cmd, "compare"))
+		return M_COMPARE;
+	if (!strcmp(cmd, "restore"))
+		return M_RESTORE;
+	if (o->snoop_text)
+		return M_SNOOP_TEXT;
+	return o->rw ? M_WORKLOAD : o->command ? M_COMMAND : M_PASSIVE;
+}
+
+/* Every option given is one the command, in its mode, uses. */
+static int check_modes(const struct parse_state *ps, struct diag *d)
+{
+	unsigned int mode = mode_of(ps->cmd, ps->opts), bit;
+	const char *use;
+	size_t i;
+
+	for (i = 0; i < NR_OPTIONS; i++) {
+		if (!ps->seen[i] || (modes_of(options[i].key, &use) & mode))
+			continue;
+		for (bit = 0; !(mode & 1u << bit); bit++)
+			;
+		return diag__usage(d, "--%s is not used %s: %s", options[i].name, mode_names[bit],
+				   use);
+	}
+	return 0;
 }
 
 /* How many words besides options each command takes, and what it says otherwise. */
@@ -506,7 +622,9 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 	} else if (ps.done) {
 		err = 1; /* help or version printed: nothing else to do */
 	} else {
-		err = check_arity(cmd, opts, d);
+		err = check_modes(&ps, d);
+		if (!err)
+			err = check_arity(cmd, opts, d);
 	}
 	free(cap.err);
 	return err;

@@ -512,18 +512,14 @@ static int find_stack(const struct env_config *cfg, struct result *res, struct d
 	return 0;
 }
 
+/* What cli.c cannot know of one option alone; it refuses options a mode does not use. */
 static int check_modes(const struct options *o, struct diag *d)
 {
 	if (!o->trace)
 		return diag__usage(d, "--trace DEV is required (try --help)");
-	if ((o->command || o->rw) && (o->duration || o->interval))
-		return diag__usage(d, "--duration and --interval are for passive mode, not with a "
-				      "workload");
 	if (o->command && o->rw)
 		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
 				      "both");
-	if (!o->rw && o->nr_set_values)
-		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
 	return 0;
 }
 

@@ -73,7 +73,7 @@ expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # refuses: the table is shared, and --fail-on-regression belongs to compare.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
-	"2/blktrace-bench: --fail-on-regression is an option of compare"
+	"2/blktrace-bench: --fail-on-regression is not used in passive mode: it is compare's"
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \

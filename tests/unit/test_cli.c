@@ -94,9 +94,9 @@ static void test_cli_wrap_and_state_dir(void **state)
 	assert_false(o.wrap);
 	/* An option the command would ignore is refused, as bad input in argp's words. */
 	assert_int_equal(cli_parse("info", 4, info, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "info: --state-dir is an option of trace and restore");
+	assert_string_equal(d.msg, "--state-dir is not used by info: it is where --set sweeps "
+				   "keep their lock and state (trace, restore)");
 	assert_true(d.usage);
-	assert_true(d.named);
 	assert_int_equal(cli_parse("restore", 3, empty, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "restore: --state-dir: empty directory name");
 }
@@ -104,7 +104,7 @@ static void test_cli_wrap_and_state_dir(void **state)
 /*
  * --set keeps its values in the options: nothing to free on any path (LeakSanitizer
  * found the strdup of the old parser never freed; this test under build/san would
- * report it). Given twice, the second wins; too long is refused.
+ * report it). Given twice, refused (the second would win in silence); too long too.
  */
 static void test_cli_set(void **state)
 {
@@ -117,17 +117,121 @@ static void test_cli_set(void **state)
 	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), 0);
+	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "blktrace-bench: --set given twice: give it once");
+	argv[6] = "max_sectors_kb=44,128,1024";
+	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), 0);
 	assert_string_equal(o.set_knob, "max_sectors_kb");
 	assert_int_equal(o.nr_set_values, 3);
 	assert_string_equal(o.set_values[0], "44");
 	assert_string_equal(o.set_values[2], "1024");
-	assert_string_equal(argv[8], "max_sectors_kb=44,128,1024"); /* argv intact */
+	assert_string_equal(argv[6], "max_sectors_kb=44,128,1024"); /* argv intact */
 	memset(arg, '1', sizeof(arg) - 1);
 	arg[sizeof(arg) - 1] = '\0';
 	memcpy(arg, "nr_requests=", 12);
 	argv[6] = arg;
 	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), -EINVAL);
+}
+
+/* argv of words, NULL-terminated, parsed for cmd: its outcome, the message in d. */
+static int parse_words(const char *cmd, char **words, struct diag *d)
+{
+	struct options o;
+	int argc = 0;
+
+	while (words[argc])
+		argc++;
+	memset(d, 0, sizeof(*d));
+	return cli_parse(cmd, argc, words, &o, d);
+}
+
+static void assert_refused(const char *cmd, char **words, const char *msg)
+{
+	struct diag d;
+
+	assert_int_equal(parse_words(cmd, words, &d), -EINVAL);
+	assert_true(d.usage);
+	if (!strstr(d.msg, msg))
+		fail_msg("\"%s\" not in \"%s\"", msg, d.msg);
+}
+
+/*
+ * Every option of the built-in workload is refused in passive and command mode, where
+ * it would change nothing and exit 0; each names itself and what it is for.
+ */
+static void test_cli_workload_options_need_rw(void **state)
+{
+	static const char *const workload[][2] = {
+		{ "--set", "read_ahead_kb=64" },
+		{ "--repeat", "3" },
+		{ "--recommend", NULL },
+		{ "--drop-caches", NULL },
+		{ "--bs", "4k" },
+		{ "--size", "1M" },
+		{ "--engine", "io_uring" },
+		{ "--direct", NULL },
+		{ "--brief", NULL },
+		{ "--file", "x" },
+		{ "--raw", NULL },
+		{ "--wrap", NULL },
+	};
+	char *words[8];
+	size_t i;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(workload) / sizeof(workload[0]); i++) {
+		n = 0;
+		words[n++] = "blktrace-bench";
+		words[n++] = "--trace";
+		words[n++] = "loop1";
+		words[n++] = (char *)workload[i][0];
+		if (workload[i][1])
+			words[n++] = (char *)workload[i][1];
+		words[n] = NULL;
+		/* Passive: --trace DEV alone. */
+		assert_refused("trace", words, "is not used in passive mode");
+		assert_refused("trace", words, workload[i][0]);
+		words[n++] = "--";
+		words[n++] = "true";
+		words[n] = NULL;
+		assert_refused("trace", words, "is not used in command mode");
+	}
+}
+
+/* info, compare and restore take their own few options; trace's are refused by name. */
+static void test_cli_commands_refuse_others(void **state)
+{
+	char *info_rw[] = { "info", "--rw", "write", "loop0", NULL };
+	char *info_destr[] = { "info", "--destructive", "loop0", NULL };
+	char *info_set[] = { "info", "--set", "nomerges=1", "loop0", NULL };
+	char *info_snoop[] = { "info", "--snoop", "x", "loop0", NULL };
+	char *info_json[] = { "info", "--json=out.json", "loop0", NULL };
+	char *compare_v[] = { "compare", "-v", "a.json", "b.json", NULL };
+	char *restore_json[] = { "restore", "--json", "loop0", NULL };
+	char *passive_dur[] = { "blktrace-bench", "--trace", "loop0", "--duration", "1", NULL };
+	char *cmd_dur[] = { "blktrace-bench", "-t", "loop0", "-d", "1", "--", "true", NULL };
+	char *work_interval[] = { "x", "-t", "loop0", "--rw", "read", "-i", "1", NULL };
+	char *text_trace[] = { "x", "--snoop-text", "f", "--trace", "loop0", NULL };
+	char *vv[] = { "blktrace-bench", "-vv", "--trace", "loop0", "-v", NULL };
+	char *twice[] = { "blktrace-bench", "--trace", "loop0", "--trace", "loop1", NULL };
+	struct diag d;
+
+	(void)state;
+	assert_refused("info", info_rw, "--rw is not used by info");
+	assert_refused("info", info_destr, "--destructive is not used by info");
+	assert_refused("info", info_set, "--set is not used by info: it sweeps a setting");
+	assert_refused("info", info_snoop, "--snoop is not used by info");
+	assert_int_equal(parse_words("info", info_json, &d), 0);
+	assert_refused("compare", compare_v, "--verbose is not used by compare");
+	assert_refused("restore", restore_json, "--json is not used by restore");
+	assert_int_equal(parse_words("trace", passive_dur, &d), 0);
+	assert_refused("trace", cmd_dur, "--duration is not used in command mode: it ends passive");
+	assert_refused("trace", work_interval, "--interval is not used in workload mode");
+	assert_refused("trace", text_trace, "--trace is not used with --snoop-text");
+	/* -v counts: it may be given again. */
+	assert_int_equal(parse_words("trace", vv, &d), 0);
+	assert_refused("trace", twice, "--trace given twice");
 }
 
 /* --help and --version print and leave nothing else to do: 1, nothing in d. */
@@ -152,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_cli_wrap_and_state_dir),
 		cmocka_unit_test(test_cli_set),
 		cmocka_unit_test(test_cli_help),
+		cmocka_unit_test(test_cli_workload_options_need_rw),
+		cmocka_unit_test(test_cli_commands_refuse_others),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
