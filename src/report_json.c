@@ -385,6 +385,8 @@ static json_t *run_json(const struct run_summary *rs)
 	if (rs->params.rw[0]) {
 		json_object_set_new(o, "params", report_json__params(&rs->params));
 		json_object_set_new(o, "repetition", json_integer(rs->repetition));
+		/* Cut short by a signal: in no series, and compare leaves it out too. */
+		json_object_set_new(o, "partial", json_boolean(rs->partial));
 	}
 	if (rs->has_app)
 		json_object_set_new(o, "app", app_json(rs));

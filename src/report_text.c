@@ -404,6 +404,27 @@ static void linked_row(FILE *f, const struct report *rep, const struct series *s
 		m[METRIC_DEVICE_PER_APP_BYTE].mean);
 }
 
+/* Runs cut short by a signal: how far they got; in no row and no statistic. */
+static void partial_lines(FILE *f, const struct report *rep)
+{
+	char done[32], want[32];
+	size_t i;
+
+	for (i = 0; i < rep->nr_runs; i++) {
+		const struct run_summary *rs = &rep->runs[i];
+
+		if (!rs->partial)
+			continue;
+		fmt__bytes(done, sizeof(done), (double)rs->app.bytes);
+		if (rs->params.size)
+			fmt__bytes(want, sizeof(want), (double)rs->params.size);
+		else
+			snprintf(want, sizeof(want), "%g s", rs->params.runtime);
+		fprintf(f, "  run %zu (%s) was cut short after %s of %s: not in the table\n", i + 1,
+			rs->label, done, want);
+	}
+}
+
 /* The linked table: one row per series, throughput next to the requests behind it. */
 static void linked_table(FILE *f, const struct report *rep)
 {
@@ -418,6 +439,7 @@ static void linked_table(FILE *f, const struct report *rep)
 	fputc('\n', f);
 	for (i = 0; i < rep->series.nr; i++)
 		limit_sentence(f, rep, &rep->series.series[i]);
+	partial_lines(f, rep);
 	for (i = 0; i < rep->rec.nr; i++)
 		recommendation_text(f, &rep->rec.r[i]);
 }
@@ -446,7 +468,8 @@ void report_text__print(FILE *f, const struct report *rep, bool brief)
 		if (i)
 			fputc('\n', f);
 		if (rs->has_app) {
-			fprintf(f, "run %zu (repetition %u):\n", i + 1, rs->repetition + 1);
+			fprintf(f, "run %zu (repetition %u%s):\n", i + 1, rs->repetition + 1,
+				rs->partial ? ", cut short: not in the statistics" : "");
 			app_line(f, &rs->app);
 			any_app = true;
 		}

@@ -88,6 +88,7 @@ struct run {
 	bool has_app;
 	struct app_stats *app;
 	int exit_status;	    /* command mode: the command's exit status */
+	bool partial;		    /* cut short (a signal): not a repetition like the others */
 	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 };

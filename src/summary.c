@@ -146,6 +146,7 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 	snprintf(s->label, sizeof(s->label), "%s", run->label);
 	s->params = run->params;
 	s->repetition = run->repetition;
+	s->partial = run->partial;
 	s->seconds = run->seconds;
 	s->has_block = run->has_block;
 	s->has_app = run->has_app;

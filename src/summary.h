@@ -59,6 +59,7 @@ struct run_summary {
 	char label[256];
 	struct job_params params; /* params.rw[0] == '\0': passive or command mode */
 	unsigned int repetition;
+	bool partial; /* cut short: left out of the series (series.h) */
 	double seconds;
 	bool has_block, has_app;
 	struct block_summary block;

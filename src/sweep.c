@@ -324,6 +324,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
+	/* Stopped part way: its figures are true, but it is no repetition of the others. */
+	r->partial = ret == -EINTR;
 	if (ret && ret != -EINTR)
 		diag__fail(d, ret, "%s failed: %s", r->label, strerror(-ret));
 	return ret;

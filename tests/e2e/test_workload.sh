@@ -113,6 +113,27 @@ wait $pid
 expect_eq "Ctrl-C: exit 130" "$?" 130
 expect_eq "Ctrl-C: nothing left" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
 
+# 8b. Ctrl-C in the second of three 1 s repetitions: the first is a repetition, the
+# second is reported but marked partial and left out of the statistics (it did less).
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 1 \
+	--repeat 3 --json "$TMP/part.json" > "$TMP/part.txt" 2> "$TMP/part.err") &
+pid=$!
+background $pid
+wait_until 30 "the workload to trace" grep -q "tracing $a" "$TMP/part.err"
+sleep 1.5
+kill -INT $pid
+wait $pid
+expect_eq "cut short: exit 130" "$?" 130
+expect_eq "cut short: two runs reported" "$(jqv "$TMP/part.json" '.runs | length')" 2
+expect_eq "cut short: the first is whole, the second partial" \
+	"$(jqv "$TMP/part.json" '[.runs[].partial] | map(tostring) | join(",")')" false,true
+expect_eq "cut short: the series holds the whole run only" \
+	"$(jqv "$TMP/part.json" '.series[0].runs | map(tostring) | join(",")')" 0
+expect_eq "cut short: its statistics are over 1 run" \
+	"$(jqv "$TMP/part.json" '.series[0].metrics["app.mb_per_s"].n')" 1
+expect_true "cut short: the text says so" grep -q "^  run 2 (.*) was cut short after" \
+	"$TMP/part.txt"
+
 # 9. Garbage sizes are refused with one line naming the option.
 "$BB" --trace "$a" --rw read --bs 12Q > /dev/null 2> "$TMP/err"
 expect_eq "--bs 12Q: exit 2" "$?" 2
