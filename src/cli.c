@@ -118,7 +118,8 @@ static const struct argp_option options[] = {
 	  "wbt_lat_usec, nomerges, rq_affinity); restored afterwards",
 	  1 },
 	{ "recommend", OPT_RECOMMEND, NULL, 0,
-	  "After a --set sweep, name the best value and the smallest one as good", 1 },
+	  "After a --set sweep, name the best value and those as good (for sizes, the smallest)",
+	  1 },
 	{ "state-dir", OPT_STATE_DIR, "DIR", 0,
 	  "Where --set sweeps keep their per-disk lock and the original values (default "
 	  "/run/blktrace-bench); also for restore",

@@ -441,14 +441,15 @@ static json_t *recommendation_json(const struct recommendation *r)
 		const struct rec_evidence *e = &r->evidence[i];
 
 		json_array_append_new(
-			ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value", text__json(e->value),
-				      "mb_per_s", e->mb_per_s, "ci95", e->ci95, "n",
-				      (json_int_t)e->n, "p_value_vs_best",
-				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best)));
+			ev, json_pack("{s:o, s:f, s:f, s:I, s:o, s:b}", "value",
+				      text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
+				      e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
+				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best),
+				      "as_good", e->as_good));
 	}
-	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
+	out = json_pack("{s:o, s:o, s:o, s:o, s:b, s:b}", "knob", text__json(r->knob), "workload",
 			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
-			"judged", r->judged);
+			"judged", r->judged, "ordered", r->ordered);
 	if (out && r->smallest)
 		json_object_set_new(out, "smallest_equivalent", text__json(r->smallest));
 	if (out && r->boot_parameter[0])

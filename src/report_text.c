@@ -358,6 +358,17 @@ static void limit_sentence(FILE *f, const struct report *rep, const struct serie
 			limit ? limit->text : "");
 }
 
+/* Values of a knob without an order that cannot be told apart from the best. */
+static void as_good_list(FILE *f, const struct recommendation *r)
+{
+	size_t k, said = 0;
+
+	fprintf(f, "; not told apart from it (p >= %g): ", STATS_ALPHA);
+	for (k = 0; k < r->nr_evidence; k++)
+		if (r->evidence[k].as_good)
+			fprintf(f, "%s%s=%s", said++ ? ", " : "", r->knob, r->evidence[k].value);
+}
+
 static void recommendation_text(FILE *f, const struct recommendation *r)
 {
 	size_t k;
@@ -369,7 +380,11 @@ static void recommendation_text(FILE *f, const struct recommendation *r)
 		fprintf(f, "; %s=%s is statistically as good (p >= %g)", r->knob, r->smallest,
 			STATS_ALPHA);
 	else if (r->smallest)
-		fprintf(f, "; every smaller value is significantly worse");
+		fprintf(f, "; every smaller value is significantly worse (p < %g)", STATS_ALPHA);
+	else if (!r->nr_as_good)
+		fprintf(f, "; every other value is significantly worse (p < %g)", STATS_ALPHA);
+	else
+		as_good_list(f, r);
 	fputc('\n', f);
 	for (k = 0; k < r->nr_evidence; k++) {
 		const struct rec_evidence *e = &r->evidence[k];

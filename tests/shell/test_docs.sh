@@ -21,7 +21,7 @@ man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
 has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
 commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/commands.c")
-knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]* *},.*/\1/p' \
+knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
 	"$ROOT/src/knob.c")
 expect_true "src/commands.c's command table parsed" grep -qw info <<<"$commands"
 expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
