@@ -238,9 +238,10 @@ static void say_tracing(const struct options *o, const struct result *res, struc
 		used += snprintf(under + used, sizeof(under) - used, "%s%s",
 				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
 	fprintf(stderr,
-		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
+		"blktrace-bench: tracing %s (%u:%u)%s with %s programs%s, %zu bytes of BPF "
 		"maps\n",
 		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
+		tracer__walks_slots(t) ? " (depth without lost completions)" : "",
 		tracer__map_bytes(t));
 }
 
@@ -346,6 +347,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.devs = devs;
 	topts.nr_devs = 1 + res->nr_layers;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
+	topts.lose_every = cfg->lose_completions;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);

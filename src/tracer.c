@@ -33,6 +33,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
 	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
@@ -124,6 +125,8 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 	};
 	bool any_bio = false, loop = has_bpf_loop();
 	struct btf *vmlinux = btf__load_vmlinux_btf();
+
+	t->walk = loop;
 	int err = 0;
 	size_t i;
 
@@ -294,6 +297,7 @@ static int configure(struct tracer *t, struct member_set *ms, const struct trace
 	nr = ms->slots ? ms->slots : 1;
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
+	s->rodata->lose_every = opts->lose_every;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
@@ -596,6 +600,11 @@ void tracer__close(struct tracer *t)
 	blkio_bpf__destroy(t->skel);
 	free(t->buf);
 	free(t);
+}
+
+bool tracer__walks_slots(const struct tracer *t)
+{
+	return t->walk;
 }
 
 const char *tracer__flavour(const struct tracer *t)

@@ -197,6 +197,17 @@ if run flush-vda --trace vda --json "$W/flush.json" -- \
 		"$(jqv "$W/flush.json" .runs[0].block.untracked)" 0
 fi
 
+# The issue program that keeps lost completions out of the depth needs bpf_loop (5.17).
+if run walk -v --trace vda -- true; then
+	if awk -v v="$(uname -r)" 'BEGIN { split(v, a, "."); exit !(a[1] > 5 || (a[1] == 5 && a[2] >= 17)) }'; then
+		want=1
+	else
+		want=0
+	fi
+	expect_eq "depth walk loaded exactly where bpf_loop is ($(uname -r))" \
+		"$(grep -c "depth without lost completions" "$W/walk.err")" $want
+fi
+
 # 5. A --set sweep: each value in effect for its runs, the original restored.
 orig=$(cat /sys/block/sda/queue/max_sectors_kb)
 if run sweep --trace sda --raw --rw read --bs 1M --size 8M --direct --hugepages \
