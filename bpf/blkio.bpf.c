@@ -471,6 +471,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	bytes = RD(btf, rq, __data_len);
 	c->requests[op]++;
 	c->bytes[op] += bytes;
+	SET_MAX(m, first_issue_inv, ~now);
 	/* Read-ahead: the page cache sized this request, not the application. */
 	if (flags & (1ULL << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD))) {
 		c->ra_requests++;
@@ -560,6 +561,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	c->completed++;
 	c->completed_bytes += nr_bytes;
 	m = my_maxes(p);
+	SET_MAX(m, last_complete, now);
 	lat_add(c, m, mb->device, BLKIO_LAT_DEVICE, device_ns);
 	start = RD(btf, rq, start_time_ns);
 	if (start && start < now)
@@ -687,6 +689,7 @@ static __always_inline int on_bio_queue(struct bio *bio, bool btf)
 	p->c.requests[op]++;
 	p->c.bytes[op] += bytes;
 	now = bpf_ktime_get_ns();
+	SET_MAX(m, first_issue_inv, ~now);
 	if (bpf_map_update_elem(&bio_start, &key, &now, BPF_NOEXIST)) {
 		p->c.slot_overflow++; /* the table is full (or the bio is seen twice) */
 	} else {
@@ -723,6 +726,7 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	bpf_map_delete_elem(&bio_start, &key);
 	inflight_dec(n);
 	m = my_maxes(p);
+	SET_MAX(m, last_complete, now);
 	p->c.completed++;
 	/* The bio has advanced to its end by now: its size is what it was submitted with. */
 	lat_add(&p->c, m, mb->device, BLKIO_LAT_DEVICE, ns);

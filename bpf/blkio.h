@@ -84,6 +84,8 @@ struct blkio_maxes {
 	__u64 bytes;
 	__u64 segments;
 	__u64 depth;
+	__u64 first_issue_inv;	/* ~ (the first issue's time): a maximum stands for a minimum */
+	__u64 last_complete;	/* the last completion's time */
 };
 
 /* The value of each key of the lat_hist map. */

@@ -89,17 +89,20 @@ static void join_command(char *buf, size_t len, int argc, char **argv)
 
 /*
  * Run argv to completion; returns its exit status as a shell reports it
- * (128 + signal when killed), or -errno when it could not be started.
+ * (128 + signal when killed), or -errno when it could not be started. *seconds: from
+ * the fork to its exit, the command's own time, not the tool's around it.
  * A CLOEXEC pipe carries execvp's errno back: EOF means the exec worked.
  */
-static int run_command(char **argv)
+static int run_command(char **argv, double *seconds)
 {
 	int pipefd[2], status, child_err = 0;
+	double t0;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
+	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -137,6 +140,7 @@ static int run_command(char **argv)
 		if (errno != EINTR)
 			return -errno;
 	}
+	*seconds = now_s() - t0;
 	if (n == sizeof(child_err) && child_err)
 		return -child_err;
 	if (WIFSIGNALED(status))
@@ -197,7 +201,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		if (!o->json || strcmp(o->json, "-")) {
 			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
 
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
+			snprintf(r.label, sizeof(r.label), "interval #%u, %.2f to %.2f s", nr,
 				 last - t0, now - t0);
 			report_text__interval(stdout, res, &r);
 			fputc('\n', stdout);
@@ -427,6 +431,7 @@ static int count_command(struct tracer *t, const struct options *o, const struct
 	int err;
 
 	run->exit_status = status;
+	run->command = true;
 	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
 	err = tracer__snapshot_all(t, run->block);
 	if (err)
@@ -466,7 +471,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	say_tracing(o, res, t);
 	t0 = now_s();
 	if (o->command) {
-		status = run_command(o->command);
+		status = run_command(o->command, &run->seconds);
 		if (status < 0) {
 			/* What a shell does: no report, the status says the command never ran. */
 			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
@@ -479,8 +484,8 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		err = run_passive(t, o, res, run->block, start);
 		if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+		run->seconds = now_s() - t0;
 	}
-	run->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
 		err = stop_tracing(&t, &sn, o, res, snoop_out, d);

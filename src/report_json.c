@@ -284,6 +284,8 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
+	/* From the first issue to the last completion: 0 when either is missing. */
+	json_object_set_new(o, "io_seconds", json_real(s->io_seconds));
 	return o;
 }
 

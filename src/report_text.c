@@ -178,15 +178,23 @@ static void untimed_line(FILE *f, const struct blkio_counters *c)
 	fputc('\n', f);
 }
 
-static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
+/* Per op, over the run's rate_seconds (a command's: its I/O alone), said below. */
+static void ops_table(FILE *f, const struct blkio_counters *c, const struct run_summary *rs)
 {
+	double per = rs->rate_seconds > 0 ? 1 / rs->rate_seconds : 0;
 	unsigned int k;
 
-	fprintf(f, "\n  %-10s %12s %16s %12s\n", "op", "requests", "bytes", "MB/s");
+	fprintf(f, "\n  %-10s %12s %16s %12s %12s\n", "op", "requests", "bytes", "MB/s",
+		"requests/s");
 	for (k = 0; k < BLKIO_NR_OPS; k++)
-		fprintf(f, "  %-10s %12llu %16llu %12.2f\n", blkio_op_names[k],
+		fprintf(f, "  %-10s %12llu %16llu %12.2f %12.0f\n", blkio_op_names[k],
 			(unsigned long long)c->requests[k], (unsigned long long)c->bytes[k],
-			seconds > 0 ? c->bytes[k] / seconds / 1e6 : 0.0);
+			c->bytes[k] * per / 1e6, c->requests[k] * per);
+	if (rs->command && rs->rate_seconds != rs->seconds)
+		fprintf(f,
+			"  MB/s and requests/s over the I/O alone: first issue to last completion, "
+			"%.3f s of the command's %.3f s\n",
+			rs->rate_seconds, rs->seconds);
 	fprintf(f,
 		"  merges %llu (into reads %llu, writes %llu), requests merged %llu, splits %llu, "
 		"requeues %llu, errors %llu\n",
@@ -306,7 +314,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	run_header(f, res->has_device ? &res->device : NULL, rs);
 	if (!rs->has_block)
 		return;
-	ops_table(f, &b->c, rs->seconds);
+	ops_table(f, &b->c, rs);
 	per_request_table(f, rs);
 	latency_table(f, &rs->block);
 	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, rs->block.size_all);
@@ -388,26 +396,40 @@ static void recommendation_text(FILE *f, const struct recommendation *r)
 	fputc('\n', f);
 	for (k = 0; k < r->nr_evidence; k++) {
 		const struct rec_evidence *e = &r->evidence[k];
-		char pv[32] = "-";
+		char pv[32] = "-", ci[32];
 
 		if (!isnan(e->p_vs_best))
 			snprintf(pv, sizeof(pv), "%.4f", e->p_vs_best);
-		fprintf(f, "  %s=%-10s %10.1f MB/s +- %-8.1f n=%lld  p vs best %s\n", r->knob,
-			e->value, e->mb_per_s, e->ci95, (long long)e->n, pv);
+		if (e->n < 2)
+			snprintf(ci, sizeof(ci), "n/a");
+		else
+			snprintf(ci, sizeof(ci), "%.1f", e->ci95);
+		fprintf(f, "  %s=%-10s %10.1f MB/s +- %-8s n=%lld  p vs best %s\n", r->knob,
+			e->value, e->mb_per_s, ci, (long long)e->n, pv);
 	}
 	if (r->boot_parameter[0])
 		fprintf(f, "  for xen-blkfront: boot with %s\n", r->boot_parameter);
 }
 
-static void linked_row(FILE *f, const struct report *rep, const struct series *s)
+/* "mean +- ci95", or "mean n/a" when one repetition leaves no interval. */
+static const char *mean_ci(char *buf, size_t len, const struct agg *a)
+{
+	if (a->n < 2)
+		snprintf(buf, len, "%8.1f   %6s", a->mean, "n/a");
+	else
+		snprintf(buf, len, "%8.1f +-%6.1f", a->mean, a->ci95);
+	return buf;
+}
+
+static void linked_row(FILE *f, const struct report *rep, const struct series *s, int width)
 {
 	const struct agg *m = s->metric;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], ci[48];
 
 	fprintf(f,
-		"%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
+		"%-*s %17s %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
 		"%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
-		rep->runs[s->first].label, m[METRIC_APP_MB_PER_S].mean, m[METRIC_APP_MB_PER_S].ci95,
+		width, rep->runs[s->first].label, mean_ci(ci, sizeof(ci), &m[METRIC_APP_MB_PER_S]),
 		m[METRIC_APP_IOPS].mean, m[METRIC_APP_LAT_P99].mean / 1e3, m[METRIC_REQUESTS].mean,
 		fmt__bytes(b1, sizeof(b1), m[METRIC_REQ_BYTES_MEAN].mean),
 		fmt__bytes(b2, sizeof(b2), m[METRIC_REQ_BYTES_P50].mean),
@@ -443,14 +465,19 @@ static void partial_lines(FILE *f, const struct report *rep)
 /* The linked table: one row per series, throughput next to the requests behind it. */
 static void linked_table(FILE *f, const struct report *rep)
 {
+	int width = (int)strlen("parameters");
 	size_t i;
 
-	fprintf(f, "\n%-44s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n",
+	/* As wide as the longest label: a cut one reads "psync fsyn". */
+	for (i = 0; i < rep->series.nr; i++)
+		width = (int)fmax(width,
+				  (double)strlen(rep->runs[rep->series.series[i].first].label));
+	fprintf(f, "\n%-*s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n", width,
 		"parameters", "app MB/s (95% CI)", "IOPS", "p99 us", "requests", "req mean",
 		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge", "limit%",
 		"dev/app");
 	for (i = 0; i < rep->series.nr; i++)
-		linked_row(f, rep, &rep->series.series[i]);
+		linked_row(f, rep, &rep->series.series[i], width);
 	fputc('\n', f);
 	for (i = 0; i < rep->series.nr; i++)
 		limit_sentence(f, rep, &rep->series.series[i]);

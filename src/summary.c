@@ -65,6 +65,9 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		s->requests += c->requests[k];
 	s->bytes = bytes;
+	/* The I/O's own window: a command's I/O without its start-up and its exit. */
+	if (b->max.first_issue_inv && b->max.last_complete > ~b->max.first_issue_inv)
+		s->io_seconds = (b->max.last_complete - ~b->max.first_issue_inv) / 1e9;
 	s->merges_per_request = s->requests ? (double)c->merges / s->requests : 0;
 	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
 	if (!lim || !s->data_requests)
@@ -148,6 +151,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 	s->repetition = run->repetition;
 	s->partial = run->partial;
 	s->seconds = run->seconds;
+	s->rate_seconds = run->seconds;
+	s->command = run->command;
 	s->has_block = run->has_block;
 	s->has_app = run->has_app;
 	if (d)
@@ -158,6 +163,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
 		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
 		       sizeof(s->segments_all));
+		if (run->command && s->block.io_seconds > 0)
+			s->rate_seconds = s->block.io_seconds;
 		n = d ? findings__compute(d, run->block, &run->params, s->findings, FINDINGS_MAX)
 		      : 0;
 		s->nr_findings = n > 0 ? n : 0;

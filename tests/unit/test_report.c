@@ -429,6 +429,38 @@ static void test_partial_runs(void **state)
 	free(res);
 }
 
+/*
+ * The --brief table: one repetition has no confidence interval ("n/a", not "+- 0.0"), and
+ * a label longer than the old 44 columns is printed whole ("psync fsyn" was cut).
+ */
+static void test_linked_table_text(void **state)
+{
+	static const char label[] = "max_sectors_kb=1024 write bs=1 MiB psync fsync fdatasync";
+	struct result *res = calloc(1, sizeof(*res));
+	struct report rep;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(res);
+	add_job_run(res, 512ULL << 20, 0, false);
+	snprintf(res->runs[0].label, sizeof(res->runs[0].label), "%s", label);
+	assert_int_equal(report__build(&rep, res, false), 0);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	report_text__print(f, &rep, true);
+	fclose(f);
+	if (!strstr(out,
+		    "max_sectors_kb=1024 write bs=1 MiB psync fsync fdatasync    536.9      n/a"))
+		fail_msg("label or n/a not as expected in:\n%s", out);
+	assert_null(strstr(out, "+-   0.0"));
+	free(out);
+	report__free(&rep);
+	result__free(res);
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_text_report),
 		cmocka_unit_test(test_partial_runs),
+		cmocka_unit_test(test_linked_table_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
