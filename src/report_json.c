@@ -434,6 +434,23 @@ static json_t *series_json(const struct report *rep)
 	return out;
 }
 
+/* [{"kind": "above_block_layer", "series": [slow, fast], "ratio", "text"}] */
+static json_t *series_findings_json(const struct report *rep)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < rep->above.nr; i++) {
+		const struct above_pair *p = &rep->above.p[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:[I, I], s:f, s:o}", "kind",
+						   "above_block_layer", "series",
+						   (json_int_t)p->slow, (json_int_t)p->fast,
+						   "ratio", p->ratio, "text", text__json(p->text)));
+	}
+	return a;
+}
+
 static json_t *recommendation_json(const struct recommendation *r)
 {
 	json_t *ev = json_array(), *out;
@@ -528,6 +545,7 @@ json_t *report_json__doc(const struct report *rep)
 		json_array_append_new(runs, run_json(&rep->runs[i]));
 	json_object_set_new(doc, "runs", runs);
 	json_object_set_new(doc, "series", series_json(rep));
+	json_object_set_new(doc, "series_findings", series_findings_json(rep));
 	if (rep->has_recommendation)
 		json_object_set_new(doc, "recommendation", recommendations_json(rep));
 	return doc;

@@ -241,13 +241,18 @@ static void per_request_table(FILE *f, const struct run_summary *rs)
 			100 * s->limit_segments, (long long)rs->limits.max_segments);
 }
 
-static void latency_table(FILE *f, const struct block_summary *s)
+/* The block layer's latencies, and beside them the application's when it is known. */
+static void latency_table(FILE *f, const struct run_summary *rs)
 {
+	const struct block_summary *s = &rs->block;
+
 	fprintf(f, "\n  %-16s %10s %10s %10s %10s %10s %10s\n", "latency (us)", "mean", "p50",
 		"p90", "p99", "p99.9", "max");
 	lat_row(f, "queue (G2D)", &s->lat[BLKIO_LAT_QUEUE]);
 	lat_row(f, "device (D2C)", &s->lat[BLKIO_LAT_DEVICE]);
 	lat_row(f, "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
+	if (rs->has_app)
+		lat_row(f, "app (per I/O)", &rs->app.lat);
 }
 
 /* One row of the stack table: a device's reads or writes. */
@@ -316,7 +321,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 		return;
 	ops_table(f, &b->c, rs);
 	per_request_table(f, rs);
-	latency_table(f, &rs->block);
+	latency_table(f, rs);
 	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, rs->block.size_all);
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);
@@ -481,6 +486,8 @@ static void linked_table(FILE *f, const struct report *rep)
 	fputc('\n', f);
 	for (i = 0; i < rep->series.nr; i++)
 		limit_sentence(f, rep, &rep->series.series[i]);
+	for (i = 0; i < rep->above.nr; i++)
+		fprintf(f, "  above the block layer: %s\n", rep->above.p[i].text);
 	partial_lines(f, rep);
 	for (i = 0; i < rep->rec.nr; i++)
 		recommendation_text(f, &rep->rec.r[i]);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "above.h"
 #include "summary.h"
 
 const char *const blkio_op_names[BLKIO_NR_OPS] = { "read", "write", "flush", "discard", "other" };
@@ -177,6 +178,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		s->nr_findings += layers__findings(res, run, s->findings + s->nr_findings,
 						   FINDINGS_MAX - s->nr_findings);
 	}
+	if (s->nr_findings < FINDINGS_MAX)
+		s->nr_findings += above__run(s, &s->findings[s->nr_findings]);
 	fill_metrics(s);
 	free(dev);
 	return 0;

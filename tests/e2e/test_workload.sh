@@ -134,6 +134,23 @@ expect_eq "cut short: its statistics are over 1 run" \
 expect_true "cut short: the text says so" grep -q "^  run 2 (.*) was cut short after" \
 	"$TMP/part.txt"
 
+# 8c. The BALUG case: buffered reads of the disk at 512 B and at 128 KiB. The disk sees the
+# same 128 KiB read-ahead requests in both; the throughputs differ all the same: that is
+# above the block layer, and said so, with each one's I/Os per MB.
+"$BB" --trace "$a" --raw --rw read --bs 512,128k --size 16M --json "$TMP/above.json" \
+	> "$TMP/above.txt"
+expect_eq "above: both series read-ahead" \
+	"$(jqv "$TMP/above.json" '[.runs[].findings[0].kind] | join(",")')" read_ahead,read_ahead
+expect_eq "above: the same request size at the median" \
+	"$(jqv "$TMP/above.json" '[.runs[].block.request_bytes.p50] | unique | length')" 1
+expect_eq "above: one series finding, above the block layer" \
+	"$(jqv "$TMP/above.json" '.series_findings | map(.kind) | join(",")')" above_block_layer
+expect_true "above: the 512 B series is the slower, in I/Os per MB" grep -q \
+	"^  above the block layer: read bs=512 B psync and read bs=128 KiB psync: the device saw the same requests.* where the slower made 1953 I/Os per MB against 7.6.$" \
+	"$TMP/above.txt"
+expect_true "above: the application's latency beside the device's" \
+	grep -q "^  app (per I/O) " "$TMP/above.txt"
+
 # 9. Garbage sizes are refused with one line naming the option.
 "$BB" --trace "$a" --rw read --bs 12Q > /dev/null 2> "$TMP/err"
 expect_eq "--bs 12Q: exit 2" "$?" 2
