@@ -98,6 +98,27 @@ else
 	skip "fio not installed"
 fi
 
+# 5b. dd bs=512 through the page cache, in command mode: the requests are read-ahead (the
+# kernel's REQ_RAHEAD), sized by read_ahead_kb, and said so, not "the application's I/O
+# size". One name per loss: no "lost events", no "stale_slots".
+blockdev --flushbufs "$A"
+"$BB" --trace "$a" --json "$TMP/ra.json" -- dd if="$A" of=/dev/null bs=512 count=8192 \
+	status=none > "$TMP/ra.txt"
+expect_eq "dd bs=512: every read request read-ahead" \
+	"$(jqv "$TMP/ra.json" .runs[0].block.read_ahead.requests)" \
+	"$(jqv "$TMP/ra.json" .runs[0].block.read.requests)"
+expect_eq "dd bs=512: the finding is read-ahead's" "$(jqv "$TMP/ra.json" '.runs[0].findings[0].kind')" \
+	read_ahead
+expect_true "dd bs=512: with the value in effect" \
+	grep -q "of requests were read-ahead (read_ahead_kb=$(cat "/sys/block/$a/queue/read_ahead_kb"))" \
+	"$TMP/ra.txt"
+expect_eq "dd bs=512: nothing credited to the application's I/O size" \
+	"$(grep -c "application's I/O size" "$TMP/ra.txt")" 0
+expect_eq "one name per loss: no 'lost events' in the text" "$(grep -c "lost events" "$TMP/ra.txt")" 0
+expect_eq "one name per loss: lost_completions and lost_records in the JSON, nothing else" \
+	"$(jqv "$TMP/ra.json" '.runs[0].block | keys | map(select(test("lost|stale"))) | join(",")')" \
+	lost_completions,lost_records
+
 # 6. The raw_tp twins count exactly what tp_btf counts.
 for mode in btf raw; do
 	env=()

@@ -65,6 +65,12 @@ expect_eq "fsync: exit 0" "$?" 0
 expect_cmp "fsync: at least one flush" "$(jqv "$TMP/fsync.json" .runs[0].block.flush.requests)" ">=" 1
 expect_cmp "fsync: >= 32 MiB written to the disk" "$(jqv "$TMP/fsync.json" .runs[0].block.write.bytes)" ">=" 33554432
 expect_eq "fsync: no file left behind" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
+# The empty pre-flush write the flush machinery ends without issuing it: never issued,
+# not "issued before tracing" (nothing was in flight when the run began).
+expect_cmp "fsync: the pre-flush write counted as never issued" \
+	"$(jqv "$TMP/fsync.json" .runs[0].block.unissued)" ">=" 1
+expect_eq "fsync: no completion called issued before tracing" \
+	"$(jqv "$TMP/fsync.json" .runs[0].block.untracked)" 0
 
 # 5. --raw writes on a mounted disk: refused, the disk untouched. (A read-only mount
 # of a fully initialised ext4, so that nothing but us could change the checksum.)

@@ -67,6 +67,10 @@ if [ $? -eq 77 ]; then
 fi
 complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/ $//'; }
 
+# --drop-caches drops every file's cached pages, not the target's alone: said where it is offered.
+expect_true "--help: --drop-caches says it is the whole machine's page cache" \
+	grep -q "Drop the whole machine's page cache" <("$BB" --help)
+expect_true "README: --drop-caches says so too" grep -q "drops the whole" "$ROOT/README.md"
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
