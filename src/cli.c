@@ -64,7 +64,8 @@ enum {
 	OPT_HELP = '?',
 };
 
-/* The one option table. Each command accepts the subset named in its mask. */
+/* The one option table. Each command, and each mode of trace, takes the subset that
+ * option_modes names (below): the others are refused. */
 static const struct argp_option options[] = {
 	{ "trace", 't', "DEV", 0,
 	  "Trace block device DEV: xvda, /dev/xvda, xvda1 or 202:0; several at once: "
@@ -122,7 +123,9 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1 },
 	{ "repeat", OPT_REPEAT, "N", 0, "Repetitions of every run (statistics over them)", 1 },
-	{ "drop-caches", OPT_DROP_CACHES, NULL, 0, "Drop the page cache before each buffered read",
+	{ "drop-caches", OPT_DROP_CACHES, NULL, 0,
+	  "Drop the whole machine's page cache (every file's, not only the target's) before "
+	  "each buffered read",
 	  1 },
 	{ "file", OPT_FILE, "PATH", 0,
 	  "Target file (default: a new file in the current directory, removed afterwards)", 1 },
@@ -141,7 +144,8 @@ static const struct argp_option options[] = {
 	  "stack; restored afterwards",
 	  1 },
 	{ "recommend", OPT_RECOMMEND, NULL, 0,
-	  "After a --set sweep, name the best value and the smallest one as good", 1 },
+	  "After a --set sweep, name the best value and those as good (for sizes, the smallest)",
+	  1 },
 	{ "state-dir", OPT_STATE_DIR, "DIR", 0,
 	  "Where --set sweeps keep their per-disk lock and the original values (default "
 	  "/run/blktrace-bench); also for restore",
@@ -180,12 +184,26 @@ struct captured {
 	FILE *errf;
 };
 
+#define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
+
 struct parse_state {
 	const char *cmd;
 	struct options *opts;
 	struct captured *cap;
-	bool done; /* help or version printed */
+	bool done;			/* help or version printed */
+	unsigned char seen[NR_OPTIONS]; /* per entry of options[]: given on the command line */
 };
+
+/* The entry of options[] for key; NR_OPTIONS for the keys argp makes up. */
+static size_t option_index(int key)
+{
+	size_t i;
+
+	for (i = 0; key && i < NR_OPTIONS; i++)
+		if (options[i].key == key && options[i].name)
+			return i;
+	return NR_OPTIONS;
+}
 
 static error_t usage_error(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -369,7 +387,6 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
 	struct options *o = ps->opts;
-	bool trace = !strcmp(ps->cmd, "trace");
 
 	switch (key) {
 	case 'd':
@@ -380,16 +397,9 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		parse_json(state, arg, ps->cmd, o);
 		return 0;
 	case OPT_HTML:
-		if (!trace && strcmp(ps->cmd, "compare"))
-			return usage_error(state,
-					   "--html is an option of trace and compare (report "
-					   "writes its page with -o)");
 		o->html = arg;
 		return 0;
 	case 'o':
-		if (strcmp(ps->cmd, "report"))
-			return usage_error(state, "-o is an option of report (trace and compare "
-						  "take --html FILE)");
 		o->output = arg;
 		return 0;
 	case 'v':
@@ -500,85 +510,16 @@ static error_t parse_special(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* Is word one of the space-separated words of list? */
-static bool word_in(const char *word, const char *list)
-{
-	size_t n = strlen(word);
-
-	for (; *list; list += strcspn(list, " "), list += strspn(list, " "))
-		if (!strncmp(list, word, n) && (list[n] == ' ' || !list[n]))
-			return true;
-	return false;
-}
-
-/* Options only some commands take, and which: the others refuse them. */
-static const struct {
-	int key;
-	const char *cmds; /* the commands that take it */
-	const char *says; /* the same, in the refusal */
-} option_owners[] = {
-	{ OPT_FAIL_ON_REGRESSION, "compare verify", "compare and verify" },
-	{ OPT_STATE_DIR, "trace restore tune verify", "trace, restore, tune and verify" },
-	{ OPT_KNOBS, "tune", "tune" },
-	{ OPT_BUDGET, "tune", "tune" },
-	{ OPT_WORKLOAD, "tune", "tune" },
-	{ OPT_APPLY, "tune", "tune" },
-	{ OPT_DRY_RUN, "apply tune", "apply and tune" },
-	{ OPT_UNDO, "apply", "apply" },
-	{ OPT_ROOT, "apply tune", "apply and tune" },
-	{ OPT_LISTEN, "serve", "serve" },
-	{ OPT_TEXTFILE, "serve", "serve" },
-};
-
-/* tune, apply, verify and serve take these of the table (and --help, --usage, --version) only. */
-static const struct {
-	const char *cmd;
-	const char *takes; /* long names */
-} command_takes[] = {
-	{ "tune", "rw bs size count runtime wrap engine iodepth no-fixed-bufs hugepages direct "
-		  "sync fsync fdatasync repeat drop-caches file overwrite any-fs raw destructive "
-		  "set state-dir json verbose raw-tp knobs budget workload apply dry-run root" },
-	{ "apply", "dry-run undo root" },
-	{ "verify", "json fail-on-regression state-dir destructive overwrite verbose raw-tp" },
-	{ "serve", "trace listen textfile interval duration verbose raw-tp" },
-};
-
-/* The long name of option key; NULL for the keys argp makes up. */
-static const char *option_name(int key)
-{
-	size_t i;
-
-	for (i = 0; options[i].name || options[i].key || options[i].doc; i++)
-		if (options[i].key == key && options[i].name)
-			return options[i].name;
-	return NULL;
-}
-
-/* Does the command take option key? Refused with one line otherwise. */
-static error_t check_taken(struct argp_state *state, const char *cmd, int key)
-{
-	const char *name = option_name(key);
-	size_t i;
-
-	if (!name || key == OPT_HELP || key == OPT_USAGE || key == OPT_VERSION)
-		return 0;
-	for (i = 0; i < sizeof(option_owners) / sizeof(option_owners[0]); i++)
-		if (option_owners[i].key == key && !word_in(cmd, option_owners[i].cmds))
-			return usage_error(state, "--%s is an option of %s", name,
-					   option_owners[i].says);
-	for (i = 0; i < sizeof(command_takes) / sizeof(command_takes[0]); i++)
-		if (!strcmp(cmd, command_takes[i].cmd) && !word_in(name, command_takes[i].takes))
-			return usage_error(state, "--%s is not an option of %s (see %s --help)",
-					   name, cmd, cmd);
-	return 0;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	error_t err = check_taken(state, ((struct parse_state *)state->input)->cmd, key);
+	struct parse_state *ps = state->input;
+	size_t i = option_index(key);
+	error_t err;
 
-	if (!err)
-		err = parse_simple(key, arg, ((struct parse_state *)state->input)->opts);
+	/* A second value would silently win over the first: --trace a --trace b. */
+	if (i < NR_OPTIONS && ps->seen[i]++ && key != 'v')
+		return usage_error(state, "--%s given twice: give it once", options[i].name);
+	err = parse_simple(key, arg, ps->opts);
 	if (err == ARGP_ERR_UNKNOWN)
 		err = parse_general(key, arg, state);
 	if (err == ARGP_ERR_UNKNOWN)
@@ -586,6 +527,130 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	if (err == ARGP_ERR_UNKNOWN)
 		err = parse_special(key, arg, state);
 	return err;
+}
+
+/*
+ * Which options each command, and each mode of trace, takes: an option a command or mode
+ * would ignore is refused, naming what it is for. The mode of trace is known once every
+ * option is read: --snoop-text, the built-in workload (--rw), a command, or passive.
+ */
+enum {
+	M_PASSIVE = 1 << 0,
+	M_COMMAND = 1 << 1,
+	M_WORKLOAD = 1 << 2,
+	M_SNOOP_TEXT = 1 << 3,
+	M_INFO = 1 << 4,
+	M_COMPARE = 1 << 5,
+	M_REPORT = 1 << 6,
+	M_RESTORE = 1 << 7,
+	M_TUNE = 1 << 8,
+	M_APPLY = 1 << 9,
+	M_VERIFY = 1 << 10,
+	M_SERVE = 1 << 11,
+	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
+	M_LOADS_BPF = M_TRACING | M_TUNE | M_VERIFY | M_SERVE,
+	M_ALL = (1 << 12) - 1,
+};
+
+/* The commands without a word of their own are trace's modes; the others are named. */
+static const char *const mode_names[] = {
+	"in passive mode", "in command mode", "in workload mode", "with --snoop-text",
+	"by info",	   "by compare",      "by report",	  "by restore",
+	"by tune",	   "by apply",	      "by verify",	  "by serve",
+};
+
+#define WORKLOAD_USE "it belongs to the built-in workload (--rw, or tune's)"
+
+static const struct {
+	int key;
+	unsigned int modes;
+	const char *use; /* what it is for, said when it is refused */
+} option_modes[] = {
+	{ 't', M_TRACING | M_SERVE,
+	  "it names the disk to trace (info, restore and tune take it as a word)" },
+	{ 'd', M_PASSIVE | M_SERVE,
+	  "it ends passive mode (--trace DEV, without --rw or a command)" },
+	{ 'i', M_PASSIVE | M_SERVE, "it prints passive mode's reports every SEC" },
+	{ 'j', M_TRACING | M_INFO | M_COMPARE | M_TUNE | M_VERIFY,
+	  "it is the report of trace, info, compare, tune and verify" },
+	{ OPT_HTML, M_TRACING | M_COMPARE,
+	  "it is the page of trace and compare (report writes its page with -o)" },
+	{ 'o', M_REPORT, "it is report's page (trace and compare take --html FILE)" },
+	{ OPT_SNOOP, M_TRACING, "it records the requests a trace sees" },
+	{ OPT_SNOOP_TEXT, M_SNOOP_TEXT, "it prints a --snoop file and nothing else" },
+	{ 'v', M_LOADS_BPF, "it shows what loading the BPF programs of a trace says" },
+	{ OPT_RAW_TP, M_LOADS_BPF, "it picks the BPF programs of a trace" },
+	{ OPT_FAIL_ON_REGRESSION, M_COMPARE | M_VERIFY, "it is compare's and verify's" },
+	{ OPT_STATE_DIR, M_TRACING | M_RESTORE | M_TUNE | M_VERIFY,
+	  "it is where --set sweeps keep their lock and state (trace, restore, tune, verify)" },
+	{ OPT_LISTEN, M_SERVE, "it is where serve's /metrics listens" },
+	{ OPT_TEXTFILE, M_SERVE, "it is serve's textfile output" },
+	{ OPT_BS, M_WORKLOAD | M_TUNE, "it is the built-in workload's block size (--rw)" },
+	{ OPT_REPEAT, M_WORKLOAD | M_TUNE, "it repeats the built-in workload's runs (--rw)" },
+	{ OPT_SET, M_WORKLOAD | M_TUNE,
+	  "it sweeps a setting over the built-in workload's runs (--rw)" },
+	{ OPT_RECOMMEND, M_WORKLOAD, "it chooses among the values of a --set sweep (--rw)" },
+	{ OPT_DROP_CACHES, M_WORKLOAD | M_TUNE,
+	  "it drops the page cache before the built-in workload's buffered reads (--rw)" },
+	{ OPT_BRIEF, M_WORKLOAD, "it shortens the built-in workload's report (--rw)" },
+	{ OPT_OVERWRITE, M_WORKLOAD | M_TUNE | M_VERIFY, WORKLOAD_USE },
+	{ OPT_DESTRUCTIVE, M_WORKLOAD | M_TUNE | M_VERIFY, WORKLOAD_USE },
+	{ OPT_KNOBS, M_TUNE, "it is tune's" },
+	{ OPT_BUDGET, M_TUNE, "it is tune's" },
+	{ OPT_WORKLOAD, M_TUNE, "it is tune's" },
+	{ OPT_APPLY, M_TUNE, "it is tune's (apply is a command of its own)" },
+	{ OPT_DRY_RUN, M_APPLY | M_TUNE, "it is apply's and tune's" },
+	{ OPT_UNDO, M_APPLY, "it is apply's" },
+	{ OPT_ROOT, M_APPLY | M_TUNE, "it is apply's and tune's" },
+	{ OPT_HELP, M_ALL, NULL },
+	{ OPT_USAGE, M_ALL, NULL },
+	{ OPT_VERSION, M_ALL, NULL },
+};
+
+/* The modes an option is for; every other option of the table is the workload's. */
+static unsigned int modes_of(int key, const char **use)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(option_modes) / sizeof(option_modes[0]); i++)
+		if (option_modes[i].key == key) {
+			*use = option_modes[i].use;
+			return option_modes[i].modes;
+		}
+	*use = WORKLOAD_USE;
+	return M_WORKLOAD | M_TUNE;
+}
+
+static unsigned int mode_of(const char *cmd, const struct options *o)
+{
+	static const char *const named[] = { "info", "compare", "report", "restore",
+					     "tune", "apply",	"verify", "serve" };
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(cmd, named[i]))
+			return M_INFO << i;
+	if (o->snoop_text)
+		return M_SNOOP_TEXT;
+	return o->rw ? M_WORKLOAD : o->command ? M_COMMAND : M_PASSIVE;
+}
+
+/* Every option given is one the command, in its mode, uses. */
+static int check_modes(const struct parse_state *ps, struct diag *d)
+{
+	unsigned int mode = mode_of(ps->cmd, ps->opts), bit;
+	const char *use;
+	size_t i;
+
+	for (i = 0; i < NR_OPTIONS; i++) {
+		if (!ps->seen[i] || (modes_of(options[i].key, &use) & mode))
+			continue;
+		for (bit = 0; !(mode & 1u << bit); bit++)
+			;
+		return diag__usage(d, "--%s is not used %s: %s", options[i].name, mode_names[bit],
+				   use);
+	}
+	return 0;
 }
 
 /* How many words besides options each command takes, and what it says otherwise. */
@@ -671,7 +736,9 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 	} else if (ps.done) {
 		err = 1; /* help or version printed: nothing else to do */
 	} else {
-		err = check_arity(cmd, opts, d);
+		err = check_modes(&ps, d);
+		if (!err)
+			err = check_arity(cmd, opts, d);
 	}
 	free(cap.err);
 	return err;

@@ -55,17 +55,20 @@ static void sleep_s(double s)
 
 /*
  * Run argv to completion; returns its exit status as a shell reports it
- * (128 + signal when killed), or -errno when it could not be started.
+ * (128 + signal when killed), or -errno when it could not be started. *seconds: from
+ * the fork to its exit, the command's own time, not the tool's around it.
  * A CLOEXEC pipe carries execvp's errno back: EOF means the exec worked.
  */
-static int run_command(char **argv)
+static int run_command(char **argv, double *seconds)
 {
 	int pipefd[2], status, child_err = 0;
+	double t0;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
+	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -103,6 +106,7 @@ static int run_command(char **argv)
 		if (errno != EINTR)
 			return -errno;
 	}
+	*seconds = now_s() - t0;
 	if (n == sizeof(child_err) && child_err)
 		return -child_err;
 	if (WIFSIGNALED(status))
@@ -133,7 +137,7 @@ static int interval_report(const struct options *o, const struct result *res, st
 
 	interval_sample__compute(&sample, delta, from, to - from);
 	if (text_on_stdout(o)) {
-		snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr, from, to);
+		snprintf(r.label, sizeof(r.label), "interval #%u, %.2f to %.2f s", nr, from, to);
 		report_text__interval(stdout, res, &r);
 		fputc('\n', stdout);
 		fflush(stdout);
@@ -277,8 +281,10 @@ static void say_tracing(const struct options *o, const struct result *res, size_
 				what + used, sizeof(what) - used, "%s%s",
 				i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
 	}
-	fprintf(stderr, "blktrace-bench: tracing %s with %s programs, %zu bytes of BPF maps\n",
-		what, tracer__flavour(t), tracer__map_bytes(t));
+	fprintf(stderr, "blktrace-bench: tracing %s with %s programs%s, %zu bytes of BPF maps\n",
+		what, tracer__flavour(t),
+		tracer__walks_slots(t) ? " (depth without lost completions)" : "",
+		tracer__map_bytes(t));
 }
 
 /*
@@ -303,7 +309,7 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	for (k = 0; k < nr; k++)
 		for (i = 0; i < res[k].nr_runs; i++)
 			if (res[k].runs[i].has_block)
-				lost += res[k].runs[i].block->c.lost_events;
+				lost += res[k].runs[i].block->c.lost_records;
 	if (err) {
 		outfile__abort(snoop_out);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
@@ -419,6 +425,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.devs = devs;
 	topts.nr_devs = n;
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
+	topts.lose_every = cfg->lose_completions;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);
@@ -511,6 +518,7 @@ static int count_command(struct tracer *t, const struct options *o, struct resul
 
 	for (i = 0; i < nr; i++) {
 		last_run(&res[i])->exit_status = status;
+		last_run(&res[i])->command = true;
 		text__join(last_run(&res[i])->label, sizeof(last_run(&res[i])->label),
 			   o->nr_command, o->command);
 	}
@@ -561,7 +569,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	int err, status = 0;
-	double t0;
+	double t0, seconds = 0;
 
 	err = start_tracing(o, cfg, res, nr, &t, &sn, &out->snoop, d);
 	if (err)
@@ -583,7 +591,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	say_tracing(o, res, nr, t);
 	t0 = now_s();
 	if (o->command) {
-		status = run_command(o->command);
+		status = run_command(o->command, &seconds);
 		if (status < 0) {
 			/* What a shell does: no report, the status says the command never ran. */
 			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
@@ -593,9 +601,10 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		err = count_command(t, o, res, nr, all, start, status, d);
 	} else {
 		err = passive(t, o, cfg, res, nr, all, start, d);
+		seconds = now_s() - t0;
 	}
 	for (i = 0; i < nr; i++)
-		last_run(&res[i])->seconds = now_s() - t0;
+		last_run(&res[i])->seconds = seconds;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
 		err = stop_tracing(&t, &sn, o, res, nr, &out->snoop, d);
@@ -630,18 +639,14 @@ static int find_stack(const struct env_config *cfg, struct result *res, struct d
 	return 0;
 }
 
+/* What cli.c cannot know of one option alone; it refuses options a mode does not use. */
 static int check_modes(const struct options *o, struct diag *d)
 {
 	if (!o->trace)
 		return diag__usage(d, "--trace DEV is required (try --help)");
-	if ((o->command || o->rw) && (o->duration || o->interval))
-		return diag__usage(d, "--duration and --interval are for passive mode, not with a "
-				      "workload");
 	if (o->command && o->rw)
 		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
 				      "both");
-	if (!o->rw && o->nr_set_values)
-		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
 	if (o->rw && fleet__several(o->trace))
 		return diag__usage(d,
 				   "--rw runs the built-in workload on one disk: --trace %s names "

@@ -105,11 +105,11 @@ static void changes_table(FILE *f, json_t *changes, const char *none)
 
 static void verdict_table(FILE *f, const struct comparison *c, const struct set_comparison *sc)
 {
-	char bc[32], bp[32];
+	char bc[32], bp[32], bq[32];
 	size_t i;
 
 	fputs("<table class=\"verdicts\">\n<tr><th>metric</th><th>A</th><th>B</th><th>change</th>"
-	      "<th>p</th><th>verdict</th></tr>\n",
+	      "<th>p</th><th>p (Holm)</th><th>verdict</th></tr>\n",
 	      f);
 	for (i = 0; i < sc->nr_m; i++) {
 		const struct metric_result *m = &sc->m[i];
@@ -118,9 +118,10 @@ static void verdict_table(FILE *f, const struct comparison *c, const struct set_
 			metric_defs[m->id].name);
 		value_cell(f, &c->sa.series[sc->a].metric[m->id]);
 		value_cell(f, &c->sb.series[sc->b].metric[m->id]);
-		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td></tr>\n",
+		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			compare__fmt_change(bc, sizeof(bc), m->cmp.change),
-			compare__fmt_p(bp, sizeof(bp), m->cmp.p), verdict_text(m->cmp.verdict));
+			compare__fmt_p(bp, sizeof(bp), m->cmp.p),
+			compare__fmt_p(bq, sizeof(bq), m->cmp.p_adj), verdict_text(m->cmp.verdict));
 	}
 	fputs("</table>\n", f);
 }

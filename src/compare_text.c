@@ -88,10 +88,11 @@ static const char *set_name(char *buf, size_t len, const struct run_summary *r)
 static void print_metrics(FILE *f, const struct comparison *c, const struct set_comparison *sc)
 {
 	const char *reason = NULL;
-	char ba[32], bb[32], bc[32], bp[32];
+	char ba[32], bb[32], bc[32], bp[32], bq[32];
 	size_t i;
 
-	fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", "metric", "A", "B", "change", "p", "verdict");
+	fprintf(f, "  %-32s %12s %12s %9s %8s %8s  %s\n", "metric", "A", "B", "change", "p",
+		"p adj", "verdict");
 	for (i = 0; i < sc->nr_m; i++) {
 		const struct metric_result *m = &sc->m[i];
 		const struct agg *ga = &c->sa.series[sc->a].metric[m->id];
@@ -102,11 +103,12 @@ static void print_metrics(FILE *f, const struct comparison *c, const struct set_
 			verdict = "cannot judge";
 			reason = compare__unknown_reason(ga->n, gb->n);
 		}
-		fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", metric_defs[m->id].name,
+		fprintf(f, "  %-32s %12s %12s %9s %8s %8s  %s\n", metric_defs[m->id].name,
 			isfinite(ga->mean) ? fmt__num(ba, sizeof(ba), ga->mean) : "-",
 			isfinite(gb->mean) ? fmt__num(bb, sizeof(bb), gb->mean) : "-",
 			compare__fmt_change(bc, sizeof(bc), m->cmp.change),
-			compare__fmt_p(bp, sizeof(bp), m->cmp.p), verdict);
+			compare__fmt_p(bp, sizeof(bp), m->cmp.p),
+			compare__fmt_p(bq, sizeof(bq), m->cmp.p_adj), verdict);
 	}
 	if (reason)
 		fprintf(f, "  cannot judge: %s\n", reason);
@@ -279,8 +281,10 @@ void compare_text__print(FILE *f, const struct comparison *c)
 
 	print_side(f, "A", c->name_a, c->a->header);
 	print_side(f, "B", c->name_b, c->b->header);
-	fprintf(f, "significant: Welch's t-test p < %g and disjoint 95%% confidence intervals\n\n",
-		STATS_ALPHA);
+	fprintf(f,
+		"significant: Welch's t-test over the repetitions, p Holm-adjusted within each "
+		"set's headline and other metrics below %g, and a change of at least %g%%\n\n",
+		STATS_ALPHA, 100 * COMPARE_MIN_EFFECT);
 	print_changes(f, c->device_changes, 2, "settings that differ (A -> B):",
 		      "settings: the same disk, limits, driver, kernel and tool version");
 	for (i = 0; i < c->nr_sets; i++)

@@ -20,6 +20,8 @@ struct knob {
 
 /* Is NAME one of the queue settings --set sweeps? */
 bool knob__is_sweepable(const char *name);
+/* Does a smaller value of NAME cost less (max_sectors_kb, read_ahead_kb, nr_requests)? */
+bool knob__is_ordered(const char *name);
 struct diag;
 
 /* Read the original value and check every value (bounds, the scheduler list); writes

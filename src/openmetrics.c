@@ -177,8 +177,8 @@ static void disk_counter_families(struct om *m, const struct om_disk *disks, siz
 		const char *kind;
 		size_t offset;
 	} lost[] = {
-		{ "ring_buffer", offsetof(struct blkio_counters, lost_events) },
-		{ "stale_slot", offsetof(struct blkio_counters, stale_slots) },
+		{ "record", offsetof(struct blkio_counters, lost_records) },
+		{ "completion", offsetof(struct blkio_counters, lost_completions) },
 		{ "slot_overflow", offsetof(struct blkio_counters, slot_overflow) },
 	};
 	size_t i, k;
@@ -190,8 +190,9 @@ static void disk_counter_families(struct om *m, const struct om_disk *disks, siz
 				   counter_at(&disks[i].b->c, disk_counters[k].offset));
 	}
 	family(m, "lost_events", "counter", NULL,
-	       "Events the tracer could not account: records lost (ring_buffer), completions "
-	       "never seen (stale_slot), requests outside the slot table (slot_overflow).");
+	       "Events the tracer could not account: --snoop records the ring buffer had no room "
+	       "for (record), completions never seen (completion), requests outside the slot "
+	       "table (slot_overflow).");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < sizeof(lost) / sizeof(lost[0]); k++)
 			sample_u64(m, "lost_events", "_total", disks[i].dev, "kind", lost[k].kind,

@@ -534,10 +534,11 @@ static void ops_table(FILE *f, const struct run_summary *rs)
 	fputs("</table>\n", f);
 	fprintf(f,
 		"<p class=\"muted\">merges %llu (requests merged %llu), splits %llu, requeues "
-		"%llu, errors %llu, lost events %llu</p>\n",
+		"%llu, errors %llu, lost completions %llu, lost records %llu</p>\n",
 		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
 		(unsigned long long)c->splits, (unsigned long long)c->requeues,
-		(unsigned long long)c->errors, (unsigned long long)c->lost_events);
+		(unsigned long long)c->errors, (unsigned long long)c->lost_completions,
+		(unsigned long long)c->lost_records);
 }
 
 static void size_charts(FILE *f, const struct run_summary *rs, size_t i)

@@ -236,17 +236,23 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		json_object_set_new(o, blkio_op_names[k],
-				    json_pack("{s:o, s:o}", "requests", jint(c->requests[k]),
-					      "bytes", jint(c->bytes[k])));
+				    json_pack("{s:o, s:o, s:o}", "requests", jint(c->requests[k]),
+					      "bytes", jint(c->bytes[k]), "merges",
+					      jint(c->merges_op[k])));
 	json_object_set_new(o, "merges", jint(c->merges));
 	json_object_set_new(o, "request_merges", jint(c->rq_merges));
 	json_object_set_new(o, "splits", jint(c->splits));
 	json_object_set_new(o, "requeues", jint(c->requeues));
 	json_object_set_new(o, "errors", jint(c->errors));
-	json_object_set_new(o, "lost_events", jint(c->lost_events));
+	json_object_set_new(o, "read_ahead",
+			    json_pack("{s:o, s:o}", "requests", jint(c->ra_requests), "bytes",
+				      jint(c->ra_bytes)));
+	json_object_set_new(o, "lost_records", jint(c->lost_records));
 	json_object_set_new(o, "completed", jint(c->completed));
 	json_object_set_new(o, "untracked", jint(c->untracked));
-	json_object_set_new(o, "stale_slots", jint(c->stale_slots));
+	json_object_set_new(o, "unissued", jint(c->unissued));
+	json_object_set_new(o, "lost_completions", jint(c->lost_completions));
+	json_object_set_new(o, "depth_corrected", jint(c->depth_corrected));
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
 }
 
@@ -295,6 +301,8 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
+	/* From the first issue to the last completion: 0 when either is missing. */
+	json_object_set_new(o, "io_seconds", json_real(s->io_seconds));
 	return o;
 }
 
@@ -423,6 +431,8 @@ static json_t *run_json(const struct run_summary *rs)
 	if (rs->params.rw[0]) {
 		json_object_set_new(o, "params", report_json__params(&rs->params));
 		json_object_set_new(o, "repetition", json_integer(rs->repetition));
+		/* Cut short by a signal: in no series, and compare leaves it out too. */
+		json_object_set_new(o, "partial", json_boolean(rs->partial));
 	}
 	if (rs->has_app)
 		json_object_set_new(o, "app", app_json(rs));
@@ -470,6 +480,23 @@ static json_t *series_json(const struct report *rep)
 	return out;
 }
 
+/* [{"kind": "above_block_layer", "series": [slow, fast], "ratio", "text"}] */
+static json_t *series_findings_json(const struct report *rep)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < rep->above.nr; i++) {
+		const struct above_pair *p = &rep->above.p[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:[I, I], s:f, s:o}", "kind",
+						   "above_block_layer", "series",
+						   (json_int_t)p->slow, (json_int_t)p->fast,
+						   "ratio", p->ratio, "text", text__json(p->text)));
+	}
+	return a;
+}
+
 static json_t *recommendation_json(const struct recommendation *r)
 {
 	json_t *ev = json_array(), *out;
@@ -479,14 +506,15 @@ static json_t *recommendation_json(const struct recommendation *r)
 		const struct rec_evidence *e = &r->evidence[i];
 
 		json_array_append_new(
-			ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value", text__json(e->value),
-				      "mb_per_s", e->mb_per_s, "ci95", e->ci95, "n",
-				      (json_int_t)e->n, "p_value_vs_best",
-				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best)));
+			ev, json_pack("{s:o, s:f, s:f, s:I, s:o, s:b}", "value",
+				      text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
+				      e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
+				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best),
+				      "as_good", e->as_good));
 	}
-	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
+	out = json_pack("{s:o, s:o, s:o, s:o, s:b, s:b}", "knob", text__json(r->knob), "workload",
 			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
-			"judged", r->judged);
+			"judged", r->judged, "ordered", r->ordered);
 	if (out && r->smallest)
 		json_object_set_new(out, "smallest_equivalent", text__json(r->smallest));
 	if (out && r->boot_parameter[0])
@@ -563,6 +591,7 @@ json_t *report_json__doc(const struct report *rep)
 		json_array_append_new(runs, run_json(&rep->runs[i]));
 	json_object_set_new(doc, "runs", runs);
 	json_object_set_new(doc, "series", series_json(rep));
+	json_object_set_new(doc, "series_findings", series_findings_json(rep));
 	if (rep->has_recommendation)
 		json_object_set_new(doc, "recommendation", recommendations_json(rep));
 	return doc;

@@ -526,6 +526,16 @@ static int read_params(struct loader *l, size_t i, json_t *params, struct run_su
 	return 0;
 }
 
+/* "partial": a run cut short, left out of the series; absent in files before it. */
+static int read_partial(struct loader *l, size_t i, json_t *v, struct run_summary *rs)
+{
+	if (v && !json_is_boolean(v))
+		return bad(l, -EINVAL, "runs[%zu].partial is %s, not a boolean", i,
+			   result_load__type_name(v));
+	rs->partial = json_is_true(v);
+	return 0;
+}
+
 /* Check run i and read what compare uses into rs. */
 static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
 {
@@ -549,6 +559,9 @@ static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary 
 	if (label)
 		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
 	if (params && (ret = read_params(l, i, params, rs)))
+		return ret;
+	ret = read_partial(l, i, json_object_get(run, "partial"), rs);
+	if (ret)
 		return ret;
 	rs->has_app = json_is_object(json_object_get(run, "app"));
 	rs->has_block = json_is_object(json_object_get(run, "block"));

@@ -514,11 +514,18 @@ static const struct {
 	const char *name;
 	size_t off;
 } counters[] = {
-	{ "merges", AT(c.merges) },	      { "request_merges", AT(c.rq_merges) },
-	{ "splits", AT(c.splits) },	      { "requeues", AT(c.requeues) },
-	{ "errors", AT(c.errors) },	      { "lost_events", AT(c.lost_events) },
-	{ "completed", AT(c.completed) },     { "untracked", AT(c.untracked) },
-	{ "stale_slots", AT(c.stale_slots) }, { "slot_overflow", AT(c.slot_overflow) },
+	{ "merges", AT(c.merges) },
+	{ "request_merges", AT(c.rq_merges) },
+	{ "splits", AT(c.splits) },
+	{ "requeues", AT(c.requeues) },
+	{ "errors", AT(c.errors) },
+	{ "lost_records", AT(c.lost_records) },
+	{ "completed", AT(c.completed) },
+	{ "untracked", AT(c.untracked) },
+	{ "unissued", AT(c.unissued) },
+	{ "lost_completions", AT(c.lost_completions) },
+	{ "depth_corrected", AT(c.depth_corrected) },
+	{ "slot_overflow", AT(c.slot_overflow) },
 };
 
 static __u64 *field(struct block_stats *b, size_t off)
@@ -621,7 +628,11 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		snprintf(at, sizeof(at), "runs[%zu].%s.%s", i, base, blkio_op_names[k]);
 		b->c.requests[k] = rd_u64(r, op, at, "requests");
 		b->c.bytes[k] = rd_u64(r, op, at, "bytes");
+		b->c.merges_op[k] = rd_u64(r, op, at, "merges");
 	}
+	snprintf(at, sizeof(at), "runs[%zu].%s.read_ahead", i, base);
+	b->c.ra_requests = rd_u64(r, member(block, "read_ahead"), at, "requests");
+	b->c.ra_bytes = rd_u64(r, member(block, "read_ahead"), at, "bytes");
 	snprintf(at, sizeof(at), "runs[%zu].%s", i, base);
 	for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
 		*field(b, counters[k].off) = rd_u64(r, block, at, counters[k].name);

@@ -100,7 +100,9 @@ struct run {
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
+	bool command;		    /* command mode: seconds are the command's, fork to exit */
 	int exit_status;	    /* command mode: the command's exit status */
+	bool partial;		    /* cut short (a signal): not a repetition like the others */
 	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 	struct interval_sample *intervals; /* passive mode with --interval, in order */

@@ -40,4 +40,15 @@ bool agg_overlap(const struct agg *a, const struct agg *b);
 /* Welch's unequal-variances t-test. Returns 0, or -EINVAL when n < 2 on either side. */
 int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df, double *p);
 
+/* The largest family holm_adjust takes. */
+#define STATS_HOLM_MAX 64
+
+/*
+ * Holm-Bonferroni: the p-values of a family of n tests (n <= STATS_HOLM_MAX) adjusted
+ * step-down, adj[i] the smallest family-wise level at which test i is rejected: with
+ * the p-values ascending, (n - j + 1) p_(j), made non-decreasing, at most 1. A NaN is no
+ * test: left NaN and not counted in n.
+ */
+void holm_adjust(const double *p, size_t n, double *adj);
+
 #endif /* BLKTRACE_BENCH_STATS_H */

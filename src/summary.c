@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "above.h"
 #include "summary.h"
 
 const char *const blkio_op_names[BLKIO_NR_OPS] = { "read", "write", "flush", "discard", "other" };
@@ -65,6 +66,9 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		s->requests += c->requests[k];
 	s->bytes = bytes;
+	/* The I/O's own window: a command's I/O without its start-up and its exit. */
+	if (b->max.first_issue_inv && b->max.last_complete > ~b->max.first_issue_inv)
+		s->io_seconds = (b->max.last_complete - ~b->max.first_issue_inv) / 1e9;
 	s->merges_per_request = s->requests ? (double)c->merges / s->requests : 0;
 	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
 	if (!lim || !s->data_requests)
@@ -164,7 +168,10 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 	snprintf(s->label, sizeof(s->label), "%s", run->label);
 	s->params = run->params;
 	s->repetition = run->repetition;
+	s->partial = run->partial;
 	s->seconds = run->seconds;
+	s->rate_seconds = run->seconds;
+	s->command = run->command;
 	s->has_block = run->has_block;
 	s->has_app = run->has_app;
 	if (d)
@@ -175,7 +182,10 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
 		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
 		       sizeof(s->segments_all));
-		n = d ? findings__compute(d, run->block, s->findings, FINDINGS_MAX) : 0;
+		if (run->command && s->block.io_seconds > 0)
+			s->rate_seconds = s->block.io_seconds;
+		n = d ? findings__compute(d, run->block, &run->params, s->findings, FINDINGS_MAX)
+		      : 0;
 		s->nr_findings = n > 0 ? n : 0;
 		n = layers__summarize(res, run, &s->layers);
 		if (n) {
@@ -186,6 +196,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		s->nr_findings += layers__findings(res, run, s->findings + s->nr_findings,
 						   FINDINGS_MAX - s->nr_findings);
 	}
+	if (s->nr_findings < FINDINGS_MAX)
+		s->nr_findings += above__run(s, &s->findings[s->nr_findings]);
 	fill_metrics(s);
 	free(dev);
 	return 0;

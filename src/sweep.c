@@ -71,6 +71,29 @@ static void label_run(struct run *r)
 		strcpy(r->label + sizeof(r->label) - 4, "...");
 }
 
+/* Options this workload would ignore: refused, not accepted in silence. */
+static int validate_used(const struct options *o, struct diag *d)
+{
+	if (o->drop_caches && (is_write(o->rw) || o->direct))
+		return diag__usage(d, "--drop-caches is for buffered reads: %s",
+				   o->direct ? "--direct bypasses the page cache"
+					     : "a write workload reads nothing");
+	if (o->overwrite && !is_write(o->rw))
+		return diag__usage(d,
+				   "--overwrite is for write workloads: --rw %s never changes "
+				   "the file",
+				   o->rw);
+	if (o->destructive && !is_write(o->rw))
+		return diag__usage(d,
+				   "--destructive is for write workloads: --rw %s never "
+				   "changes the disk",
+				   o->rw);
+	if (o->wrap && !o->size && !o->count)
+		return diag__usage(d, "--wrap lets --size or --count exceed the disk or the file: "
+				      "give one of them");
+	return 0;
+}
+
 static int validate(const struct options *o, struct diag *d)
 {
 	int i;
@@ -98,7 +121,7 @@ static int validate(const struct options *o, struct diag *d)
 					   (unsigned long long)o->bs[i]);
 	if (o->recommend && !o->nr_set_values)
 		return diag__usage(d, "--recommend needs a --set sweep to choose from");
-	return 0;
+	return validate_used(o, d);
 }
 
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
@@ -364,6 +387,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
+	/* Stopped part way: its figures are true, but it is no repetition of the others. */
+	r->partial = ret == -EINTR;
 	if (ret && ret != -EINTR)
 		diag__fail(d, ret, "%s failed: %s", r->label, strerror(-ret));
 	return ret;

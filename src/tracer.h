@@ -27,6 +27,7 @@ struct tracer_opts {
 	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
 	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
+	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
 };
 
 struct diag;
@@ -49,6 +50,8 @@ void tracer__close(struct tracer *t);
 /* The snoop ring buffer map, for snoop__start; -1 when not in snoop mode. */
 int tracer__events_fd(const struct tracer *t);
 
+/* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
+bool tracer__walks_slots(const struct tracer *t);
 /* "tp_btf" or "raw_tp": the program flavour in use. */
 const char *tracer__flavour(const struct tracer *t);
 /* Bytes of BPF map memory the tracer holds (for --verbose). */

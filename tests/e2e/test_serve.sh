@@ -138,9 +138,9 @@ refused "--textfile a missing directory" 1 "--textfile $TMP/nodir: No such file"
 	--trace "$a" --textfile "$TMP/nodir"
 refused "--textfile a file" 2 "not a directory" serve --trace "$a" --textfile "$TMP/m.txt"
 refused "serve takes no arguments" 2 "serve takes no arguments" serve "$a"
-refused "serve --json" 2 "--json is not an option of serve" serve --trace "$a" --json
+refused "serve --json" 2 "--json is not used by serve" serve --trace "$a" --json
 refused "--interval without --textfile" 2 "--interval" serve --trace "$a" --interval 5
-refused "--listen is serve's" 2 "--listen is an option of serve" --trace "$a" --listen 127.0.0.1:1 -- true
+refused "--listen is serve's" 2 "--listen is not used in command mode: it is where serve's" --trace "$a" --listen 127.0.0.1:1 -- true
 refused "serve a disk that does not exist" 2 "no such block device: nosuchdisk" serve --trace nosuchdisk
 python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(15)' > "$TMP/port" &
 background $!

@@ -210,9 +210,9 @@ bad "tune --apply without --json" "--apply needs --json FILE" tune "$a" "${job[@
 bad "tune --workload and --rw" "alternatives" tune "$a" "${job[@]}" --workload "$t"
 bad "verify a trace result" "no \"tune\" object: not the result of blktrace-bench tune" \
 	verify "$TMP/trace.json"
-bad "verify --rw" "--rw is not an option of verify" verify "$t" --rw read
-bad "apply --json" "--json is not an option of apply" apply "$t" --json x.json
-bad "--knobs on trace" "--knobs is an option of tune" --trace "$a" --knobs max_sectors_kb
+bad "verify --rw" "--rw is not used by verify" verify "$t" --rw read
+bad "apply --json" "--json is not used by apply" apply "$t" --json x.json
+bad "--knobs on trace" "--knobs is not used in passive mode: it is tune's" --trace "$a" --knobs max_sectors_kb
 expect_eq "bad input: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_eq "bad input: unchanged" "$(cat "$msk")" 4
 

@@ -21,7 +21,7 @@ man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
 has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
 commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/commands.c")
-knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]* *},.*/\1/p' \
+knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
 	"$ROOT/src/knob.c")
 expect_true "src/commands.c's command table parsed" grep -qw info <<<"$commands"
 expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
@@ -67,6 +67,10 @@ if [ $? -eq 77 ]; then
 fi
 complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/ $//'; }
 
+# --drop-caches drops every file's cached pages, not the target's alone: said where it is offered.
+expect_true "--help: --drop-caches says it is the whole machine's page cache" \
+	grep -q "Drop the whole machine's page cache" <("$BB" --help)
+expect_true "README: --drop-caches says so too" grep -q "drops the whole" "$ROOT/README.md"
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
@@ -74,14 +78,22 @@ expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # to report, --knobs and friends to tune and apply, --listen and --textfile to serve.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
-	"2/blktrace-bench: --fail-on-regression is an option of compare and verify"
+	"2/blktrace-bench: --fail-on-regression is not used in passive mode: it is compare's and verify's"
 "$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
-expect_eq "trace refuses --output" "$?/$(cut -d: -f2 "$TMP/refused.err")" "2/ -o is an option of report (trace and compare take --html FILE)"
+expect_eq "trace refuses --output" "$?/$(cat "$TMP/refused.err")" \
+	"2/blktrace-bench: --output is not used in passive mode: it is report's page (trace and compare take --html FILE)"
+# An option trace refuses in every mode (passive, workload, command) is another command's.
+# (After a flag, the 1 is a command: passive and command mode are then the same test.)
+refused_everywhere() {
+	"$BB" "$1" 1 2>&1 | grep -Eq "is not used in (passive|command) mode" &&
+		"$BB" --rw read "$1" 1 2>&1 | grep -q "is not used in workload mode" &&
+		"$BB" "$1" 1 -- true 2>&1 | grep -q "is not used in command mode"
+}
 while read -r opt; do
-	"$BB" "$opt" 1 > /dev/null 2> "$TMP/refused.err"
-	grep -q "is an option of" "$TMP/refused.err" && echo "$opt"
+	refused_everywhere "$opt" && echo "$opt"
 done < "$TMP/opts.trace" > "$TMP/trace.refuses"
-expect_eq "trace refuses the options of other commands" "$(tr '\n' ' ' < "$TMP/trace.refuses")" \
+expect_eq "trace refuses the options of other commands" "$(tr '
+' ' ' < "$TMP/trace.refuses")" \
 	"--apply --budget --dry-run --fail-on-regression --knobs --listen --output --root --textfile --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split

@@ -94,10 +94,9 @@ static void test_cli_wrap_and_state_dir(void **state)
 	assert_false(o.wrap);
 	/* An option the command would ignore is refused, as bad input in argp's words. */
 	assert_int_equal(cli_parse("info", 4, info, &o, &d), -EINVAL);
-	assert_string_equal(d.msg,
-			    "info: --state-dir is an option of trace, restore, tune and verify");
+	assert_string_equal(d.msg, "--state-dir is not used by info: it is where --set sweeps "
+				   "keep their lock and state (trace, restore, tune, verify)");
 	assert_true(d.usage);
-	assert_true(d.named);
 	assert_int_equal(cli_parse("restore", 3, empty, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "restore: --state-dir: empty directory name");
 }
@@ -131,9 +130,10 @@ static void test_cli_tuning(void **state)
 	assert_true(o.apply && o.dry_run);
 	assert_string_equal(o.root, "/tmp/r");
 	assert_int_equal(cli_parse("tune", 4, tune_trace, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "tune: --trace is not an option of tune (see tune --help)");
+	assert_string_equal(d.msg, "--trace is not used by tune: it names the disk to trace (info, "
+				   "restore and tune take it as a word)");
 	assert_int_equal(cli_parse("trace", 5, trace_knobs, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "blktrace-bench: --knobs is an option of tune");
+	assert_string_equal(d.msg, "--knobs is not used in passive mode: it is tune's");
 	/* apply --undo takes no result; apply takes one. */
 	assert_int_equal(cli_parse("apply", 4, undo, &o, &d), 0);
 	assert_true(o.undo);
@@ -142,13 +142,16 @@ static void test_cli_tuning(void **state)
 	assert_non_null(strstr(d.msg, "apply takes a tune result, or --undo"));
 	assert_false(d.named);
 	assert_int_equal(cli_parse("apply", 3, apply_json, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "apply: --json is not an option of apply (see apply --help)");
+	assert_string_equal(d.msg, "--json is not used by apply: it is the report of trace, info, "
+				   "compare, tune and verify");
 	assert_int_equal(cli_parse("verify", 7, verify, &o, &d), 0);
 	assert_string_equal(o.json, "v.json");
 	assert_true(o.fail_on_regression_set && o.fail_on_regression == 5);
 	assert_true(o.destructive);
 	assert_int_equal(cli_parse("verify", 4, verify_rw, &o, &d), -EINVAL);
-	assert_string_equal(d.msg, "verify: --rw is not an option of verify (see verify --help)");
+	assert_string_equal(d.msg,
+			    "--rw is not used by verify: it belongs to the built-in workload "
+			    "(--rw, or tune's)");
 	assert_int_equal(cli_parse("tune", 4, budget, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "tune: --budget: invalid duration '0'");
 }
@@ -156,7 +159,7 @@ static void test_cli_tuning(void **state)
 /*
  * --set keeps its values in the options: nothing to free on any path (LeakSanitizer
  * found the strdup of the old parser never freed; this test under build/san would
- * report it). Given twice, the second wins; too long is refused.
+ * report it). Given twice, refused (the second would win in silence); too long too.
  */
 static void test_cli_set(void **state)
 {
@@ -169,17 +172,121 @@ static void test_cli_set(void **state)
 	struct diag d = {};
 
 	(void)state;
-	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), 0);
+	assert_int_equal(cli_parse("trace", 9, argv, &o, &d), -EINVAL);
+	assert_string_equal(d.msg, "blktrace-bench: --set given twice: give it once");
+	argv[6] = "max_sectors_kb=44,128,1024";
+	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), 0);
 	assert_string_equal(o.set_knob, "max_sectors_kb");
 	assert_int_equal(o.nr_set_values, 3);
 	assert_string_equal(o.set_values[0], "44");
 	assert_string_equal(o.set_values[2], "1024");
-	assert_string_equal(argv[8], "max_sectors_kb=44,128,1024"); /* argv intact */
+	assert_string_equal(argv[6], "max_sectors_kb=44,128,1024"); /* argv intact */
 	memset(arg, '1', sizeof(arg) - 1);
 	arg[sizeof(arg) - 1] = '\0';
 	memcpy(arg, "nr_requests=", 12);
 	argv[6] = arg;
 	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), -EINVAL);
+}
+
+/* argv of words, NULL-terminated, parsed for cmd: its outcome, the message in d. */
+static int parse_words(const char *cmd, char **words, struct diag *d)
+{
+	struct options o;
+	int argc = 0;
+
+	while (words[argc])
+		argc++;
+	memset(d, 0, sizeof(*d));
+	return cli_parse(cmd, argc, words, &o, d);
+}
+
+static void assert_refused(const char *cmd, char **words, const char *msg)
+{
+	struct diag d;
+
+	assert_int_equal(parse_words(cmd, words, &d), -EINVAL);
+	assert_true(d.usage);
+	if (!strstr(d.msg, msg))
+		fail_msg("\"%s\" not in \"%s\"", msg, d.msg);
+}
+
+/*
+ * Every option of the built-in workload is refused in passive and command mode, where
+ * it would change nothing and exit 0; each names itself and what it is for.
+ */
+static void test_cli_workload_options_need_rw(void **state)
+{
+	static const char *const workload[][2] = {
+		{ "--set", "read_ahead_kb=64" },
+		{ "--repeat", "3" },
+		{ "--recommend", NULL },
+		{ "--drop-caches", NULL },
+		{ "--bs", "4k" },
+		{ "--size", "1M" },
+		{ "--engine", "io_uring" },
+		{ "--direct", NULL },
+		{ "--brief", NULL },
+		{ "--file", "x" },
+		{ "--raw", NULL },
+		{ "--wrap", NULL },
+	};
+	char *words[8];
+	size_t i;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(workload) / sizeof(workload[0]); i++) {
+		n = 0;
+		words[n++] = "blktrace-bench";
+		words[n++] = "--trace";
+		words[n++] = "loop1";
+		words[n++] = (char *)workload[i][0];
+		if (workload[i][1])
+			words[n++] = (char *)workload[i][1];
+		words[n] = NULL;
+		/* Passive: --trace DEV alone. */
+		assert_refused("trace", words, "is not used in passive mode");
+		assert_refused("trace", words, workload[i][0]);
+		words[n++] = "--";
+		words[n++] = "true";
+		words[n] = NULL;
+		assert_refused("trace", words, "is not used in command mode");
+	}
+}
+
+/* info, compare and restore take their own few options; trace's are refused by name. */
+static void test_cli_commands_refuse_others(void **state)
+{
+	char *info_rw[] = { "info", "--rw", "write", "loop0", NULL };
+	char *info_destr[] = { "info", "--destructive", "loop0", NULL };
+	char *info_set[] = { "info", "--set", "nomerges=1", "loop0", NULL };
+	char *info_snoop[] = { "info", "--snoop", "x", "loop0", NULL };
+	char *info_json[] = { "info", "--json=out.json", "loop0", NULL };
+	char *compare_v[] = { "compare", "-v", "a.json", "b.json", NULL };
+	char *restore_json[] = { "restore", "--json", "loop0", NULL };
+	char *passive_dur[] = { "blktrace-bench", "--trace", "loop0", "--duration", "1", NULL };
+	char *cmd_dur[] = { "blktrace-bench", "-t", "loop0", "-d", "1", "--", "true", NULL };
+	char *work_interval[] = { "x", "-t", "loop0", "--rw", "read", "-i", "1", NULL };
+	char *text_trace[] = { "x", "--snoop-text", "f", "--trace", "loop0", NULL };
+	char *vv[] = { "blktrace-bench", "-vv", "--trace", "loop0", "-v", NULL };
+	char *twice[] = { "blktrace-bench", "--trace", "loop0", "--trace", "loop1", NULL };
+	struct diag d;
+
+	(void)state;
+	assert_refused("info", info_rw, "--rw is not used by info");
+	assert_refused("info", info_destr, "--destructive is not used by info");
+	assert_refused("info", info_set, "--set is not used by info: it sweeps a setting");
+	assert_refused("info", info_snoop, "--snoop is not used by info");
+	assert_int_equal(parse_words("info", info_json, &d), 0);
+	assert_refused("compare", compare_v, "--verbose is not used by compare");
+	assert_refused("restore", restore_json, "--json is not used by restore");
+	assert_int_equal(parse_words("trace", passive_dur, &d), 0);
+	assert_refused("trace", cmd_dur, "--duration is not used in command mode: it ends passive");
+	assert_refused("trace", work_interval, "--interval is not used in workload mode");
+	assert_refused("trace", text_trace, "--trace is not used with --snoop-text");
+	/* -v counts: it may be given again. */
+	assert_int_equal(parse_words("trace", vv, &d), 0);
+	assert_refused("trace", twice, "--trace given twice");
 }
 
 /* --help and --version print and leave nothing else to do: 1, nothing in d. */
@@ -205,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_cli_tuning),
 		cmocka_unit_test(test_cli_set),
 		cmocka_unit_test(test_cli_help),
+		cmocka_unit_test(test_cli_workload_options_need_rw),
+		cmocka_unit_test(test_cli_commands_refuse_others),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,7 +124,7 @@ static void test_counters_and_gauges(void **state)
 	assert_string_equal(value(t, S("requests_total", ",op=\"flush\"")), "3");
 	assert_string_equal(value(t, S("bytes_total", ",op=\"write\"")), "4526080");
 	assert_string_equal(value(t, S("splits_total", "")), "7");
-	assert_string_equal(value(t, S("lost_events_total", ",kind=\"stale_slot\"")), "0");
+	assert_string_equal(value(t, S("lost_events_total", ",kind=\"completion\"")), "0");
 	assert_string_equal(value(t, S("in_flight", "")), "2");
 	assert_string_equal(value(t, S("limit_max_sectors_bytes", "")), "45056");
 	assert_string_equal(value(t, S("limit_max_segments", "")), "11");

@@ -279,12 +279,12 @@ run_round() {
 	[ $rc -eq 0 ] || { warn "$cfg round $r: fio failed ($rc)"; return 1; }
 	if [ "${cfg%-snoop}" = blktrace-bench ]; then
 		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
-		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
+		lost=$(jq '.runs[0].block.lost_records' "$log.json" 2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
 		untracked=$(jq '.runs[0].block.untracked' "$log.json" 2> /dev/null || echo null)
 		issued=$(jq '[.runs[0].block | .read, .write, .flush, .discard, .other |
 			.requests] | add' "$log.json" 2> /dev/null || echo null)
-		stale=$(jq '.runs[0].block.stale_slots' "$log.json" 2> /dev/null || echo null)
+		stale=$(jq '.runs[0].block.lost_completions' "$log.json" 2> /dev/null || echo null)
 	fi
 	IFS=$'\t' read -r iops ios usr sys < <(jq -r \
 		'.jobs[0] | [.read.iops, .read.total_ios, .usr_cpu, .sys_cpu] | @tsv' "$log.fio.json")
@@ -299,9 +299,9 @@ run_round() {
 		  loadavg: $load, tracer: $tracer,
 		  bpf_ns_per_io: (if $phase == "cost" and $tracer and $disk > 0
 		                  then $tracer.bpf_run_time_ns / $disk else null end)}
-		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced,
+		 + (if ($cfg | startswith("blktrace-bench")) then {lost_records: $lost, traced_completed: $traced,
 		                                           untracked: $untracked, traced_issued: $issued,
-		                                           stale_slots: $stale}
+		                                           lost_completions: $stale}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
 	printf 'bench:   %s round %d %-20s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || [ "$phase" != cost ] ||
@@ -498,7 +498,7 @@ def pctstat: if length == 0 then null else
             tool_peak_rss_kib: ([$rs[], $cs[] | .tracer.peak_rss_kib // empty] | max),
             other_disk_ios: ([$rs[], $cs[] | .other_disk_ios] | add)}
      + (if ($c | startswith("blktrace-bench"))
-        then {lost_events: ([$rs[], $cs[] | .lost_events // 0] | add)} else {} end)],
+        then {lost_records: ([$rs[], $cs[] | .lost_records // 0] | add)} else {} end)],
    part2: $part2,
    runs: $runs}
 | .targets = ([.configs[] | select(.name == "blktrace-bench")
