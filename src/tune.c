@@ -332,7 +332,7 @@ static void budget_note(struct tune *t, int from)
 			used += snprintf(names + used, sizeof(names) - used, "%s%s",
 					 nr++ ? ", " : "", t->knobs[k].name);
 		}
-	snprintf(t->note, sizeof(t->note), "the budget (%.0f s) ended after %u runs%s%s%s",
+	snprintf(t->note, sizeof(t->note), "the budget (%g s) ended after %u runs%s%s%s",
 		 t->budget_s, t->nr_runs, nr ? ": not measured in full: " : "", names,
 		 nr ? " (a larger --budget, or fewer --knobs)" : "");
 	t->stop = TUNE_STOP_BUDGET;

@@ -49,15 +49,18 @@ void tune_outcome__xen(struct tune_outcome *out, const struct device *d, const s
 {
 	const struct xen_blkfront *x = &d->xen;
 	double share = segment_capped(runs, idx, n);
-	/* Direct I/O asks for its size; buffered I/O for as much as the backend takes. */
-	uint64_t want = p->direct ? p->bs : (uint64_t)XEN_BLKBACK_MAX_SEGMENTS * XEN_SEGMENT_BYTES;
-	int64_t need = (int64_t)((want + XEN_SEGMENT_BYTES - 1) / XEN_SEGMENT_BYTES);
 	char cap[32], size[32];
+	uint64_t want;
+	int64_t need;
 
 	out->xen[0] = '\0';
 	out->has_module = false;
-	if (!x->present || x->segments <= 0 || share < XEN_CAPPED_SHARE)
+	/* p is NULL when the budget ended before the baseline's first run: nothing measured. */
+	if (!p || !x->present || x->segments <= 0 || share < XEN_CAPPED_SHARE)
 		return;
+	/* Direct I/O asks for its size; buffered I/O for as much as the backend takes. */
+	want = p->direct ? p->bs : (uint64_t)XEN_BLKBACK_MAX_SEGMENTS * XEN_SEGMENT_BYTES;
+	need = (int64_t)((want + XEN_SEGMENT_BYTES - 1) / XEN_SEGMENT_BYTES);
 	if (need > XEN_BLKBACK_MAX_SEGMENTS)
 		need = XEN_BLKBACK_MAX_SEGMENTS;
 	fmt__size(cap, sizeof(cap), (double)x->segments * XEN_SEGMENT_BYTES);

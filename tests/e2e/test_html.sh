@@ -152,7 +152,7 @@ expect_eq "comparison: a row per metric, coloured by compare's verdict" \
 	"$(grep -oE '<tr class="[a-z]+"><td>[a-z_.0-9]+</td>' "$TMP/c.dom" |
 	   sed -E 's/<tr class="([a-z]+)"><td>([^<]*)<.*/\2 \1/' | sort | tr '\n' ' ')" \
 	"$(jq -r '.metrics[] | "\(.name) \(.verdict)"' "$TMP/c.json" | sort | tr '\n' ' ')"
-expect_true "comparison: request sizes moved (a better row)" grep -q '<tr class="better"><td>block.request_bytes.mean' "$TMP/c.dom"
+expect_true "comparison: request sizes moved (a higher row: larger is not better)" grep -q '<tr class="higher"><td>block.request_bytes.mean' "$TMP/c.dom"
 expect_cmp "comparison: A's bars" "$(grep -c '<rect class="bar a"' "$TMP/c.dom")" ">" 0
 expect_cmp "comparison: B's bars" "$(grep -c '<rect class="bar b"' "$TMP/c.dom")" ">" 0
 expect_eq "comparison: latency CDFs of A and B" "$(grep -c '<path class="line [ab]"' "$TMP/c.dom")" 6

@@ -93,6 +93,16 @@ expect_true "budget: a clear note" grep -q "^note: the budget (2 s) ended after"
 	"$TMP/budget.txt"
 expect_eq "budget: restored" "$(cat "$msk")" 4
 expect_true "budget: scheduler restored" grep -q '\[none\]' "$sched"
+# A budget that ends in the warm-up: nothing measured, still a document and a note
+# (this crashed once: the advice read the workload of a baseline run that never was).
+"$BB" tune "$a" "${job[@]}" --budget 0.2 --state-dir "$state" --json "$TMP/none.json" \
+	> "$TMP/none.txt" 2> "$TMP/none.err"
+expect_eq "budget in the warm-up: exit 0" "$?" 0
+expect_eq "budget in the warm-up: no run measured" \
+	"$(jqv "$TMP/none.json" '"\(.tune.stopped) \(.tune.points[0].runs | length)"')" "budget 0"
+expect_true "budget in the warm-up: the note" grep -q "^note: the budget (0.2 s) ended after 0 runs" \
+	"$TMP/none.txt"
+expect_eq "budget in the warm-up: restored" "$(cat "$msk")" 4
 
 # 3. --workload: the job of a saved result.
 "$BB" tune "$a" --workload "$t" --raw --hugepages --set max_sectors_kb=1280 --repeat 2 \

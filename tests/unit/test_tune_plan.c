@@ -172,6 +172,14 @@ static void test_xen_not_capped(void **state)
 	tune_outcome__xen(&o, d, &p, r, idx, 3);
 	assert_false(o.has_module);
 	assert_string_equal(o.xen, "");
+	/* A budget that ended before the baseline's first run: no workload to advise on
+	 * (this crashed tune once), even though capped runs are at hand. */
+	test_free(r);
+	r = capped_runs(3, 0.95, idx);
+	snprintf(o.xen, sizeof(o.xen), "stale");
+	tune_outcome__xen(&o, d, NULL, r, idx, 3);
+	assert_false(o.has_module);
+	assert_string_equal(o.xen, "");
 	test_free(r);
 	test_free(d);
 }
