@@ -516,17 +516,52 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	return 0;
 }
 
+/* Snoop mode: one record per completed request, for the drain thread (src/snoop.c). */
+static __always_inline void snoop_record(struct request *rq, bool btf, struct blkio_counters *c,
+					 __u32 idx, __u64 now, __u64 issued, __u64 start,
+					 __u32 data_len, int error)
+{
+	struct blkio_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct blkio_who *w;
+	struct gendisk *disk;
+
+	if (!e) {
+		c->lost_records++;
+		return;
+	}
+	w = bpf_map_lookup_elem(&who_slots, &idx);
+	e->ts_ns = now;
+	e->sector = RD(btf, rq, __sector);
+	e->queue_ns = start && start < issued ? issued - start : 0;
+	e->device_ns = now - issued;
+	e->bytes = data_len;
+	disk = rq_disk(rq, btf);
+	e->dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
+	e->segments = RD(btf, rq, nr_phys_segments);
+	e->op = op_class(RD(btf, rq, cmd_flags));
+	e->error = error != 0;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	if (w) {
+		e->pid = w->pid;
+		e->depth = w->depth;
+		__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
+	} else {
+		e->pid = 0;
+		e->depth = 0;
+		__builtin_memset(e->comm, 0, sizeof(e->comm));
+	}
+	/* No wakeup per record: the drain thread polls on a timer (src/snoop.c). */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 static __always_inline int on_complete(struct request *rq, int error, __u32 nr_bytes, bool btf)
 {
 	member_t *mb = rq_member(rq, btf);
 	struct blkio_counters *c;
-	struct blkio_event *e;
 	__u64 now, issued, start, device_ns;
 	struct blkio_slot *slot;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
-	struct blkio_who *w;
-	struct gendisk *disk;
 	__u32 data_len, idx = 0;
 	__s64 *n;
 
@@ -574,36 +609,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	if (start && start < now)
 		lat_add(c, m, mb->device, BLKIO_LAT_TOTAL, now - start);
 
-	if (!snoop)
-		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		c->lost_records++;
-		return 0;
-	}
-	w = bpf_map_lookup_elem(&who_slots, &idx);
-	e->ts_ns = now;
-	e->sector = RD(btf, rq, __sector);
-	e->queue_ns = start && start < issued ? issued - start : 0;
-	e->device_ns = device_ns;
-	e->bytes = data_len;
-	disk = rq_disk(rq, btf);
-	e->dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
-	e->segments = RD(btf, rq, nr_phys_segments);
-	e->op = op_class(RD(btf, rq, cmd_flags));
-	e->error = error != 0;
-	__builtin_memset(e->pad, 0, sizeof(e->pad));
-	if (w) {
-		e->pid = w->pid;
-		e->depth = w->depth;
-		__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
-	} else {
-		e->pid = 0;
-		e->depth = 0;
-		__builtin_memset(e->comm, 0, sizeof(e->comm));
-	}
-	/* No wakeup per record: the drain thread polls on a timer (src/snoop.c). */
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	if (snoop)
+		snoop_record(rq, btf, c, idx, now, issued, start, data_len, error);
 	return 0;
 }
 
