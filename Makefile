@@ -106,7 +106,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS)
-.PHONY: all deps check check-unit unit e2e vmtest demo bench bench-smoke deb install \
+.PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke deb install \
 	uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
@@ -206,6 +206,12 @@ check-unit: all $(UNIT_BINS)
 
 e2e: all $(OUT)/bench-floor
 	$(Q)tests/run.sh --e2e-only
+
+# The e2e suite ROUNDS times (default 5) while fio loads another loop disk: flakes show here.
+check-loaded:
+	$(Q)tools/deps.sh test
+	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
+	$(Q)tests/loaded.sh $(ROUNDS)
 
 # Debian's 5.10, 6.1, 6.12 and newest cloud kernels in QEMU guests with real disks
 # (tests/vm/vmtest.sh); KERNELS="6.1" for fewer.

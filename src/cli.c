@@ -194,6 +194,16 @@ struct parse_state {
 	unsigned char seen[NR_OPTIONS]; /* per entry of options[]: given on the command line */
 };
 
+const char *cli_option_name(size_t i)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < NR_OPTIONS; k++)
+		if (options[k].name && n++ == i)
+			return options[k].name;
+	return NULL;
+}
+
 /* The entry of options[] for key; NR_OPTIONS for the keys argp makes up. */
 static size_t option_index(int key)
 {

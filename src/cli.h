@@ -85,4 +85,7 @@ struct diag;
  */
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d);
 
+/* The long name of the table's i-th option, NULL past the last (for the tests). */
+const char *cli_option_name(size_t i);
+
 #endif /* BLKTRACE_BENCH_CLI_H */

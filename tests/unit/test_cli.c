@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
 #include "cli.h"
@@ -301,6 +302,158 @@ static void test_cli_help(void **state)
 	assert_int_equal(d.err, 0);
 }
 
+/*
+ * Every option of the table, each parsed by a command (and mode) that takes it, and the
+ * field it sets; an option of the table without a row here fails.
+ */
+enum field_kind { F_STR, F_DBL, F_BOOL, F_U64, F_INT, F_UINT };
+
+struct option_row {
+	const char *cmd, *line; /* the command and its words, space-separated */
+	enum field_kind kind;
+	size_t off;
+	const char *str; /* F_STR: the value */
+	double num;	 /* the others */
+};
+
+#define AT(f) offsetof(struct options, f)
+#define TRACE "blktrace-bench --trace loop0 "
+#define RW TRACE "--rw read "
+
+static const struct option_row rows[] = {
+	{ "trace", TRACE, F_STR, AT(trace), "loop0", 0 },
+	{ "trace", TRACE "--duration 2m", F_DBL, AT(duration), NULL, 120 },
+	{ "trace", TRACE "--interval 500ms", F_DBL, AT(interval), NULL, 0.5 },
+	{ "trace", TRACE "--json r.json", F_STR, AT(json), "r.json", 0 },
+	{ "trace", TRACE "--html r.html", F_STR, AT(html), "r.html", 0 },
+	{ "report", "report r.json --output p.html", F_STR, AT(output), "p.html", 0 },
+	{ "trace", TRACE "--snoop s.bin", F_STR, AT(snoop), "s.bin", 0 },
+	{ "trace", "blktrace-bench --snoop-text s.bin", F_STR, AT(snoop_text), "s.bin", 0 },
+	{ "trace", TRACE "--verbose", F_INT, AT(verbose), NULL, 1 },
+	{ "trace", TRACE "--raw-tp", F_BOOL, AT(raw_tp), NULL, 1 },
+	{ "compare", "compare a b --fail-on-regression 7.5", F_DBL, AT(fail_on_regression), NULL,
+	  7.5 },
+	{ "serve", "serve --listen 127.0.0.1:9000", F_STR, AT(listen), "127.0.0.1:9000", 0 },
+	{ "serve", "serve --textfile /tmp", F_STR, AT(textfile), "/tmp", 0 },
+	{ "trace", RW, F_STR, AT(rw), "read", 0 },
+	{ "trace", RW "--bs 4k,1M", F_U64, AT(bs[1]), NULL, 1 << 20 },
+	{ "trace", RW "--size 1MB", F_U64, AT(size), NULL, 1000000 },
+	{ "trace", RW "--count 3", F_U64, AT(count), NULL, 3 },
+	{ "trace", RW "--runtime 1.5", F_DBL, AT(runtime), NULL, 1.5 },
+	{ "trace", RW "--wrap", F_BOOL, AT(wrap), NULL, 1 },
+	{ "trace", RW "--engine io_uring", F_STR, AT(engine), "io_uring", 0 },
+	{ "trace", RW "--engine io_uring --iodepth 32", F_UINT, AT(iodepth), NULL, 32 },
+	{ "trace", RW "--engine io_uring --no-fixed-bufs", F_BOOL, AT(no_fixed_bufs), NULL, 1 },
+	{ "trace", RW "--hugepages", F_BOOL, AT(hugepages), NULL, 1 },
+	{ "trace", RW "--direct", F_BOOL, AT(direct), NULL, 1 },
+	{ "trace", TRACE "--rw write --sync", F_BOOL, AT(sync), NULL, 1 },
+	{ "trace", TRACE "--rw write --fsync", F_BOOL, AT(fsync), NULL, 1 },
+	{ "trace", TRACE "--rw write --fdatasync", F_BOOL, AT(fdatasync), NULL, 1 },
+	{ "trace", RW "--repeat 5", F_UINT, AT(repeat), NULL, 5 },
+	{ "trace", RW "--drop-caches", F_BOOL, AT(drop_caches), NULL, 1 },
+	{ "trace", RW "--file f.bin", F_STR, AT(file), "f.bin", 0 },
+	{ "trace", RW "--file f.bin --overwrite", F_BOOL, AT(overwrite), NULL, 1 },
+	{ "trace", RW "--file f.bin --any-fs", F_BOOL, AT(any_fs), NULL, 1 },
+	{ "trace", RW "--raw", F_BOOL, AT(raw), NULL, 1 },
+	{ "trace", RW "--raw --destructive", F_BOOL, AT(destructive), NULL, 1 },
+	{ "trace", RW "--set nomerges=0,2", F_STR, AT(set_knob), "nomerges", 0 },
+	{ "trace", RW "--set nomerges=0,2 --recommend", F_BOOL, AT(recommend), NULL, 1 },
+	{ "restore", "restore loop0 --state-dir /tmp/s", F_STR, AT(state_dir), "/tmp/s", 0 },
+	{ "trace", RW "--brief", F_BOOL, AT(brief), NULL, 1 },
+	{ "tune", "tune loop0 --rw read --knobs scheduler", F_STR, AT(knobs), "scheduler", 0 },
+	{ "tune", "tune loop0 --rw read --budget 90s", F_DBL, AT(budget), NULL, 90 },
+	{ "tune", "tune loop0 --workload r.json", F_STR, AT(workload), "r.json", 0 },
+	{ "tune", "tune loop0 --rw read --json t.json --apply", F_BOOL, AT(apply), NULL, 1 },
+	{ "apply", "apply t.json --dry-run", F_BOOL, AT(dry_run), NULL, 1 },
+	{ "apply", "apply --undo", F_BOOL, AT(undo), NULL, 1 },
+	{ "apply", "apply t.json --root /tmp/r", F_STR, AT(root), "/tmp/r", 0 },
+};
+
+static int split(char *line, char **argv, int max)
+{
+	int n = 0;
+
+	for (char *w = strtok(line, " "); w && n < max - 1; w = strtok(NULL, " "))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+static void check_row(const struct option_row *r)
+{
+	char line[256], *argv[32];
+	const char *at;
+	struct options o;
+	struct diag d = {};
+	int argc;
+
+	snprintf(line, sizeof(line), "%s", r->line);
+	argc = split(line, argv, 32);
+	if (cli_parse(r->cmd, argc, argv, &o, &d))
+		fail_msg("%s: %s", r->line, d.msg);
+	at = (const char *)&o + r->off;
+	switch (r->kind) {
+	case F_STR:
+		/* set_knob is an array; the others point into argv. */
+		assert_string_equal(r->off == AT(set_knob) ? at : *(const char *const *)at, r->str);
+		break;
+	case F_DBL:
+		assert_true(*(const double *)at == r->num);
+		break;
+	case F_BOOL:
+		assert_true(*(const bool *)at);
+		break;
+	case F_U64:
+		assert_true(*(const uint64_t *)at == (uint64_t)r->num);
+		break;
+	case F_INT:
+		assert_int_equal(*(const int *)at, (int)r->num);
+		break;
+	case F_UINT:
+		assert_int_equal(*(const unsigned int *)at, (unsigned int)r->num);
+		break;
+	}
+}
+
+/* The row's own option: its last word that starts with "--". */
+static void row_option(const struct option_row *r, char *out, size_t len)
+{
+	char line[256], *argv[32];
+	int argc, k;
+
+	snprintf(line, sizeof(line), "%s", r->line);
+	argc = split(line, argv, 32);
+	out[0] = '\0';
+	for (k = 0; k < argc; k++)
+		if (!strncmp(argv[k], "--", 2))
+			snprintf(out, len, "%s", argv[k] + 2);
+}
+
+static void test_cli_every_option(void **state)
+{
+	const size_t nr_rows = sizeof(rows) / sizeof(rows[0]);
+	char name[32];
+	const char *opt;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < nr_rows; i++)
+		check_row(&rows[i]);
+	/* Every option of the table has its row (help, usage and version aside). */
+	for (i = 0; (opt = cli_option_name(i)); i++) {
+		if (!strcmp(opt, "help") || !strcmp(opt, "usage") || !strcmp(opt, "version"))
+			continue;
+		for (j = 0; j < nr_rows; j++) {
+			row_option(&rows[j], name, sizeof(name));
+			if (!strcmp(name, opt))
+				break;
+		}
+		if (j == nr_rows)
+			fail_msg("--%s: no row parses it", opt);
+	}
+	assert_int_equal(i, nr_rows + 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_cli_help),
 		cmocka_unit_test(test_cli_workload_options_need_rw),
 		cmocka_unit_test(test_cli_commands_refuse_others),
+		cmocka_unit_test(test_cli_every_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
