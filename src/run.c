@@ -81,6 +81,7 @@ void result__free(struct result *res)
 		free(res->runs[i].block);
 		free(res->runs[i].layer_limits);
 		free(res->runs[i].app);
+		free(res->runs[i].intervals);
 	}
 	free(res->runs);
 	res->runs = NULL;
@@ -88,6 +89,18 @@ void result__free(struct result *res)
 	free(res->layers);
 	res->layers = NULL;
 	res->nr_layers = 0;
+}
+
+int run__add_interval(struct run *run, const struct interval_sample *s)
+{
+	struct interval_sample *grown;
+
+	grown = realloc(run->intervals, (run->nr_intervals + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	run->intervals = grown;
+	run->intervals[run->nr_intervals++] = *s;
+	return 0;
 }
 
 void host_info__read(struct host_info *host)

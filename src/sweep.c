@@ -62,10 +62,36 @@ static void label_run(struct run *r)
 	fmt__bytes(bs, sizeof(bs), p->bs);
 	if (p->iodepth > 1)
 		snprintf(depth, sizeof(depth), " iodepth=%u", p->iodepth);
-	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
-		 p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
-		 p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
-		 p->fsync ? " fsync" : "", p->fdatasync ? " fdatasync" : "");
+	/* A label is for people: one cut short (tune's long combinations) ends in "...". */
+	if (snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
+		     p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
+		     p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
+		     p->fsync ? " fsync" : "",
+		     p->fdatasync ? " fdatasync" : "") >= (int)sizeof(r->label))
+		strcpy(r->label + sizeof(r->label) - 4, "...");
+}
+
+/* Options this workload would ignore: refused, not accepted in silence. */
+static int validate_used(const struct options *o, struct diag *d)
+{
+	if (o->drop_caches && (is_write(o->rw) || o->direct))
+		return diag__usage(d, "--drop-caches is for buffered reads: %s",
+				   o->direct ? "--direct bypasses the page cache"
+					     : "a write workload reads nothing");
+	if (o->overwrite && !is_write(o->rw))
+		return diag__usage(d,
+				   "--overwrite is for write workloads: --rw %s never changes "
+				   "the file",
+				   o->rw);
+	if (o->destructive && !is_write(o->rw))
+		return diag__usage(d,
+				   "--destructive is for write workloads: --rw %s never "
+				   "changes the disk",
+				   o->rw);
+	if (o->wrap && !o->size && !o->count)
+		return diag__usage(d, "--wrap lets --size or --count exceed the disk or the file: "
+				      "give one of them");
+	return 0;
 }
 
 static int validate(const struct options *o, struct diag *d)
@@ -95,7 +121,7 @@ static int validate(const struct options *o, struct diag *d)
 					   (unsigned long long)o->bs[i]);
 	if (o->recommend && !o->nr_set_values)
 		return diag__usage(d, "--recommend needs a --set sweep to choose from");
-	return 0;
+	return validate_used(o, d);
 }
 
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
@@ -204,6 +230,7 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 
 	memset(j, 0, sizeof(*j));
 	j->target.fd = -1;
+	j->knob_layer = -1;
 	j->o = o;
 	j->d = dev;
 	j->write = is_write(o->rw);
@@ -289,10 +316,10 @@ static int run_limits(struct sweep *j, const struct result *res, struct run *r)
 	return 0;
 }
 
-/* One traced run of block size bs, repetition rep, appended to res. */
+/* One traced run of block size bs, repetition rep, appended to res; knob=value labels it. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
-		   unsigned int rep, int v, struct block_stats *before, volatile sig_atomic_t *stop,
-		   struct diag *d)
+		   unsigned int rep, const char *knob, const char *value,
+		   struct block_stats *before, volatile sig_atomic_t *stop, struct diag *d)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -328,9 +355,9 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		return -ENOMEM;
 	}
 	fill_params(&r->params, o, bs, size);
-	if (o->nr_set_values) {
-		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", o->set_knob);
-		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", o->set_values[v]);
+	if (knob) {
+		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);
+		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", value);
 		ret = run_limits(j, res, r);
 		if (ret) {
 			close(fd);
@@ -360,6 +387,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
+	/* Stopped part way: its figures are true, but it is no repetition of the others. */
+	r->partial = ret == -EINTR;
 	if (ret && ret != -EINTR)
 		diag__fail(d, ret, "%s failed: %s", r->label, strerror(-ret));
 	return ret;
@@ -386,12 +415,26 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 				if (*stop)
 					ret = -EINTR;
 				else
-					ret = run_one(j, t, res, j->bs_list[i], rep, v, before,
-						      stop, d);
+					ret = run_one(j, t, res, j->bs_list[i], rep,
+						      o->nr_set_values ? o->set_knob : NULL,
+						      o->set_values[v], before, stop, d);
 			}
 		}
 	}
 	free(before);
 	restore_knob(j);
+	return ret;
+}
+
+int sweep__run_one(struct sweep *j, struct tracer *t, struct result *res, unsigned int rep,
+		   const char *knob, const char *value, volatile sig_atomic_t *stop, struct diag *d)
+{
+	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
+	int ret;
+
+	if (!before)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	ret = run_one(j, t, res, j->bs_list[0], rep, knob, value, before, stop, d);
+	free(before);
 	return ret;
 }

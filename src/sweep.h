@@ -60,6 +60,15 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	       struct diag *d);
 
+/*
+ * One traced run of the job's (first) block size, repetition rep, appended to res. For
+ * callers that set the queue themselves (tune): knob=value (knob NULL: none) labels the
+ * run, and the limits in force are recorded with it. Returns as sweep__run does.
+ */
+int sweep__run_one(struct sweep *j, struct tracer *t, struct result *res, unsigned int rep,
+		   const char *knob, const char *value, volatile sig_atomic_t *stop,
+		   struct diag *d);
+
 /* Restore what is still changed, forget the state, release the lock, close the target. */
 void sweep__close(struct sweep *j);
 

@@ -67,6 +67,13 @@ void text__copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+void text__one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 char *text__utf8_scrub(const char *s)
 {
 	size_t len = strlen(s), i = 0, o = 0, n;
@@ -147,4 +154,19 @@ const char *text__escape(char *buf, size_t size, const char *s, size_t n)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+void text__join(char *buf, size_t len, int argc, char **argv)
+{
+	char *all = NULL;
+	size_t all_len = 0;
+	FILE *f = open_memstream(&all, &all_len);
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; f && i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	if (f && !fclose(f))
+		text__copy(buf, len, all);
+	free(all);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
@@ -32,6 +33,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
 	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
@@ -80,15 +82,26 @@ struct prog_pair {
 	const char *tp;
 	int form; /* enum blkio_tp: where its argument form is noted; -1 none */
 	struct bpf_program *btf_prog, *raw_prog;
-	enum { ALWAYS, SNOOP_ONLY, BIO_ONLY } when;
+	enum { ALWAYS, SNOOP_ONLY, BIO_ONLY, NO_LOOP, WITH_LOOP } when;
 };
+
+/*
+ * bpf_loop (5.17) lets the issue program walk the slots for lost completions
+ * (blkio.bpf.c, lost_in_flight); older kernels load the issue program without the walk.
+ */
+static bool has_bpf_loop(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
+}
 
 static int choose_programs(struct tracer *t, const struct tracer_opts *opts, struct diag *d)
 {
 	struct blkio_bpf *s = t->skel;
 	struct prog_pair pairs[] = {
 		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		  s->progs.raw_tp_rq_issue, ALWAYS },
+		  s->progs.raw_tp_rq_issue, NO_LOOP },
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue_walk,
+		  s->progs.raw_tp_rq_issue_walk, WITH_LOOP },
 		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
 		  ALWAYS },
 		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
@@ -110,8 +123,10 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
 		  s->progs.raw_tp_bio_complete, BIO_ONLY },
 	};
-	bool any_bio = false;
+	bool any_bio = false, loop = has_bpf_loop();
 	struct btf *vmlinux = btf__load_vmlinux_btf();
+
+	t->walk = loop;
 	int err = 0;
 	size_t i;
 
@@ -130,7 +145,9 @@ static int choose_programs(struct tracer *t, const struct tracer_opts *opts, str
 		const struct btf_type *proto = tp_proto(vmlinux, pairs[i].tp);
 		bool load = proto && (pairs[i].when == ALWAYS ||
 				      (pairs[i].when == SNOOP_ONLY && opts->snoop_ring_bytes) ||
-				      (pairs[i].when == BIO_ONLY && any_bio));
+				      (pairs[i].when == BIO_ONLY && any_bio) ||
+				      (pairs[i].when == NO_LOOP && !loop) ||
+				      (pairs[i].when == WITH_LOOP && loop));
 
 		/* Each tracepoint's own form: stable kernels took the change piecemeal. */
 		if (proto && pairs[i].form >= 0)
@@ -143,16 +160,30 @@ cleanup:
 	return err;
 }
 
-/* The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them. */
-static void pack_name(const char *name, volatile __u64 out[2])
+/*
+ * The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them, and
+ * the mask of the bytes that count (the name and its NUL: see disk_name_masks).
+ */
+void tracer__pack_name(const char *name, __u64 out[2], __u64 mask[2])
 {
-	char buf[BLKIO_DISK_NAME_BYTES] = {};
-	__u64 w[2];
+	char buf[BLKIO_DISK_NAME_BYTES] = {}, ones[BLKIO_DISK_NAME_BYTES] = {};
+	size_t len = strnlen(name, sizeof(buf) - 1);
 
-	memcpy(buf, name, strnlen(name, sizeof(buf) - 1));
-	memcpy(w, buf, sizeof(w));
+	memcpy(buf, name, len);
+	memset(ones, 0xff, len + 1);
+	memcpy(out, buf, sizeof(buf));
+	memcpy(mask, ones, sizeof(ones));
+}
+
+static void pack_name(const char *name, volatile __u64 out[2], volatile __u64 mask[2])
+{
+	__u64 w[2], m[2];
+
+	tracer__pack_name(name, w, m);
 	out[0] = w[0];
 	out[1] = w[1];
+	mask[0] = m[0];
+	mask[1] = m[1];
 }
 
 /* Bios of bio-based devices in flight at once that the start-time table holds. */
@@ -201,7 +232,8 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		s->rodata->members[ms->n] = m;
 		s->rodata->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 		if (hidden) {
-			pack_name(name, s->rodata->disk_names[ms->n]);
+			pack_name(name, s->rodata->disk_names[ms->n],
+				  s->rodata->disk_name_masks[ms->n]);
 			s->rodata->by_name = true;
 		}
 		ms->n++;
@@ -280,6 +312,7 @@ static int configure(struct tracer *t, struct member_set *ms, const struct trace
 	nr = ms->slots ? ms->slots : 1;
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
+	s->rodata->lose_every = opts->lose_every;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
@@ -519,9 +552,49 @@ cleanup:
 	return err;
 }
 
+/*
+ * Attach the loaded programs, the ones that end a request's life first: a request issued
+ * while block_rq_issue is attached and block_rq_complete not yet would hold its slot and
+ * the in-flight counter with a completion never seen. Issue comes last; then the time,
+ * which tells a request issued before tracing from one never issued (trace_start_ns).
+ */
 int tracer__start(struct tracer *t)
 {
-	return blkio_bpf__attach(t->skel);
+	struct blkio_bpf *s = t->skel;
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+#define ATTACH(name)                                                                               \
+	{ s->progs.tp_btf_##name, &s->links.tp_btf_##name },                                       \
+		{ s->progs.raw_tp_##name, &s->links.raw_tp_##name }
+		ATTACH(rq_complete), ATTACH(rq_requeue),    ATTACH(bio_complete),
+		ATTACH(rq_merge),    ATTACH(bio_backmerge), ATTACH(bio_frontmerge),
+		ATTACH(split),	     ATTACH(rq_insert),	    ATTACH(bio_queue),
+		ATTACH(rq_issue),    ATTACH(rq_issue_walk),
+#undef ATTACH
+	};
+	struct timespec now;
+	__u32 key = 0;
+	__u64 ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!bpf_program__autoload(order[i].prog) || *order[i].link)
+			continue;
+		*order[i].link = bpf_program__attach(order[i].prog);
+		if (!*order[i].link) {
+			int err = -errno;
+
+			blkio_bpf__detach(s);
+			return err;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	if (bpf_map_update_elem(bpf_map__fd(s->maps.data_start), &key, &ns, BPF_ANY))
+		return -errno;
+	return 0;
 }
 
 void tracer__detach(struct tracer *t)
@@ -542,6 +615,11 @@ void tracer__close(struct tracer *t)
 	blkio_bpf__destroy(t->skel);
 	free(t->buf);
 	free(t);
+}
+
+bool tracer__walks_slots(const struct tracer *t)
+{
+	return t->walk;
 }
 
 const char *tracer__flavour(const struct tracer *t)
@@ -639,6 +717,17 @@ int tracer__snapshot_all(struct tracer *t, struct block_stats *out)
 unsigned int tracer__nr_devices(const struct tracer *t)
 {
 	return t->nr_devs;
+}
+
+/*
+ * The device's in-flight counter, from the mmapped .data section: a read the programs
+ * never wait for. Only requests issued since attach take part (tracer.h).
+ */
+long long tracer__in_flight(const struct tracer *t, unsigned int device)
+{
+	if (device >= t->nr_devs || !t->skel->data_inflight)
+		return 0;
+	return __atomic_load_n(&t->skel->data_inflight->inflight[device].n, __ATOMIC_RELAXED);
 }
 
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */

@@ -98,19 +98,19 @@ expect_cmp "smoke: blktrace-bench has per-CPU maps" \
 expect_eq "smoke: map memory grows with CPUs" \
 	"$(cfg blktrace-bench '.map_memory.at_cpus | map(.bytes) | . == sort and .[0] < .[2]')" true
 
-expect_eq "smoke: blktrace-bench lost no events" "$(cfg blktrace-bench .lost_events)" 0
+expect_eq "smoke: blktrace-bench lost no records" "$(cfg blktrace-bench .lost_records)" 0
 # Our tracer saw every I/O the disk did while it was attached: each was issued. Their
 # completions too, but for those the kernel never reported: this kernel (6.18, io_uring
 # on loop) skips block_rq_complete for a few requests now and then, bpftrace's
 # tracepoint sees the same gaps; the next issue on the request's tag notices each one
-# (stale_slots), all but the last iodepth (32) of a run.
+# (lost_completions), all but the last iodepth (32) of a run.
 for phase in iops cost; do
 	sel=".runs[] | select(.config == \"blktrace-bench\" and .phase == \"$phase\")"
 	disk=$(jqv "$J" "$sel | .disk_ios" 2> /dev/null)
 	expect_cmp "smoke: blktrace-bench saw the disk's I/Os issued ($phase round)" \
 		"$(jqv "$J" "$sel | .traced_issued // -1" 2> /dev/null)" ">=" "$disk"
 	expect_cmp "smoke: completions seen or noticed lost ($phase round)" \
-		"$(jqv "$J" "$sel | .traced_completed + .stale_slots + 32" 2> /dev/null)" ">=" \
+		"$(jqv "$J" "$sel | .traced_completed + .lost_completions + 32" 2> /dev/null)" ">=" \
 		"$disk"
 done
 
@@ -136,7 +136,7 @@ expect_true "smoke: part 3 in the table" grep -q '^part 3: how the cost grows' "
 
 # Part 4: the soak sampled the tracer's RSS and read its report.
 expect_cmp "smoke: soak samples" "$(jqv "$J" '.soak.samples // 0' 2> /dev/null)" ">=" 3
-expect_eq "smoke: soak lost no events" "$(jqv "$J" .soak.lost_events 2> /dev/null)" 0
+expect_eq "smoke: soak lost no records" "$(jqv "$J" .soak.lost_records 2> /dev/null)" 0
 expect_cmp "smoke: soak traced the I/Os" "$(jqv "$J" '.soak.completed // 0' 2> /dev/null)" ">" 0
 expect_true "smoke: soak slope" jq -e '.soak.slope_kib_per_min | type == "number"' "$J"
 

@@ -54,19 +54,20 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 HERE=$ROOT/tools/bench
 
-SMOKE=${BENCH_SMOKE:-0}
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
+# --parts LIST is this script's own; bench_args takes the rest (--smoke, --help).
 PARTS=${BENCH_PARTS:-}
 usage() { echo "bench: $1 (try --help)" >&2; exit 2; }
+args=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--smoke) SMOKE=1 ;;
 	--parts) [ $# -ge 2 ] || usage "--parts needs a list"; PARTS=$2; shift ;;
 	--parts=*) PARTS=${1#--parts=} ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) usage "unknown argument '$1'" ;;
+	*) args+=("$1") ;;
 	esac
 	shift
 done
+bench_args bench "$0" "${args[@]}"
 if [ "$SMOKE" = 1 ]; then
 	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} COST_ROUNDS=${BENCH_COST_ROUNDS:-1}
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} SCALE_ROUNDS=${BENCH_SCALE_ROUNDS:-1}
@@ -259,30 +260,14 @@ job() {
 		--runtime="$RUNTIME" --norandommap --randrepeat=1 --group_reporting)
 }
 
-run_fio() { # JSON_OUT FIO_ARGS...
+run_fio() { # JSON_OUT FIO_ARGS...: what fio says on stderr goes to JSON_OUT.err
 	local out=$1 rc=0
 	shift
-	fio "$@" --output-format=json --output="$out" &
+	fio "$@" --output-format=json --output="$out" 2> "$out.err" &
 	fio_pid=$!
 	wait "$fio_pid" || rc=$?
 	fio_pid=
 	return $rc
-}
-
-# BPF programs the process holds: "run_time_ns run_cnt programs". Link fds name a
-# prog_id too, but only program fds carry run_time_ns.
-bpf_snapshot() {
-	grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$1"/fdinfo/* 2> /dev/null |
-		awk -F: '{ v = $3; gsub(/[ \t]/, "", v); a[$1, $2] = v; f[$1] = 1 }
-		END {
-			for (x in f) {
-				if (!((x, "run_time_ns") in a) || (a[x, "prog_id"] in seen))
-					continue
-				seen[a[x, "prog_id"]] = 1
-				t += a[x, "run_time_ns"]; c += a[x, "run_cnt"]; n++
-			}
-			printf "%.0f %.0f %d\n", t, c, n
-		}'
 }
 
 # Whether the process has attached every BPF program it loaded: each program fd's
@@ -354,7 +339,7 @@ measure() {
 	a=$(counters)
 	run_fio "$log.fio.json" "$@" || rc=$?
 	b=$(counters)
-	[ $rc -eq 0 ] || { warn "fio failed ($rc), see ${log#"$ROOT"/}.fio.json"; return 1; }
+	[ $rc -eq 0 ] || { warn "fio failed ($rc): $(tail -1 "$log.fio.json.err")"; return 1; }
 	jq -c --argjson a "[${a// /,}]" --argjson b "[${b// /,}]" --argjson tck "$CLK_TCK" '
 		.jobs[0] as $j | [range(0; $a | length) as $i | $b[$i] - $a[$i]] as $d
 		| ([$d[3], 1] | max) as $ios
@@ -528,9 +513,9 @@ run_round() {
 	fi
 	if [ "${cfg%-snoop}" = blktrace-bench ]; then
 		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
-		ours=$(jq -c '.runs[0].block | {lost_events, traced_completed: .completed, untracked,
+		ours=$(jq -c '.runs[0].block | {lost_records, traced_completed: .completed, untracked,
 			traced_issued: ([.read, .write, .flush, .discard, .other | .requests] | add),
-			stale_slots}' "$log.json") || { warn "$cfg: no report in $log.json"; return 1; }
+			lost_completions}' "$log.json") || { warn "$cfg: no report in $log.json"; return 1; }
 	fi
 	jq -n -c --arg cfg "$cfg" --argjson r "$r" --arg phase "$phase" --argjson m "$m" \
 		--argjson rss "$rss" --argjson maps "$maps" --argjson ours "$ours" \
@@ -746,7 +731,7 @@ part3_scaling() {
 
 # --- part 4: the soak ------------------------------------------------------------------
 # blktrace-bench passive on the disk for SOAK_SECONDS under fio; its RSS every
-# SOAK_EVERY seconds into soak.jsonl, then its report's lost events.
+# SOAK_EVERY seconds into soak.jsonl, then its report's lost records.
 part4_soak() {
 	local log=$OUT/logs/soak t0 pid rss rc=0
 	say "part 4: soak, blktrace-bench traces $name under fio for ${SOAK_SECONDS}s, RSS every" \
@@ -770,7 +755,7 @@ part4_soak() {
 	rss=$(peak_rss_kib "$pid")
 	end_run blktrace-bench "$log" || rc=1
 	[ $rc -eq 0 ] || { warn "soak failed (see ${log#"$ROOT"/}.*)"; failures+=(soak); return; }
-	jq -c --argjson hwm "$rss" '{peak_rss_kib: $hwm, lost_events: .runs[0].block.lost_events,
+	jq -c --argjson hwm "$rss" '{peak_rss_kib: $hwm, lost_records: .runs[0].block.lost_records,
 		completed: .runs[0].block.completed}' "$log.json" > "$OUT/soak-report.json"
 }
 

@@ -95,7 +95,7 @@ $runs as $runs
 	       map_memory: ([$cs[].maps // empty] | first | map_memory($meta.possible_cpus)),
 	       other_disk_ios: ([$rs[], $cs[] | .other_disk_ios] | add)}
 	+ (if ($c | startswith("blktrace-bench"))
-	   then {lost_events: ([$rs[], $cs[] | .lost_events // 0] | add)} else {} end)]
+	   then {lost_records: ([$rs[], $cs[] | .lost_records // 0] | add)} else {} end)]
 | ([$runs[] | select(.phase == "scale")]) as $scale
 | .scaling = [$scale | group_by([.kind, .iodepth, .jobs, .disks, .config])[]
 	| .[0] as $k
@@ -133,7 +133,7 @@ $runs as $runs
 	 | target("blktrace-bench <= 1.25x floor-clock, BPF ns/IO"; $v; "x"; $v <= 1.25)),
 	($cfg["blktrace-bench-snoop"].x_blktrace_bench.median as $v
 	 | target("--snoop <= 1.5x blktrace-bench, BPF ns/IO"; $v; "x"; $v <= 1.5)),
-	(([$ourcfgs[].lost_events] + [.soak.lost_events // empty])
+	(([$ourcfgs[].lost_records] + [.soak.lost_records // empty])
 	 | (if length == 0 then null else add end) as $v
 	 | target("zero lost events (blktrace-bench, --snoop, soak)"; $v; ""; $v == 0)),
 	(([$ourcfgs[].tool_peak_rss_kib // empty] + [.soak.peak_rss_kib // empty])

@@ -132,9 +132,9 @@ part3() {
 soak() {
 	echo
 	tsv '.soak | [.seconds, .samples, .first_rss_kib, .last_rss_kib, .rss_kib.max,
-		.slope_kib_per_min, .growth_kib, .lost_events, .peak_rss_kib]' |
+		.slope_kib_per_min, .growth_kib, .lost_records, .peak_rss_kib]' |
 		awk -F'\t' '{ printf "part 4: soak, %.0f s, %d RSS samples: %d KiB first, %d KiB last,"\
-			" %d KiB at most; slope %.2f KiB/min (%.0f KiB over the run); lost events %s;"\
+			" %d KiB at most; slope %.2f KiB/min (%.0f KiB over the run); lost records %s;"\
 			" peak RSS %.1f MiB\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 / 1024 }'
 }
 
