@@ -189,14 +189,14 @@ static __always_inline struct blkio_maxes *my_maxes(struct blkio_pcpu *p)
 			(m)->field = (v);                                           \
 	} while (0)
 
-static __always_inline void lat_add(struct blkio_counters *c, struct blkio_maxes *m,
-				    __u32 device, __u32 which, __u64 ns)
+/* A latency: its sum, its maximum, its histogram (whose total is the sample count). */
+static __always_inline void lat_add(__u64 *sum, struct blkio_maxes *m, __u32 device, __u32 which,
+				    __u64 ns)
 {
 	__u32 idx = hist_lat_index(ns), key = device * BLKIO_NR_LATS + which;
 	__u64 *h;
 
-	c->sum_ns[which] += ns;
-	c->nr_ns[which]++;
+	*sum += ns;
 	SET_MAX(m, ns[which], ns);
 	h = bpf_map_lookup_elem(&lat_hist, &key);
 	BOUNDED(idx);
@@ -407,7 +407,7 @@ static __always_inline __u64 lost_in_flight(member_t *m, __u32 self)
 }
 
 /* The depth of a request at issue: the counter, less what it holds of lost completions. */
-static __always_inline __u64 issue_depth(struct blkio_counters *c, struct blkio_maxes *m,
+static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxes *m,
 					 member_t *mb, __u32 idx, __u64 counted)
 {
 	__u64 lost;
@@ -418,11 +418,15 @@ static __always_inline __u64 issue_depth(struct blkio_counters *c, struct blkio_
 	lost = lost_in_flight(mb, idx);
 	if (!lost)
 		return counted;
-	c->depth_corrected++;
+	r->depth_corrected++;
 	return lost < counted ? counted - lost : 1;
 }
 
-/* Size, segment and byte-per-segment histograms of an issued request. */
+/*
+ * The size histogram of an issued request; for reads and writes of any segment count
+ * but one, also size_multi, the segment count and the bytes per segment (blkio.h: the
+ * loader derives those of one-segment requests from the size histograms).
+ */
 static __always_inline void count_size(struct blkio_pcpu *p, struct blkio_maxes *m, __u32 op,
 				       __u64 bytes, __u64 segs)
 {
@@ -434,28 +438,44 @@ static __always_inline void count_size(struct blkio_pcpu *p, struct blkio_maxes 
 	if (size_kind >= BLKIO_NR_SIZE_HISTS)
 		return;
 	HIST_INC(p->size[size_kind], hist_size_index(bytes), HIST_SIZE_BUCKETS);
-	if (op > BLKIO_OP_WRITE || !segs)
+	if (op > BLKIO_OP_WRITE)
 		return;
-	p->c.data_requests++;
-	p->c.sum_segments += segs;
 	SET_MAX(m, segments, segs);
+	if (segs == 1)
+		return;
+	HIST_INC(p->size_multi, hist_size_index(bytes), HIST_SIZE_BUCKETS);
+	if (!segs)
+		return;
+	if (segs >= HIST_COUNT_EXACT)
+		p->r.big_segments_sum += segs;
 	HIST_INC(p->count[BLKIO_COUNT_SEGMENTS], hist_count_index(segs), HIST_COUNT_BUCKETS);
-	/* One segment is the common case: no division for it. */
-	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(segs == 1 ? bytes : bytes / segs),
-		 HIST_SIZE_BUCKETS);
+	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(bytes / segs), HIST_SIZE_BUCKETS);
 }
 
+/* The depth histogram; its exact buckets give the sum, beyond them big_depth_sum. */
 static __always_inline void count_depth(struct blkio_pcpu *p, struct blkio_maxes *m, __u64 depth)
 {
-	p->c.sum_depth += depth;
+	if (depth >= HIST_COUNT_EXACT)
+		p->r.big_depth_sum += depth;
 	SET_MAX(m, depth, depth);
 	HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
+}
+
+/* Requests and bytes: those of reads and writes with data in the hot words. */
+static __always_inline void count_request(struct blkio_pcpu *p, __u32 op, __u64 bytes)
+{
+	BOUNDED(op);
+	if (op <= BLKIO_OP_WRITE && bytes) {
+		p->rw_bytes[op] += bytes; /* the size histogram counts the request */
+	} else if (op < BLKIO_NR_OPS) {
+		p->r.requests[op]++;
+		p->r.bytes[op] += bytes;
+	}
 }
 
 static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 {
 	member_t *mb = rq_member(rq, btf);
-	struct blkio_counters *c;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, start, bytes, depth, flags;
@@ -469,46 +489,45 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	n = inflight_of(mb->device);
 	if (!p || !n)
 		return 0;
-	c = &p->c;
 	m = my_maxes(p);
 
 	now = bpf_ktime_get_ns();
 	flags = RD(btf, rq, cmd_flags);
 	op = op_class(flags);
 	bytes = RD(btf, rq, __data_len);
-	c->requests[op]++;
-	c->bytes[op] += bytes;
+	count_request(p, op, bytes);
 	SET_MAX(m, first_issue_inv, ~now);
 	/* Read-ahead: the page cache sized this request, not the application. */
 	if (flags & (1ULL << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD))) {
-		c->ra_requests++;
-		c->ra_bytes += bytes;
+		p->r.ra_requests++;
+		p->r.ra_bytes += bytes;
 	}
 
 	slot = rq_slot(rq, mb, btf, &idx);
 	if (slot) {
 		if (slot->issued) {
 			/* The previous owner's completion was lost: this request takes its count. */
-			c->lost_completions++;
+			p->r.lost_completions++;
 			depth = *n;
 		} else {
 			depth = inflight_inc(n);
 		}
 		if (walk)
-			depth = issue_depth(c, m, mb, idx, depth);
+			depth = issue_depth(&p->r, m, mb, idx, depth);
 		slot->issued = now;
 		slot->rq = (__u64)rq;
 		if (snoop)
 			who_issue(rq, idx, depth);
 		count_depth(p, m, depth);
 	} else {
-		c->slot_overflow++;
+		p->r.slot_overflow++;
 	}
 
 	/* Queue time: the kernel stamps allocation (0 when the queue keeps no stats). */
 	start = RD(btf, rq, start_time_ns);
 	if (start)
-		lat_add(c, m, mb->device, BLKIO_LAT_QUEUE, now > start ? now - start : 0);
+		lat_add(&p->sum_queue_ns, m, mb->device, BLKIO_LAT_QUEUE,
+			now > start ? now - start : 0);
 
 	if (op == BLKIO_OP_FLUSH || !bytes)
 		return 0;
@@ -517,7 +536,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 }
 
 /* Snoop mode: one record per completed request, for the drain thread (src/snoop.c). */
-static __always_inline void snoop_record(struct request *rq, bool btf, struct blkio_counters *c,
+static __always_inline void snoop_record(struct request *rq, bool btf, struct blkio_rare *r,
 					 __u32 idx, __u64 now, __u64 issued, __u64 start,
 					 __u32 data_len, int error)
 {
@@ -526,7 +545,7 @@ static __always_inline void snoop_record(struct request *rq, bool btf, struct bl
 	struct gendisk *disk;
 
 	if (!e) {
-		c->lost_records++;
+		r->lost_records++;
 		return;
 	}
 	w = bpf_map_lookup_elem(&who_slots, &idx);
@@ -557,7 +576,6 @@ static __always_inline void snoop_record(struct request *rq, bool btf, struct bl
 static __always_inline int on_complete(struct request *rq, int error, __u32 nr_bytes, bool btf)
 {
 	member_t *mb = rq_member(rq, btf);
-	struct blkio_counters *c;
 	__u64 now, issued, start, device_ns;
 	struct blkio_slot *slot;
 	struct blkio_maxes *m;
@@ -577,9 +595,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	n = inflight_of(mb->device);
 	if (!p || !n)
 		return 0;
-	c = &p->c;
 	if (error)
-		c->errors++;
+		p->r.errors++;
 
 	slot = rq_slot(rq, mb, btf, &idx);
 	if (!slot)
@@ -589,9 +606,9 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		/* Allocated after we attached: never issued (an empty pre-flush write). */
 		start = RD(btf, rq, start_time_ns);
 		if (start && start >= trace_start_ns)
-			c->unissued++;
+			p->r.unissued++;
 		else
-			c->untracked++; /* issued before we attached */
+			p->r.untracked++; /* issued before we attached */
 		return 0;
 	}
 	/* The atomic first: the store then drains after it, not in front of it. */
@@ -600,17 +617,16 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 
 	now = bpf_ktime_get_ns();
 	device_ns = now - issued;
-	c->completed++;
-	c->completed_bytes += nr_bytes;
 	m = my_maxes(p);
 	SET_MAX(m, last_complete, now);
-	lat_add(c, m, mb->device, BLKIO_LAT_DEVICE, device_ns);
+	/* The device histogram's total is the completions. */
+	lat_add(&p->sum_device_ns, m, mb->device, BLKIO_LAT_DEVICE, device_ns);
 	start = RD(btf, rq, start_time_ns);
 	if (start && start < now)
-		lat_add(c, m, mb->device, BLKIO_LAT_TOTAL, now - start);
+		lat_add(&p->sum_total_ns, m, mb->device, BLKIO_LAT_TOTAL, now - start);
 
 	if (snoop)
-		snoop_record(rq, btf, c, idx, now, issued, start, data_len, error);
+		snoop_record(rq, btf, &p->r, idx, now, issued, start, data_len, error);
 	return 0;
 }
 
@@ -628,7 +644,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	n = inflight_of(mb->device);
 	if (!p || !n)
 		return 0;
-	p->c.requeues++;
+	p->r.requeues++;
 	slot = rq_slot(rq, mb, btf, &idx);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && slot->issued) {
@@ -650,15 +666,15 @@ static __always_inline int count_bio(struct bio *bio, bool btf, bool split)
 	if (!p)
 		return 0;
 	if (split) {
-		p->c.splits++;
+		p->r.splits++;
 		return 0;
 	}
-	p->c.merges++;
+	p->r.merges++;
 	/* By the bio's operation: reads and writes (a journal's) merge for different reasons. */
 	op = op_class(RD(btf, bio, bi_opf));
 	BOUNDED(op);
 	if (op < BLKIO_NR_OPS)
-		p->c.merges_op[op]++;
+		p->r.merges_op[op]++;
 	return 0;
 }
 
@@ -671,7 +687,7 @@ static __always_inline int count_rq_merge(struct request *rq, bool btf)
 		return 0;
 	p = my_stats(mb->device);
 	if (p)
-		p->c.rq_merges++;
+		p->r.rq_merges++;
 	return 0;
 }
 
@@ -700,12 +716,11 @@ static __always_inline int on_bio_queue(struct bio *bio, bool btf)
 	m = my_maxes(p);
 	op = op_class(RD(btf, bio, bi_opf));
 	bytes = RD(btf, bio, bi_iter.bi_size);
-	p->c.requests[op]++;
-	p->c.bytes[op] += bytes;
+	count_request(p, op, bytes);
 	now = bpf_ktime_get_ns();
 	SET_MAX(m, first_issue_inv, ~now);
 	if (bpf_map_update_elem(&bio_start, &key, &now, BPF_NOEXIST)) {
-		p->c.slot_overflow++; /* the table is full (or the bio is seen twice) */
+		p->r.slot_overflow++; /* the table is full (or the bio is seen twice) */
 	} else {
 		count_depth(p, m, inflight_inc(n));
 	}
@@ -729,10 +744,10 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	if (!p || !n)
 		return 0;
 	if (RD(btf, bio, bi_status))
-		p->c.errors++;
+		p->r.errors++;
 	start = bpf_map_lookup_elem(&bio_start, &key);
 	if (!start) {
-		p->c.untracked++;
+		p->r.untracked++;
 		return 0;
 	}
 	now = bpf_ktime_get_ns();
@@ -741,10 +756,8 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	inflight_dec(n);
 	m = my_maxes(p);
 	SET_MAX(m, last_complete, now);
-	p->c.completed++;
-	/* The bio has advanced to its end by now: its size is what it was submitted with. */
-	lat_add(&p->c, m, mb->device, BLKIO_LAT_DEVICE, ns);
-	lat_add(&p->c, m, mb->device, BLKIO_LAT_TOTAL, ns);
+	lat_add(&p->sum_device_ns, m, mb->device, BLKIO_LAT_DEVICE, ns);
+	lat_add(&p->sum_total_ns, m, mb->device, BLKIO_LAT_TOTAL, ns);
 	return 0;
 }
 

@@ -43,9 +43,9 @@ enum blkio_count_kind {
 };
 
 /*
- * Per-CPU counters. User space sums the CPUs. Sums are kept so that means are exact,
- * not bucket estimates. The fields every request touches come first, so that an
- * event dirties as few cache lines as possible; the rare ones follow.
+ * A device's counters, as user space reads them: the loader folds the per-CPU values
+ * of `stats` (struct blkio_pcpu) and the latency histograms into these. Sums are kept
+ * so that means are exact, not bucket estimates.
  */
 struct blkio_counters {
 	__u64 requests[BLKIO_NR_OPS];	/* issued requests per op */
@@ -54,7 +54,6 @@ struct blkio_counters {
 	__u64 sum_segments;		/* over data requests */
 	__u64 data_requests;		/* requests with a payload (segments > 0) */
 	__u64 completed;		/* completions of requests seen at issue */
-	__u64 completed_bytes;
 	__u64 sum_ns[BLKIO_NR_LATS];
 	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
 	__u64 untracked;		/* completions/requeues of requests issued before tracing */
@@ -94,18 +93,61 @@ struct blkio_lat_hist {
 };
 
 /*
- * The value of the per-CPU `stats` map: everything an event touches on its CPU except
- * the latency histograms, so that an event needs one lookup (a per-CPU value may
- * take up to 32 KiB). The maxima belong to the interval numbered max_epoch: when the
- * loader starts a new interval it bumps the global max_epoch, and the first event on
- * a CPU after that clears the CPU's maxima; a CPU still on an older epoch has seen
- * nothing since and contributes no maximum.
+ * What the BPF programs count outside the hot words of struct blkio_pcpu: the rare
+ * events, and what the histograms cannot give exactly.
+ */
+struct blkio_rare {
+	__u64 requests[BLKIO_NR_OPS];	/* requests but reads and writes with data (the
+					 * size histograms count those) */
+	__u64 bytes[BLKIO_NR_OPS];	/* their bytes (reads' and writes' are rw_bytes) */
+	__u64 big_depth_sum;		/* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
+	__u64 big_segments_sum;		/* the same for segments */
+	__u64 untracked;
+	__u64 unissued;
+	__u64 lost_completions;
+	__u64 slot_overflow;
+	__u64 depth_corrected;
+	__u64 merges;
+	__u64 merges_op[BLKIO_NR_OPS];
+	__u64 rq_merges;
+	__u64 splits;
+	__u64 requeues;
+	__u64 errors;
+	__u64 lost_records;
+	__u64 ra_requests;
+	__u64 ra_bytes;
+};
+
+/*
+ * The value of the per-CPU `stats` map: everything an event touches on its CPU but the
+ * latency histograms, so that an event needs one lookup (a per-CPU value may take up
+ * to 32 KiB). Laid out for the hot path, not for reading:
+ *  - what the issue of a read or write with data updates, then the maxima and their
+ *    epoch, then what a completion adds: each event writes a few adjacent words, one
+ *    or two cache lines, where the counters in struct blkio_counters order took six;
+ *  - nothing the histograms hold already is counted again: the loader (tracer.c,
+ *    tracer__fold) takes the reads' and writes' requests from the size histograms,
+ *    completions and latency samples from the latency histograms, and the sums of
+ *    depths and segments from the exact count buckets (with the big_* sums beyond);
+ *  - a data request of one segment, the common case, updates its size histogram
+ *    only: its segment count (1) and bytes per segment (its size) follow from the size
+ *    histograms less size_multi, the sizes of the reads and writes of any other
+ *    segment count.
+ * The maxima belong to the interval numbered max_epoch: when the loader starts a new
+ * interval it bumps the global max_epoch, and the first event on a CPU after that
+ * clears the CPU's maxima; a CPU still on an older epoch has seen nothing since and
+ * contributes no maximum.
  */
 struct blkio_pcpu {
-	struct blkio_counters c;
+	__u64 rw_bytes[2];	/* bytes of reads, of writes */
+	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
+	__u64 sum_device_ns;
+	__u64 sum_total_ns;
+	struct blkio_rare r;
 	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
+	__u64 size_multi[HIST_SIZE_BUCKETS];
 	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
 };
 

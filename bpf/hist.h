@@ -30,6 +30,7 @@
 
 #define HIST_SIZE_BUCKETS 530 /* 8 x 512 B + 511 x 4 KiB + 11 x pow2 */
 #define HIST_COUNT_BUCKETS 519 /* 512 exact + 7 x pow2 */
+#define HIST_COUNT_EXACT 512 /* count buckets below this hold one value each */
 #define HIST_LAT_BUCKETS 2048 /* 64 exact + 31 x 64 sub-buckets */
 #define HIST_LAT_SUB_BITS 6
 
@@ -86,9 +87,9 @@ HIST_INLINE __u32 hist_count_index(__u64 v)
 {
 	__u64 idx;
 
-	if (v < 512)
+	if (v < HIST_COUNT_EXACT)
 		return v;
-	idx = 512 + hist_log2(v) - 9;
+	idx = HIST_COUNT_EXACT + hist_log2(v) - 9;
 	if (idx > HIST_COUNT_BUCKETS - 1)
 		idx = HIST_COUNT_BUCKETS - 1;
 	return idx;

@@ -18,6 +18,7 @@
 #include "blkio.h" /* before the skeleton, which uses its types */
 #include "blkio.skel.h"
 #include "diag.h"
+#include "histogram.h"
 #include "tracer.h"
 
 /* Caps the slot table: 1M slots (8 MiB) covers 256 queues x 4096 tags. */
@@ -35,7 +36,8 @@ struct tracer {
 	bool snoop;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
-	void *buf; /* per-CPU read buffer, large enough for the largest value */
+	void *buf;		/* per-CPU read buffer, large enough for the largest value */
+	struct blkio_pcpu *sum; /* a device's `stats` over all CPUs, before tracer__fold */
 };
 
 static int libbpf_verbose;
@@ -537,7 +539,8 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
 	bufsz = (size_t)t->ncpus * sizeof(struct blkio_pcpu);
 	t->buf = malloc(bufsz);
-	if (!t->buf) {
+	t->sum = malloc(sizeof(*t->sum));
+	if (!t->buf || !t->sum) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -614,6 +617,7 @@ void tracer__close(struct tracer *t)
 		return;
 	blkio_bpf__destroy(t->skel);
 	free(t->buf);
+	free(t->sum);
 	free(t);
 }
 
@@ -656,10 +660,10 @@ static void add_words(__u64 *into, const __u64 *v, size_t words)
 }
 
 /*
- * The `stats` value of every CPU in one read: counters and histograms summed, maxima
- * taken only from CPUs on the current epoch (the others saw nothing since the reset).
+ * The `stats` value of every CPU in one read, summed word by word; the maxima taken
+ * only from CPUs on the current epoch (the others saw nothing since the reset).
  */
-static int read_stats(struct tracer *t, __u32 key, struct block_stats *out)
+static int read_stats(struct tracer *t, __u32 key, struct blkio_pcpu *sum)
 {
 	const struct blkio_pcpu *v = t->buf;
 	int cpu;
@@ -667,17 +671,14 @@ static int read_stats(struct tracer *t, __u32 key, struct block_stats *out)
 
 	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &key, t->buf))
 		return -errno;
-	memset(&out->c, 0, sizeof(out->c));
-	memset(&out->max, 0, sizeof(out->max));
-	memset(out->size, 0, sizeof(out->size));
-	memset(out->count, 0, sizeof(out->count));
+	memset(sum, 0, sizeof(*sum));
 	for (cpu = 0; cpu < t->ncpus; cpu++, v++) {
 		const __u64 *m = (const __u64 *)&v->max;
-		__u64 *o = (__u64 *)&out->max;
+		__u64 *o = (__u64 *)&sum->max;
+		struct blkio_maxes max = sum->max;
 
-		add_words((__u64 *)&out->c, (const __u64 *)&v->c, WORDS(v->c));
-		add_words(&out->size[0][0], &v->size[0][0], WORDS(v->size));
-		add_words(&out->count[0][0], &v->count[0][0], WORDS(v->count));
+		add_words((__u64 *)sum, (const __u64 *)v, WORDS(*v));
+		sum->max = max;
 		if (v->max_epoch != t->max_epoch)
 			continue;
 		for (i = 0; i < WORDS(v->max); i++)
@@ -687,6 +688,72 @@ static int read_stats(struct tracer *t, __u32 key, struct block_stats *out)
 	return 0;
 }
 
+/* The sum of the values in the exact buckets of a count histogram (hist.h). */
+static __u64 exact_count_sum(const __u64 *h)
+{
+	__u64 total = 0;
+	size_t k;
+
+	for (k = 1; k < HIST_COUNT_EXACT; k++)
+		total += k * h[k];
+	return total;
+}
+
+void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
+{
+	const __u64 *rd = v->size[BLKIO_SIZE_READ], *wr = v->size[BLKIO_SIZE_WRITE];
+	__u64 *seg_bytes = out->size[BLKIO_SIZE_SEGMENT];
+	struct blkio_counters *c = &out->c;
+	const struct blkio_rare *r = &v->r;
+	__u64 single = 0;
+	size_t k;
+
+	memcpy(out->size, v->size, sizeof(out->size));
+	memcpy(out->count, v->count, sizeof(out->count));
+	/* One-segment data requests: in the read and write sizes, not in size_multi. */
+	for (k = 0; k < HIST_SIZE_BUCKETS; k++) {
+		__u64 one = rd[k] + wr[k] - v->size_multi[k];
+
+		seg_bytes[k] += one;
+		single += one;
+	}
+	out->count[BLKIO_COUNT_SEGMENTS][1] += single;
+
+	memset(c, 0, sizeof(*c));
+	for (k = 0; k < BLKIO_NR_OPS; k++) {
+		c->requests[k] = r->requests[k];
+		c->bytes[k] = r->bytes[k];
+		c->merges_op[k] = r->merges_op[k];
+	}
+	c->requests[BLKIO_OP_READ] += hist_total(rd, HIST_SIZE_BUCKETS);
+	c->requests[BLKIO_OP_WRITE] += hist_total(wr, HIST_SIZE_BUCKETS);
+	c->bytes[BLKIO_OP_READ] += v->rw_bytes[BLKIO_OP_READ];
+	c->bytes[BLKIO_OP_WRITE] += v->rw_bytes[BLKIO_OP_WRITE];
+	c->data_requests = hist_total(out->count[BLKIO_COUNT_SEGMENTS], HIST_COUNT_BUCKETS);
+	c->sum_segments = r->big_segments_sum + exact_count_sum(out->count[BLKIO_COUNT_SEGMENTS]);
+	c->sum_depth = r->big_depth_sum + exact_count_sum(out->count[BLKIO_COUNT_DEPTH]);
+	c->sum_ns[BLKIO_LAT_QUEUE] = v->sum_queue_ns;
+	c->sum_ns[BLKIO_LAT_DEVICE] = v->sum_device_ns;
+	c->sum_ns[BLKIO_LAT_TOTAL] = v->sum_total_ns;
+	for (k = 0; k < BLKIO_NR_LATS; k++)
+		c->nr_ns[k] = hist_total(out->lat[k], HIST_LAT_BUCKETS);
+	c->completed = c->nr_ns[BLKIO_LAT_DEVICE];
+	c->untracked = r->untracked;
+	c->unissued = r->unissued;
+	c->lost_completions = r->lost_completions;
+	c->slot_overflow = r->slot_overflow;
+	c->depth_corrected = r->depth_corrected;
+	c->merges = r->merges;
+	c->rq_merges = r->rq_merges;
+	c->splits = r->splits;
+	c->requeues = r->requeues;
+	c->errors = r->errors;
+	c->lost_records = r->lost_records;
+	c->ra_requests = r->ra_requests;
+	c->ra_bytes = r->ra_bytes;
+	out->max = v->max;
+}
+
 int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out)
 {
 	__u32 k;
@@ -694,13 +761,12 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 
 	if (device >= t->nr_devs)
 		return -EINVAL;
-	_Static_assert(sizeof(out->size) == sizeof(((struct blkio_pcpu *)0)->size) &&
-			       sizeof(out->count) == sizeof(((struct blkio_pcpu *)0)->count),
-		       "block_stats mirrors blkio_pcpu");
-	err = read_stats(t, device, out);
+	err = read_stats(t, device, t->sum);
 	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
 		err = sum_percpu(t, t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k, out->lat[k],
 				 HIST_LAT_BUCKETS);
+	if (!err)
+		tracer__fold(t->sum, out);
 	return err;
 }
 

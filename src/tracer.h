@@ -83,6 +83,13 @@ void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure 
  */
 void tracer__pack_name(const char *name, __u64 out[2], __u64 mask[2]);
 
+/*
+ * A device's statistics from its `stats` value summed over the CPUs (maxima from the
+ * CPUs on the current epoch) and its latency histograms, already in out->lat: the
+ * counters the BPF side leaves to the histograms derived, the rest copied (blkio.h).
+ */
+void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out);
+
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);

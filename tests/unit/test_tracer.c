@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * The tracer's load-failure message: "needs root" only for a process without the
- * capabilities, a verifier rejection otherwise, named per flavour and program.
+ * capabilities, a verifier rejection otherwise, named per flavour and program. The
+ * fold of the BPF side's per-CPU value into the counters user space reads.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -9,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "tracer.h"
@@ -111,6 +113,79 @@ static void test_name_match_ignores_bytes_after_nul(void **state)
 	assert_false(bpf_matches(kernel, "nvme10c11n1234"));
 }
 
+/*
+ * The BPF side's value after these issues and completions, written as blkio.bpf.c
+ * writes it (blkio.h): three one-segment 4 KiB reads at depths 1, 2 and 3, a 64 KiB
+ * write of 16 segments at depth 600, an 8 KiB write of a bio-based device (no
+ * segments), an empty flush and an empty read; three completions. What the fold must
+ * give back is counted by hand.
+ */
+static void test_fold_derives_what_the_histograms_hold(void **state)
+{
+	struct blkio_pcpu *v = calloc(1, sizeof(*v));
+	struct block_stats *out = calloc(1, sizeof(*out));
+	const struct blkio_counters *c = &out->c;
+
+	(void)state;
+	assert_non_null(v);
+	assert_non_null(out);
+	/* Issues. The size histograms: 4 KiB is bucket 8, 8 KiB 9, 64 KiB 23. */
+	v->size[BLKIO_SIZE_READ][8] = 3;
+	v->rw_bytes[BLKIO_OP_READ] = 3 * 4096;
+	v->size[BLKIO_SIZE_WRITE][23] = 1;
+	v->size[BLKIO_SIZE_WRITE][9] = 1;
+	v->rw_bytes[BLKIO_OP_WRITE] = 65536 + 8192;
+	v->size_multi[23] = 1; /* 16 segments */
+	v->size_multi[9] = 1;  /* none */
+	v->count[BLKIO_COUNT_SEGMENTS][16] = 1;
+	v->size[BLKIO_SIZE_SEGMENT][8] = 1; /* 64 KiB / 16 */
+	v->r.requests[BLKIO_OP_FLUSH] = 1;
+	v->r.requests[BLKIO_OP_READ] = 1; /* the empty read */
+	v->count[BLKIO_COUNT_DEPTH][1] = 2; /* the flush and the empty read at 1 */
+	v->count[BLKIO_COUNT_DEPTH][2] = 1;
+	v->count[BLKIO_COUNT_DEPTH][3] = 1;
+	v->count[BLKIO_COUNT_DEPTH][512 + 0] = 1; /* 600: [512, 1024) */
+	v->r.big_depth_sum = 600;
+	v->count[BLKIO_COUNT_DEPTH][1] += 1; /* the bio-based write */
+	v->sum_queue_ns = 7000;
+	v->max.depth = 600;
+	/* Completions: three; two of them with a total latency. */
+	v->sum_device_ns = 30000;
+	v->sum_total_ns = 25000;
+	out->lat[BLKIO_LAT_QUEUE][100] = 7;
+	out->lat[BLKIO_LAT_DEVICE][300] = 2;
+	out->lat[BLKIO_LAT_DEVICE][400] = 1;
+	out->lat[BLKIO_LAT_TOTAL][350] = 2;
+	v->r.merges_op[BLKIO_OP_WRITE] = 4;
+
+	tracer__fold(v, out);
+	assert_int_equal(c->requests[BLKIO_OP_READ], 4);
+	assert_int_equal(c->requests[BLKIO_OP_WRITE], 2);
+	assert_int_equal(c->requests[BLKIO_OP_FLUSH], 1);
+	assert_int_equal(c->bytes[BLKIO_OP_READ], 3 * 4096);
+	assert_int_equal(c->bytes[BLKIO_OP_WRITE], 65536 + 8192);
+	/* Data requests: the three reads and the 16-segment write, not the bio-based one. */
+	assert_int_equal(c->data_requests, 4);
+	assert_int_equal(out->count[BLKIO_COUNT_SEGMENTS][1], 3);
+	assert_int_equal(out->count[BLKIO_COUNT_SEGMENTS][16], 1);
+	assert_int_equal(c->sum_segments, 3 + 16);
+	assert_int_equal(out->size[BLKIO_SIZE_SEGMENT][8], 4);
+	assert_int_equal(out->size[BLKIO_SIZE_SEGMENT][9], 0);
+	assert_int_equal(out->size[BLKIO_SIZE_READ][8], 3);
+	assert_int_equal(c->sum_depth, 1 + 1 + 2 + 3 + 600 + 1);
+	assert_int_equal(c->nr_ns[BLKIO_LAT_QUEUE], 7);
+	assert_int_equal(c->sum_ns[BLKIO_LAT_QUEUE], 7000);
+	assert_int_equal(c->completed, 3);
+	assert_int_equal(c->nr_ns[BLKIO_LAT_DEVICE], 3);
+	assert_int_equal(c->nr_ns[BLKIO_LAT_TOTAL], 2);
+	assert_int_equal(c->sum_ns[BLKIO_LAT_DEVICE], 30000);
+	assert_int_equal(c->sum_ns[BLKIO_LAT_TOTAL], 25000);
+	assert_int_equal(c->merges_op[BLKIO_OP_WRITE], 4);
+	assert_int_equal(out->max.depth, 600);
+	free(out);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_only_the_flavours_tried),
 		cmocka_unit_test(test_truncates_safely),
 		cmocka_unit_test(test_name_match_ignores_bytes_after_nul),
+		cmocka_unit_test(test_fold_derives_what_the_histograms_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
