@@ -35,16 +35,33 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /*
- * Set by the loader before load; frozen, so the verifier prunes by them.
- *
+ * Set by the loader before load; frozen, so the verifier prunes by them. In the order
+ * they lie in .rodata: what every event reads first (member 0 included), in one or two
+ * cache lines, what only several members or names need after.
+ */
+/* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
+const volatile bool old_args[BLKIO_NR_TPS] = {};
+const volatile bool one_hwq = false;	 /* one member, one queue: slot = tag, hctx never read */
+const volatile bool snoop = false;
+const volatile bool by_name = false;	 /* some member has no dev_t */
+const volatile bool use_member_map = false; /* more members than the arrays hold */
+const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
+/*
+ * Tests only (BLKTRACE_BENCH_LOSE_COMPLETIONS): ignore about one completion in N, as
+ * kernel 6.18 sometimes never reports one, to check that lost completions are named and
+ * never raise the depth. 0 here: the verifier drops the branch.
+ */
+const volatile __u32 lose_every = 0;
+const volatile __u32 nr_slots = 1;
+/*
  * Member disks (blkio.h): the disks whose I/O counts, each for one traced device. The
  * common case is one disk, member 0, one device; an NVMe multipath head adds its hidden
  * path disks (matched by name: no dev_t), a stack adds its layers, a fleet its disks
- * (beyond BLKIO_MAX_DISKS, in member_map). disk_devs[i] == 0 marks a member matched by
- * name.
+ * (beyond BLKIO_MAX_DISKS, in member_map). A member whose dev is 0 is matched by name.
  */
+const volatile struct blkio_member members[BLKIO_MAX_DISKS] = {};
 const volatile __u32 nr_disks = 1;
-const volatile __u32 disk_devs[BLKIO_MAX_DISKS] = {}; /* BLKIO_DEV(major, first_minor) */
+const volatile __u32 nr_devices = 1;
 const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padded */
 /*
  * The bytes of disk_name that count: the name and its NUL. What follows the NUL in the
@@ -52,22 +69,6 @@ const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padd
  * bytes of an uninitialised stack buffer, so a path disk's name carries stack garbage.
  */
 const volatile __u64 disk_name_masks[BLKIO_MAX_DISKS][2] = {};
-const volatile struct blkio_member members[BLKIO_MAX_DISKS] = {};
-const volatile bool by_name = false;	 /* some member has no dev_t */
-const volatile bool use_member_map = false; /* more members than the arrays hold */
-const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
-const volatile __u32 nr_devices = 1;
-const volatile __u32 nr_slots = 1;
-const volatile bool one_hwq = false;	 /* one member, one queue: slot = tag, hctx never read */
-/* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
-const volatile bool old_args[BLKIO_NR_TPS] = {};
-const volatile bool snoop = false;
-/*
- * Tests only (BLKTRACE_BENCH_LOSE_COMPLETIONS): ignore about one completion in N, as
- * kernel 6.18 sometimes never reports one, to check that lost completions are named and
- * never raise the depth. 0 here: the verifier drops the branch.
- */
-const volatile __u32 lose_every = 0;
 
 /* The shared atomics, one per device: each alone on its cache line. */
 struct {
@@ -230,13 +231,13 @@ static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 	__u32 i, dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
 	__u64 name[2];
 
-	if (dev == disk_devs[0])
+	if (dev == members[0].dev)
 		return &members[0];
 	if (nr_disks == 1 && !by_name && !use_member_map)
 		return NULL;
 #pragma unroll
 	for (i = 1; i < BLKIO_MAX_DISKS; i++)
-		if (i < nr_disks && disk_devs[i] && dev == disk_devs[i])
+		if (i < nr_disks && members[i].dev && dev == members[i].dev)
 			return &members[i];
 	if (use_member_map) {
 		member_t *m = bpf_map_lookup_elem(&member_map, &dev);
@@ -248,7 +249,7 @@ static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 		return NULL;
 #pragma unroll
 	for (i = 0; i < BLKIO_MAX_DISKS; i++)
-		if (i < nr_disks && !disk_devs[i] &&
+		if (i < nr_disks && !members[i].dev &&
 		    (name[0] & disk_name_masks[i][0]) == disk_names[i][0] &&
 		    (name[1] & disk_name_masks[i][1]) == disk_names[i][1])
 			return &members[i];

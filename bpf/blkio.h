@@ -219,12 +219,12 @@ enum blkio_tp {
 #define BLKIO_MEMBER_BIO 1u
 
 struct blkio_member {
+	__u32 dev;		/* BLKIO_DEV(major, first_minor); 0: matched by name */
 	__u32 device;		/* the traced device it counts for: its stats element */
 	__u32 flags;		/* BLKIO_MEMBER_* */
 	__u32 slot_base;	/* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
 	__u32 hwqs;		/* hardware queues */
 	__u32 tags;		/* tags per hardware queue */
-	__u32 pad;
 	__u64 part_start;	/* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
 };

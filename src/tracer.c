@@ -196,7 +196,6 @@ struct member_set {
 	unsigned int in_map; /* members beyond them, in member_map */
 	unsigned int slots;  /* slot table entries so far */
 	struct blkio_member over[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
-	__u32 over_dev[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
 };
 
 /*
@@ -207,7 +206,12 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 		      const struct device *dev, const char *name, bool hidden, unsigned int hwqs,
 		      unsigned int tags, struct diag *d)
 {
-	struct blkio_member m = { .device = idx, .hwqs = hwqs, .tags = tags };
+	struct blkio_member m = {
+		.dev = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor),
+		.device = idx,
+		.hwqs = hwqs,
+		.tags = tags,
+	};
 	unsigned long long want = (unsigned long long)ms->slots + (unsigned long long)hwqs * tags;
 
 	if (dev->bio_based)
@@ -232,7 +236,6 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 				  name, BLKIO_DISK_NAME_BYTES);
 	if (ms->n < BLKIO_MAX_DISKS) {
 		s->rodata->members[ms->n] = m;
-		s->rodata->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 		if (hidden) {
 			pack_name(name, s->rodata->disk_names[ms->n],
 				  s->rodata->disk_name_masks[ms->n]);
@@ -246,8 +249,7 @@ static int add_member(struct blkio_bpf *s, struct member_set *ms, unsigned int i
 				  "%s: too many disks without dev_t (NVMe paths) to "
 				  "trace at once: at most %d members",
 				  name, BLKIO_MAX_DISKS);
-	ms->over[ms->in_map] = m;
-	ms->over_dev[ms->in_map++] = BLKIO_DEV(dev->major, dev->minor);
+	ms->over[ms->in_map++] = m;
 	return 0;
 }
 
@@ -294,7 +296,7 @@ static int fill_member_map(struct tracer *t, const struct member_set *ms)
 	unsigned int i;
 
 	for (i = 0; i < ms->in_map; i++)
-		if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.member_map), &ms->over_dev[i],
+		if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.member_map), &ms->over[i].dev,
 					&ms->over[i], BPF_NOEXIST))
 			return -errno;
 	return 0;

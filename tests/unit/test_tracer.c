@@ -140,7 +140,7 @@ static void test_fold_derives_what_the_histograms_hold(void **state)
 	v->count[BLKIO_COUNT_SEGMENTS][16] = 1;
 	v->size[BLKIO_SIZE_SEGMENT][8] = 1; /* 64 KiB / 16 */
 	v->r.requests[BLKIO_OP_FLUSH] = 1;
-	v->r.requests[BLKIO_OP_READ] = 1; /* the empty read */
+	v->r.requests[BLKIO_OP_READ] = 1;   /* the empty read */
 	v->count[BLKIO_COUNT_DEPTH][1] = 2; /* the flush and the empty read at 1 */
 	v->count[BLKIO_COUNT_DEPTH][2] = 1;
 	v->count[BLKIO_COUNT_DEPTH][3] = 1;
