@@ -205,6 +205,28 @@ static __u64 xorshift64(__u64 *s)
 	return *s;
 }
 
+/* The branch-free log2 against the compiler's count of leading zeros, below 2^63. */
+static void test_log2(void **state)
+{
+	__u64 seed = 0x2545F4914F6CDD1DULL, v;
+	unsigned int b, i;
+
+	(void)state;
+	assert_int_equal(hist_log2(0), 0);
+	for (b = 0; b < 63; b++) {
+		assert_int_equal(hist_log2(1ULL << b), b);
+		assert_int_equal(hist_log2((2ULL << b) - 1), b);
+		if (b > 1)
+			assert_int_equal(hist_log2((1ULL << b) + 1), b);
+	}
+	for (i = 0; i < 200000; i++) {
+		v = xorshift64(&seed) >> 1;
+		v >>= v & 63;
+		if (v)
+			assert_int_equal(hist_log2(v), 63 - __builtin_clzll(v));
+	}
+}
+
 static void test_sweep_contains(void **state)
 {
 	static const enum hist_kind kinds[] = { HIST_KIND_SIZE, HIST_KIND_COUNT, HIST_KIND_LAT };
@@ -425,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_size_boundaries),
 		cmocka_unit_test(test_count_boundaries),
 		cmocka_unit_test(test_lat_boundaries),
+		cmocka_unit_test(test_log2),
 		cmocka_unit_test(test_sweep_contains),
 		cmocka_unit_test(test_buckets_tile),
 		cmocka_unit_test(test_lat_relative_width),
