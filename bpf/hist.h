@@ -23,9 +23,7 @@
  *
  * Index computation takes one predictable branch per regime (the common ones, such
  * as sizes under 2 MiB and counts under 512, never reach the log2), and log2 itself
- * is the shift ladder (BPF has no count-leading-zeros instruction), free of branches:
- * a latency varies from one request to the next, so a branch on it would be
- * mispredicted, at ~20 cycles, where the whole ladder takes about as many.
+ * takes no branch either (see hist_log2).
  */
 #ifndef BLKTRACE_BENCH_HIST_H
 #define BLKTRACE_BENCH_HIST_H
@@ -45,41 +43,27 @@
 #endif
 
 /*
- * 1 when v > c, else 0, for v and c below 2^63: the sign of c - v. BPF has no
- * set-on-compare instruction, so the comparison itself would become a branch; the
- * empty asm keeps the compiler from turning the arithmetic back into one.
+ * floor(log2(v)) for v > 0; 0 for v == 0. The bits below v's highest set, then a de
+ * Bruijn multiply indexes a table by that bit alone: 16 instructions, no branch (BPF
+ * has no count-leading-zeros instruction, and no set-on-compare either, so a ladder of
+ * comparisons becomes branches on a value that varies from one request to the next).
  */
-HIST_INLINE __u64 hist_above(__u64 v, __u64 c)
-{
-	__u64 d = c - v;
+static const __u8 hist_debruijn_msb[64] = {
+	0,  47, 1,  56, 48, 27, 2,  60, 57, 49, 41, 37, 28, 16, 3,  61,
+	54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11, 4,  62,
+	46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
+	25, 39, 14, 33, 19, 30, 9,  24, 13, 18, 8,  12, 7,  6,  5,  63,
+};
 
-#ifdef __bpf__
-	asm volatile("" : "+r"(d));
-#endif
-	return d >> 63;
-}
-
-/* floor(log2(v)) for 0 < v < 2^63; 0 for v == 0. Branch-free. */
 HIST_INLINE __u32 hist_log2(__u64 v)
 {
-	__u32 r, shift;
-
-	r = hist_above(v, 0xFFFFFFFFULL) << 5;
-	v >>= r;
-	shift = hist_above(v, 0xFFFF) << 4;
-	v >>= shift;
-	r |= shift;
-	shift = hist_above(v, 0xFF) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = hist_above(v, 0xF) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = hist_above(v, 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	r |= (v >> 1);
-	return r;
+	v |= v >> 1;
+	v |= v >> 2;
+	v |= v >> 4;
+	v |= v >> 8;
+	v |= v >> 16;
+	v |= v >> 32;
+	return hist_debruijn_msb[(v * 0x03f79d71b4cb0a89ULL) >> 58];
 }
 
 /*
@@ -94,8 +78,6 @@ HIST_INLINE __u32 hist_size_index(__u64 bytes)
 		return bytes >> 9; /* [0, 4K): 0..7 */
 	if (bytes < (2ULL << 20))
 		return 7 + (bytes >> 12);  /* [4K, 2M): 8..518 */
-	if (bytes >> 32)
-		return HIST_SIZE_BUCKETS - 1; /* 4 GiB and more; hist_log2 wants < 2^63 */
 	idx = 519 + hist_log2(bytes) - 21; /* [2M, ...): 519.. */
 	if (idx > HIST_SIZE_BUCKETS - 1)
 		idx = HIST_SIZE_BUCKETS - 1;
@@ -108,8 +90,6 @@ HIST_INLINE __u32 hist_count_index(__u64 v)
 
 	if (v < HIST_COUNT_EXACT)
 		return v;
-	if (v >> 16)
-		return HIST_COUNT_BUCKETS - 1; /* hist_log2 wants < 2^63 */
 	idx = HIST_COUNT_EXACT + hist_log2(v) - 9;
 	if (idx > HIST_COUNT_BUCKETS - 1)
 		idx = HIST_COUNT_BUCKETS - 1;
@@ -123,8 +103,6 @@ HIST_INLINE __u32 hist_lat_index(__u64 ns)
 
 	if (ns < 64)
 		return ns;
-	if (ns >> 37)
-		return HIST_LAT_BUCKETS - 1; /* 137 s or more; hist_log2 wants < 2^63 */
 	/* Group (msb - 5) of 64, offset by the 6 bits below the msb. */
 	msb = hist_log2(ns);
 	idx = ((__u64)(msb - 5) << HIST_LAT_SUB_BITS) + ((ns >> (msb - HIST_LAT_SUB_BITS)) & 63);
