@@ -74,9 +74,13 @@ loop_defaults() {
 	return 0
 }
 
-# set_sysfs FILE VALUE: remembers the old value, restored at exit.
+# set_sysfs FILE VALUE: remembers the old value, restored at exit. A choice file
+# ("[none] mq-deadline", queue/scheduler) is restored to its bracketed value.
 set_sysfs() {
-	_RESTORE+=("$1=$(cat "$1")")
+	local old
+	old=$(cat "$1")
+	[[ $old != *\[*\]* ]] || old=$(sed 's/.*\[\(.*\)\].*/\1/' <<< "$old")
+	_RESTORE+=("$1=$old")
 	echo "$2" > "$1"
 }
 

@@ -5,9 +5,13 @@
 make_loop A 128M || { not_ok "losetup"; finish; exit 1; }
 a=$(basename "$A")
 
-for mode in btf raw; do
+# btf and raw: the program flavours, each request issued directly (no scheduler);
+# deadline: through mq-deadline, so that each request is inserted first and its process
+# comes from the insert.
+for mode in btf raw deadline; do
 	env=()
 	[ $mode = raw ] && env=(BLKTRACE_BENCH_RAW_TP=1)
+	[ $mode = deadline ] && set_sysfs "/sys/block/$a/queue/scheduler" mq-deadline
 	env "${env[@]}" "$BB" --trace "$a" --snoop "$TMP/$mode.snoop" --json "$TMP/$mode.json" -- \
 		dd if=/dev/zero of="$A" bs=16k count=150 oflag=direct status=none \
 		> /dev/null 2> "$TMP/$mode.err"
@@ -18,6 +22,8 @@ for mode in btf raw; do
 	expect_eq "$mode: 150 lines of text" "$(($(wc -l < "$TMP/$mode.txt") - 1))" 150
 	expect_eq "$mode: every record is dd's 16 KiB write" \
 		"$(awk 'NR > 1 { print $3, $5, $7 }' "$TMP/$mode.txt" | sort -u)" "dd write 16384"
+	expect_eq "$mode: one process, dd" \
+		"$(awk 'NR > 1 && $2 > 1 { print $2 }' "$TMP/$mode.txt" | sort -u | wc -l)" 1
 	expect_eq "$mode: sectors ascend by 32" \
 		"$(awk 'NR > 1 { if (NR > 2 && $6 != prev + 32) bad++; prev = $6 } END { print bad + 0 }' "$TMP/$mode.txt")" 0
 	expect_eq "$mode: no lost records" "$(jqv "$TMP/$mode.json" .runs[0].block.lost_records)" 0
