@@ -31,24 +31,11 @@
 #include <bpf/bpf_core_read.h>
 #include "blkio.h"
 #include "core_fixes.bpf.h"
+#include "members.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/*
- * Set by the loader before load; frozen, so the verifier prunes by them.
- *
- * Member disks (blkio.h): the disks whose I/O counts, each for one traced device. The
- * common case is one disk, member 0, one device; an NVMe multipath head adds its hidden
- * path disks (matched by name: no dev_t), a stack adds its layers, a fleet its disks
- * (beyond BLKIO_MAX_DISKS, in member_map). disk_devs[i] == 0 marks a member matched by
- * name.
- */
-const volatile __u32 nr_disks = 1;
-const volatile __u32 disk_devs[BLKIO_MAX_DISKS] = {}; /* BLKIO_DEV(major, first_minor) */
-const volatile __u64 disk_names[BLKIO_MAX_DISKS][2] = {}; /* disk_name, NUL-padded */
-const volatile struct blkio_member members[BLKIO_MAX_DISKS] = {};
-const volatile bool by_name = false;	 /* some member has no dev_t */
-const volatile bool use_member_map = false; /* more members than the arrays hold */
+/* Set by the loader before load; frozen, so the verifier prunes by them. */
 const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
 const volatile __u32 nr_devices = 1;
 const volatile __u32 nr_slots = 1;
@@ -90,14 +77,6 @@ struct {
 	__type(value, __u64);
 } slots SEC(".maps");
 
-/* Members beyond the arrays, by dev_t (a fleet); one entry otherwise. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct blkio_member);
-} member_map SEC(".maps");
-
 /*
  * Bios of a bio-based device in flight: their submission time, by address (a bio has no
  * tag). Sized by the loader when a member counts bios; one entry otherwise.
@@ -134,8 +113,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct blkio_who);
 } who_slots SEC(".maps");
-
-typedef const volatile struct blkio_member member_t;
 
 static __always_inline struct blkio_pcpu *my_stats(__u32 device)
 {
@@ -199,68 +176,6 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
 	default:
 		return BLKIO_OP_OTHER;
 	}
-}
-
-/*
- * The member a disk is, or NULL. The common case, one disk, is one compare; the loops
- * and the map exist only when the loader set several members.
- */
-static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
-{
-	__u32 i, dev = BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
-	__u64 name[2];
-
-	if (dev == disk_devs[0])
-		return &members[0];
-	if (nr_disks == 1 && !by_name && !use_member_map)
-		return NULL;
-#pragma unroll
-	for (i = 1; i < BLKIO_MAX_DISKS; i++)
-		if (i < nr_disks && disk_devs[i] && dev == disk_devs[i])
-			return &members[i];
-	if (use_member_map) {
-		member_t *m = bpf_map_lookup_elem(&member_map, &dev);
-
-		if (m)
-			return m;
-	}
-	if (!by_name || bpf_core_read(name, sizeof(name), &disk->disk_name))
-		return NULL;
-#pragma unroll
-	for (i = 0; i < BLKIO_MAX_DISKS; i++)
-		if (i < nr_disks && !disk_devs[i] && name[0] == disk_names[i][0] &&
-		    name[1] == disk_names[i][1])
-			return &members[i];
-	return NULL;
-}
-
-/* Inside the member's partition, if it has one (sector of the whole disk). */
-static __always_inline bool in_range(member_t *m, __u64 sector)
-{
-	return !m->part_end || (sector >= m->part_start && sector < m->part_end);
-}
-
-/*
- * Is this request ours? Its disk must be a member; with a partition filter, a request
- * that carries data must start inside the partition (zero-length requests such as
- * flushes have no sector and belong to the whole disk).
- */
-static __always_inline member_t *rq_member(struct request *rq, bool btf)
-{
-	member_t *m = disk_member(rq_disk(rq, btf), btf);
-
-	if (!m || !m->part_end || !RD(btf, rq, __data_len))
-		return m;
-	return in_range(m, RD(btf, rq, __sector)) ? m : NULL;
-}
-
-static __always_inline member_t *bio_member(struct bio *bio, bool btf)
-{
-	member_t *m = disk_member(bio_disk(bio, btf), btf);
-
-	if (!m || !m->part_end)
-		return m;
-	return in_range(m, RD(btf, bio, bi_iter.bi_sector)) ? m : NULL;
 }
 
 /*

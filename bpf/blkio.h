@@ -168,4 +168,19 @@ struct blkio_member {
 	__u64 part_end;
 };
 
+/*
+ * The disk filter in read-only data, one for each BPF object (bpf/members.bpf.h matches
+ * it): the common case is one disk, member 0; more members follow in the arrays, and
+ * beyond BLKIO_MAX_DISKS in a hash map. disk_devs[i] == 0 marks a member matched by name.
+ */
+struct blkio_filter {
+	__u32 nr_disks;
+	__u32 by_name;		/* some member has no dev_t */
+	__u32 use_member_map;	/* more members than the arrays hold */
+	__u32 pad;
+	__u32 disk_devs[BLKIO_MAX_DISKS];	  /* BLKIO_DEV(major, first_minor) */
+	__u64 disk_names[BLKIO_MAX_DISKS][2];	  /* disk_name, NUL-padded */
+	struct blkio_member members[BLKIO_MAX_DISKS];
+};
+
 #endif /* BLKTRACE_BENCH_BLKIO_H */

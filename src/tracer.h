@@ -55,22 +55,6 @@ size_t tracer__map_bytes(const struct tracer *t);
 int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
 		       unsigned long long *run_cnt);
 
-/* Why one program flavour failed to load: which program, and the verifier's last lines. */
-struct tracer_load_failure {
-	int err; /* -errno of the load; 0: this flavour was not tried */
-	char prog[64];
-	char log_tail[1024]; /* "\n    line" per line */
-};
-
-/*
- * The message for a load that failed in every flavour tried (f[0] tp_btf, f[1] raw_tp):
- * "needs root" only when the process lacks the capabilities (has_caps false) and the
- * kernel said EPERM/EACCES; otherwise the verifier's rejection, named per program, to
- * be reported as a bug.
- */
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
-			const char *release);
-
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);

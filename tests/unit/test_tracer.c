@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "tracer.h"
+#include "bpf_load.h"
 
 static void has(const char *s, const char *want)
 {
@@ -20,7 +20,7 @@ static void has(const char *s, const char *want)
 
 static void test_verifier_rejection_as_root(void **state)
 {
-	struct tracer_load_failure f[2] = {
+	struct bpf_load_failure f[2] = {
 		{ -EACCES, "tp_btf_rq_issue",
 		  "\n    R3 max value is outside of the allowed memory range" },
 		{ -EINVAL, "raw_tp_rq_issue", "\n    BPF_STX uses reserved fields" },
@@ -28,7 +28,7 @@ static void test_verifier_rejection_as_root(void **state)
 	char buf[2048];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, true, "6.1.0-57-cloud-amd64");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.1.0-57-cloud-amd64");
 	assert_null(strstr(buf, "needs root"));
 	has(buf, "the kernel (6.1.0-57-cloud-amd64) refused the BPF programs; this is a bug, "
 		 "please report it with the output of -vv");
@@ -40,43 +40,43 @@ static void test_verifier_rejection_as_root(void **state)
 
 static void test_needs_root_without_caps(void **state)
 {
-	struct tracer_load_failure f[2] = { { -EPERM, "", "" }, { 0, "", "" } };
+	struct bpf_load_failure f[2] = { { -EPERM, "", "" }, { 0, "", "" } };
 	char buf[512];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, false, "6.18.0");
+	bpf_load__error(buf, sizeof(buf), f, false, "6.18.0");
 	has(buf, "loading BPF programs needs root");
 	assert_null(strstr(buf, "refused"));
 
 	/* The same EPERM with the capabilities is no privilege problem. */
-	tracer__load_error(buf, sizeof(buf), f, true, "6.18.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.18.0");
 	assert_null(strstr(buf, "needs root"));
 	has(buf, "tp_btf flavour: Operation not permitted");
 }
 
 static void test_only_the_flavours_tried(void **state)
 {
-	struct tracer_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
+	struct bpf_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
 	char buf[512];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, true, "5.10.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "5.10.0");
 	assert_null(strstr(buf, "tp_btf flavour"));
 	has(buf, "\n  raw_tp flavour: program raw_tp_split: Permission denied");
 	/* A lone EACCES of raw_tp without capabilities is still "needs root". */
-	tracer__load_error(buf, sizeof(buf), f, false, "5.10.0");
+	bpf_load__error(buf, sizeof(buf), f, false, "5.10.0");
 	has(buf, "needs root");
 }
 
 static void test_truncates_safely(void **state)
 {
-	struct tracer_load_failure f[2] = { { -EACCES, "tp_btf_rq_issue", "\n    x" },
-					    { -EACCES, "raw_tp_rq_issue", "\n    y" } };
+	struct bpf_load_failure f[2] = { { -EACCES, "tp_btf_rq_issue", "\n    x" },
+					 { -EACCES, "raw_tp_rq_issue", "\n    y" } };
 	char buf[40];
 
 	(void)state;
 	memset(buf, 'Z', sizeof(buf));
-	tracer__load_error(buf, sizeof(buf), f, true, "6.1.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.1.0");
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 }
 
