@@ -17,7 +17,7 @@
 #include "driver_probes.h"
 #include "sweep.h"
 #include "outfile.h"
-#include "report_json.h"
+#include "report_out.h"
 #include "report_text.h"
 #include "snoop.h"
 #include "text.h"
@@ -70,21 +70,6 @@ static void sleep_s(double s)
 	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
 
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
-}
-
-static void join_command(char *buf, size_t len, int argc, char **argv)
-{
-	char *all = NULL;
-	size_t all_len = 0;
-	FILE *f = open_memstream(&all, &all_len);
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; f && i < argc; i++)
-		fprintf(f, "%s%s", i ? " " : "", argv[i]);
-	if (f && !fclose(f))
-		text__copy(buf, len, all);
-	free(all);
 }
 
 /*
@@ -281,32 +266,7 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 static int report(const struct options *o, const struct result *res, struct outfile *json,
 		  struct diag *d)
 {
-	struct report rep;
-	json_t *doc;
-	int err = 0;
-
-	/* Everything derived, once, before either printer runs. */
-	if (report__build(&rep, res, o->recommend)) {
-		outfile__abort(json);
-		return diag__fail(d, -ENOMEM, "out of memory");
-	}
-	if (!o->json || strcmp(o->json, "-"))
-		report_text__print(stdout, &rep, o->brief);
-	if (o->json) {
-		doc = report_json__doc(&rep);
-		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-			  : -ENOMEM;
-		json_decref(doc);
-		if (err) {
-			outfile__abort(json);
-			diag__fail(d, err, "cannot write --json %s: %s",
-				   strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
-		} else {
-			err = outfile__commit(json, d);
-		}
-	}
-	report__free(&rep);
-	return err ? err : finish_stdout(d);
+	return report_out__write(res, o->json, json, o->recommend, o->brief, d);
 }
 
 /*
@@ -425,7 +385,7 @@ static int count_command(struct tracer *t, const struct options *o, const struct
 	int err;
 
 	run->exit_status = status;
-	join_command(run->label, sizeof(run->label), o->nr_command, o->command);
+	text__join(run->label, sizeof(run->label), o->nr_command, o->command);
 	err = tracer__snapshot_all(t, run->block);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
@@ -565,7 +525,7 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 		return err;
 	driver_probes__notice(&probes, &res.device, stderr);
 	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	join_command(res.command_line, sizeof(res.command_line), o->argc, o->argv);
+	text__join(res.command_line, sizeof(res.command_line), o->argc, o->argv);
 	host_info__read(&res.host);
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;

@@ -148,3 +148,18 @@ const char *text__escape(char *buf, size_t size, const char *s, size_t n)
 	buf[o] = '\0';
 	return buf;
 }
+
+void text__join(char *buf, size_t len, int argc, char **argv)
+{
+	char *all = NULL;
+	size_t all_len = 0;
+	FILE *f = open_memstream(&all, &all_len);
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; f && i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	if (f && !fclose(f))
+		text__copy(buf, len, all);
+	free(all);
+}
