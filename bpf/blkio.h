@@ -139,6 +139,8 @@ enum blkio_tp {
 	BLKIO_TP_BIO_FRONTMERGE,
 	BLKIO_TP_SPLIT,
 	BLKIO_TP_BIO_QUEUE,
+	BLKIO_TP_GETRQ,	    /* bpf/blktrace.bpf.c only */
+	BLKIO_TP_BIO_REMAP, /* bpf/blktrace.bpf.c only */
 	BLKIO_NR_TPS,
 };
 

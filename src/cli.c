@@ -49,6 +49,7 @@ enum {
 	OPT_SNOOP_TEXT,
 	OPT_WRAP,
 	OPT_STATE_DIR,
+	OPT_BLKTRACE,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -65,6 +66,10 @@ static const struct argp_option options[] = {
 	  "Also write one binary record per request to FILE (see --snoop-text)", 0 },
 	{ "snoop-text", OPT_SNOOP_TEXT, "FILE", 0,
 	  "Print a --snoop FILE as text, one line per request", 0 },
+	{ "blktrace", OPT_BLKTRACE, "DIR", 0,
+	  "Also write every event in blktrace's format, one file per CPU (DIR/DEV.blktrace.CPU), "
+	  "for blkparse, btt, iowatcher and btrecord",
+	  0 },
 	{ "verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN,
 	  "Use the raw_tp programs even where tp_btf works", 0 },
@@ -340,6 +345,13 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
 		return parse_fail_on_regression(state, ps->cmd, arg, o);
+	case OPT_BLKTRACE:
+		if (!trace)
+			return usage_error(state, "--blktrace is an option of trace");
+		if (!*arg)
+			return usage_error(state, "--blktrace: empty directory name");
+		o->blktrace = arg;
+		return 0;
 	case OPT_STATE_DIR:
 		if (!trace && strcmp(ps->cmd, "restore"))
 			return usage_error(state, "--state-dir is an option of trace and restore");

@@ -60,6 +60,7 @@ struct options {
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text; /* --snoop-text FILE: print such a file */
+	const char *blktrace;	/* --blktrace DIR: blktrace's files, one per CPU */
 };
 
 struct diag;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "btrace_out.h"
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
@@ -24,6 +25,12 @@
 #include "tracer.h"
 
 static volatile sig_atomic_t stop_signal;
+
+/* The files a trace writes, opened before anything is traced (open_outputs). */
+struct trace_outputs {
+	struct outfile json, snoop;
+	struct btrace_out *blktrace; /* --blktrace DIR */
+};
 
 static void on_signal(int sig)
 {
@@ -210,6 +217,8 @@ cleanup:
 
 /* 4 MiB: at 72 bytes a record, ~58k requests, 0.4 s at 150k IOPS between two drains. */
 #define SNOOP_RING_BYTES (4U << 20)
+/* 16 MiB: ~5 records of 80 bytes per request, ~40k requests between two drains. */
+#define BTRACE_RING_BYTES (16U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
 static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
@@ -229,32 +238,67 @@ static void say_tracing(const struct options *o, const struct result *res, struc
 		tracer__map_bytes(t));
 }
 
+/* --blktrace: the files named, and what they hold into the result. */
+static int commit_blktrace(const struct options *o, struct result *res, struct trace_outputs *out,
+			   struct diag *d)
+{
+	struct btrace_summary *sum = calloc(1, sizeof(*sum));
+	uint64_t events = 0;
+	size_t i;
+	int err;
+
+	if (!sum)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	err = btrace_out__commit(out->blktrace, sum, d);
+	if (err) {
+		free(sum);
+		return err;
+	}
+	res->blktrace = sum;
+	for (i = 0; i < sum->nr_sets; i++)
+		events += sum->sets[i].total.events;
+	/* As blktrace ends: what was written, and what was dropped. */
+	fprintf(stderr, "blktrace-bench: %llu blktrace events in %s (%s.blktrace.*%s), %llu lost\n",
+		(unsigned long long)events, o->blktrace, sum->nr_sets ? sum->sets[0].name : "",
+		sum->nr_sets > 1 ? " and the layers'" : "", (unsigned long long)sum->lost);
+	return 0;
+}
+
 /*
  * Detach, then drain the snoop ring buffer, then free the maps: the report's own
  * I/O must not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res, struct outfile *snoop_out, struct diag *d)
+			struct result *res, struct trace_outputs *out, struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
 	size_t i;
 	int err;
 
 	tracer__detach(*t);
+	btrace_out__detach(out->blktrace);
 	err = snoop__stop(*sn, &records);
 	*sn = NULL;
 	tracer__close(*t);
 	*t = NULL;
+	if (o->blktrace) {
+		int bt_err = commit_blktrace(o, res, out, d);
+
+		if (bt_err) {
+			outfile__abort(&out->snoop);
+			return bt_err;
+		}
+	}
 	if (!o->snoop)
 		return 0;
 	for (i = 0; i < res->nr_runs; i++)
 		if (res->runs[i].has_block)
 			lost += res->runs[i].block->c.lost_events;
 	if (err) {
-		outfile__abort(snoop_out);
+		outfile__abort(&out->snoop);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
 	}
-	err = outfile__commit(snoop_out, d);
+	err = outfile__commit(&out->snoop, d);
 	if (err)
 		return err;
 	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
@@ -269,15 +313,28 @@ static int report(const struct options *o, const struct result *res, struct outf
 	return report_out__write(res, o->json, json, o->recommend, o->brief, d);
 }
 
+/* The traced devices in the tracers' order: the device, then the layers under it. */
+static unsigned int trace_devices(struct result *res, const struct device **devs)
+{
+	size_t i;
+
+	devs[0] = &res->device;
+	for (i = 0; i < res->nr_layers; i++)
+		devs[1 + i] = &res->layers[i].dev;
+	return 1 + res->nr_layers;
+}
+
 /*
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct outfile *json, struct outfile *snoop,
+static int open_outputs(const struct options *o, struct result *res, struct trace_outputs *out,
 			struct diag *d)
 {
-	struct outfile_input in[2] = { { o->rw ? o->file : NULL, "the workload's --file" },
-				       { o->json, "the --json output as well" } };
+	struct outfile_input in[3] = { { o->rw ? o->file : NULL, "the workload's --file" },
+				       { o->json, "the --json output as well" },
+				       { o->snoop, "the --snoop output as well" } };
+	const struct device *devs[1 + STACK_MAX_LAYERS];
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
@@ -285,26 +342,41 @@ static int open_outputs(const struct options *o, struct outfile *json, struct ou
 				   "--snoop -: the records are binary; give a file (--snoop-text "
 				   "reads it)");
 	if (o->json)
-		err = outfile__open(json, "--json", o->json, in, 1, d);
+		err = outfile__open(&out->json, "--json", o->json, in, 1, d);
 	if (!err && o->snoop)
-		err = outfile__open(snoop, "--snoop", o->snoop, in, 2, d);
+		err = outfile__open(&out->snoop, "--snoop", o->snoop, in, 2, d);
+	if (!err && o->blktrace)
+		err = btrace_out__open(&out->blktrace, o->blktrace, devs, trace_devices(res, devs),
+				       in, 3, d);
 	return err;
+}
+
+/* --blktrace: the per-event programs beside the aggregate ones, same devices. */
+static int start_blktrace(const struct options *o, const struct env_config *cfg,
+			  const struct tracer_opts *topts, struct btrace_out *out, struct diag *d)
+{
+	struct btrace_opts bopts = {
+		.devs = topts->devs,
+		.nr_devs = topts->nr_devs,
+		.force_raw_tp = o->raw_tp || cfg->force_raw_tp,
+		.verbose = o->verbose,
+		.ring_bytes = BTRACE_RING_BYTES,
+	};
+
+	return btrace_out__start(out, &bopts, d);
 }
 
 /* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 struct tracer **t, struct snoop **sn, struct trace_outputs *out,
 			 struct diag *d)
 {
-	const struct device *devs[1 + STACK_MAX_LAYERS] = { &res->device };
+	const struct device *devs[1 + STACK_MAX_LAYERS];
 	struct tracer_opts topts = {};
-	size_t i;
 	int err;
 
-	for (i = 0; i < res->nr_layers; i++)
-		devs[1 + i] = &res->layers[i].dev;
 	topts.devs = devs;
-	topts.nr_devs = 1 + res->nr_layers;
+	topts.nr_devs = trace_devices(res, devs);
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
@@ -321,12 +393,12 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 		return -EINTR;
 	}
 	if (o->snoop) {
-		err = snoop__start(tracer__events_fd(*t), snoop_out->f, sn);
+		err = snoop__start(tracer__events_fd(*t), out->snoop.f, sn);
 		if (err)
 			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
 					  strerror(-err));
 	}
-	return 0;
+	return o->blktrace ? start_blktrace(o, cfg, &topts, out->blktrace, d) : 0;
 }
 
 /*
@@ -336,8 +408,8 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
  * outcome.
  */
 static int run_workload(const struct options *o, const struct env_config *cfg,
-			const struct workload_env *env, struct result *res, struct outfile *json,
-			struct outfile *snoop_out, struct diag *d)
+			const struct workload_env *env, struct result *res,
+			struct trace_outputs *out, struct diag *d)
 {
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -351,7 +423,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
 	say_tracing(o, res, t);
@@ -362,9 +434,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+	err = stop_tracing(&t, &sn, o, res, out, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, &out->json, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -395,7 +467,7 @@ static int count_command(struct tracer *t, const struct options *o, const struct
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct outfile *json, struct outfile *snoop_out, struct diag *d)
+		     struct trace_outputs *out, struct diag *d)
 {
 	struct block_stats *start = NULL;
 	struct snoop *sn = NULL;
@@ -404,7 +476,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	int err, status = 0;
 	double t0;
 
-	err = start_tracing(o, cfg, res, &t, &sn, snoop_out, d);
+	err = start_tracing(o, cfg, res, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
 	start = calloc(1 + res->nr_layers, sizeof(*start));
@@ -441,9 +513,9 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	run->seconds = now_s() - t0;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, snoop_out, d);
+		err = stop_tracing(&t, &sn, o, res, out, d);
 	if (!err)
-		err = report(o, res, json, d);
+		err = report(o, res, &out->json, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
@@ -505,7 +577,7 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
-	struct outfile json_out = {}, snoop_out = {};
+	struct trace_outputs out = {};
 	struct workload_env env = {};
 	struct result res = {};
 	int err;
@@ -534,13 +606,14 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	if (!o->nr_set_values)
 		recover_settings(&env.state, &res.device);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(o, &json_out, &snoop_out, d);
+	err = open_outputs(o, &res, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &json_out, &snoop_out, d)
-			    : run_trace(o, cfg, &res, &json_out, &snoop_out, d);
+		err = o->rw ? run_workload(o, cfg, &env, &res, &out, d)
+			    : run_trace(o, cfg, &res, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
-	outfile__abort(&json_out);
-	outfile__abort(&snoop_out);
+	outfile__abort(&out.json);
+	outfile__abort(&out.snoop);
+	btrace_out__close(out.blktrace);
 	result__free(&res);
 	return err;
 }

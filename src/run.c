@@ -87,6 +87,9 @@ void result__free(struct result *res)
 	free(res->layers);
 	res->layers = NULL;
 	res->nr_layers = 0;
+	btrace_summary__free(res->blktrace);
+	free(res->blktrace);
+	res->blktrace = NULL;
 }
 
 void host_info__read(struct host_info *host)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "blkio.h"
+#include "btrace_summary.h"
 #include "device.h"
 #include "stack.h"
 
@@ -111,6 +112,8 @@ struct result {
 	char stack_top_kind[96]; /* the device in words, when it has layers: "md raid1" */
 	struct run *runs;
 	size_t nr_runs;
+	/* --blktrace, import: what the blktrace files hold; NULL otherwise. */
+	struct btrace_summary *blktrace;
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */

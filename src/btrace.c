@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The per-event tracer: probe, configure, load, attach. See btrace.h; the steps it
+ * shares with the aggregate tracer are bpf_load.c's and bpf_members.c's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "blkio.h" /* before the skeleton, which uses their types */
+#include "blktrace.h"
+#include "blktrace.skel.h"
+#include "bpf_load.h"
+#include "bpf_members.h"
+#include "btrace.h"
+#include "diag.h"
+
+struct btrace {
+	struct blktrace_bpf *skel;
+	const struct btrace_opts *opts; /* while loading */
+	struct member_set *ms;		/* while loading */
+	bool btf_flavour;
+};
+
+static void choose_programs(struct btrace *b, const struct btf *vmlinux)
+{
+	struct blktrace_bpf *s = b->skel;
+	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
+	/* Every event the kernel's blktrace logs for a request-based disk, and more for bios. */
+	const struct bpf_prog_choice c[] = {
+		{ "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_queue,
+		  s->progs.raw_tp_queue, true },
+		{ "block_getrq", BLKIO_TP_GETRQ, s->progs.tp_btf_getrq, s->progs.raw_tp_getrq,
+		  true },
+		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_insert,
+		  s->progs.raw_tp_insert, true },
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_issue, s->progs.raw_tp_issue,
+		  true },
+		{ "block_rq_complete", -1, s->progs.tp_btf_complete, s->progs.raw_tp_complete,
+		  true },
+		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_requeue,
+		  s->progs.raw_tp_requeue, true },
+		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		  s->progs.raw_tp_rq_merge, true },
+		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_backmerge,
+		  s->progs.raw_tp_backmerge, true },
+		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_frontmerge,
+		  s->progs.raw_tp_frontmerge, true },
+		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		  true },
+		{ "block_bio_remap", BLKIO_TP_BIO_REMAP, s->progs.tp_btf_remap,
+		  s->progs.raw_tp_remap, true },
+		/* A bio-based device (dm, md) completes bios, not requests. */
+		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
+		  s->progs.raw_tp_bio_complete, b->ms->any_bio },
+	};
+
+	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), b->btf_flavour, s->rodata->old_args);
+	s->rodata->complete_status =
+		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
+}
+
+static int configure(struct btrace *b, struct diag *d)
+{
+	struct blktrace_bpf *s = b->skel;
+	int err;
+
+	err = bpf_map__set_max_entries(s->maps.events, b->opts->ring_bytes);
+	if (!err && b->ms->in_map)
+		err = bpf_map__set_max_entries(s->maps.member_map, b->ms->in_map);
+	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
+}
+
+/* bpf_load__any's steps on our skeleton. */
+static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, bool btf, struct diag *d)
+{
+	struct btrace *b = ctx;
+	struct btf *vmlinux;
+	int err;
+
+	b->skel = blktrace_bpf__open_opts(oo);
+	if (!b->skel)
+		return diag__fail(d, -errno, "cannot open the BPF object: %s", strerror(errno));
+	b->btf_flavour = btf;
+	memset(b->ms, 0, sizeof(*b->ms));
+	err = bpf_members__set(&b->skel->rodata->filter, b->ms, b->opts->devs, b->opts->nr_devs, d);
+	if (err)
+		return err;
+	vmlinux = bpf_load__vmlinux(d);
+	if (!vmlinux)
+		return -EOPNOTSUPP;
+	choose_programs(b, vmlinux);
+	btf__free(vmlinux);
+	return configure(b, d);
+}
+
+static int load_skel(void *ctx)
+{
+	return blktrace_bpf__load(((struct btrace *)ctx)->skel);
+}
+
+static int skel_loaded(void *ctx, struct diag *d)
+{
+	struct btrace *b = ctx;
+	int err = bpf_members__fill_map(b->ms, bpf_map__fd(b->skel->maps.member_map));
+
+	return err ? diag__fail(d, err, "cannot fill the member map: %s", strerror(-err)) : 0;
+}
+
+static void destroy_skel(void *ctx)
+{
+	struct btrace *b = ctx;
+
+	blktrace_bpf__destroy(b->skel);
+	b->skel = NULL;
+}
+
+static const struct bpf_load_ops load_ops = { open_skel, load_skel, skel_loaded, destroy_skel };
+
+int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d)
+{
+	struct btrace *b = calloc(1, sizeof(*b));
+	int err;
+
+	*out = NULL;
+	if (!b)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	b->opts = opts;
+	b->ms = calloc(1, sizeof(*b->ms));
+	err = b->ms ? bpf_load__any(&load_ops, b, opts->force_raw_tp, opts->verbose,
+				    &b->btf_flavour, d)
+		    : diag__fail(d, -ENOMEM, "out of memory");
+	free(b->ms);
+	b->ms = NULL;
+	b->opts = NULL;
+	if (err) {
+		btrace__close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+int btrace__start(struct btrace *b)
+{
+	return blktrace_bpf__attach(b->skel);
+}
+
+void btrace__detach(struct btrace *b)
+{
+	if (b && b->skel)
+		blktrace_bpf__detach(b->skel);
+}
+
+void btrace__close(struct btrace *b)
+{
+	if (!b)
+		return;
+	blktrace_bpf__destroy(b->skel);
+	free(b);
+}
+
+int btrace__events_fd(const struct btrace *b)
+{
+	return bpf_map__fd(b->skel->maps.events);
+}
+
+int btrace__lost(struct btrace *b, uint64_t *lost)
+{
+	int i, ncpus = libbpf_num_possible_cpus();
+	__u64 *v;
+	__u32 key = 0;
+
+	*lost = 0;
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.lost), &key, v)) {
+		free(v);
+		return -errno;
+	}
+	for (i = 0; i < ncpus; i++)
+		*lost += v[i];
+	free(v);
+	return 0;
+}
+
+const char *btrace__flavour(const struct btrace *b)
+{
+	return b->btf_flavour ? "tp_btf" : "raw_tp";
+}
+
+size_t btrace__map_bytes(const struct btrace *b)
+{
+	return bpf_load__map_bytes(b->skel->obj);
+}
