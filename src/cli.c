@@ -50,6 +50,7 @@ enum {
 	OPT_WRAP,
 	OPT_STATE_DIR,
 	OPT_BLKTRACE,
+	OPT_LIMITS_FROM,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -70,6 +71,8 @@ static const struct argp_option options[] = {
 	  "Also write every event in blktrace's format, one file per CPU (DIR/DEV.blktrace.CPU), "
 	  "for blkparse, btt, iowatcher and btrecord",
 	  0 },
+	{ "limits-from", OPT_LIMITS_FROM, "DEV|FILE", 0,
+	  "import: the queue limits the findings weigh, from a disk or a saved info --json", 0 },
 	{ "verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN,
 	  "Use the raw_tp programs even where tp_btf works", 0 },
@@ -338,7 +341,8 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 	case 'i':
 		return parse_positive_duration(state, "interval", arg, &o->interval);
 	case 'j':
-		parse_json(state, arg, trace, o);
+		/* import writes a result file as trace does: --json FILE. */
+		parse_json(state, arg, trace || !strcmp(ps->cmd, "import"), o);
 		return 0;
 	case 'v':
 		o->verbose++;
@@ -351,6 +355,13 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			return usage_error(state, "--blktrace: empty directory name");
 		o->blktrace = arg;
+		return 0;
+	case OPT_LIMITS_FROM:
+		if (strcmp(ps->cmd, "import"))
+			return usage_error(state, "--limits-from is an option of import");
+		if (!*arg)
+			return usage_error(state, "--limits-from: empty name");
+		o->limits_from = arg;
 		return 0;
 	case OPT_STATE_DIR:
 		if (!trace && strcmp(ps->cmd, "restore"))
@@ -467,6 +478,9 @@ static const struct {
 	  "compare takes two result files: blktrace-bench compare A.json B.json "
 	  "[--json] [--fail-on-regression PCT]" },
 	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
+	{ "import", 1,
+	  "import takes one trace: blktrace-bench import DIR|FILE [--json FILE] "
+	  "[--limits-from DEV|FILE]" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
@@ -484,7 +498,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
 	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"Other commands: info DEV, compare A.json B.json, restore DEV (see COMMAND --help).";
+	"Other commands: info DEV, compare A.json B.json, restore DEV, import DIR|FILE\n"
+	"(see COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -26,7 +26,7 @@ struct options {
 	bool raw_tp;	   /* hidden: force the raw_tp programs */
 	char **command;	   /* after "--": the command to run, NULL-terminated */
 	int nr_command;
-	const char *positional[4]; /* info DEV, compare A B, restore DEV: as many as it takes */
+	const char *positional[4]; /* info DEV, compare A B, restore DEV, import DIR|FILE */
 	int nr_positional;
 	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
 	double fail_on_regression;
@@ -61,6 +61,7 @@ struct options {
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text; /* --snoop-text FILE: print such a file */
 	const char *blktrace;	/* --blktrace DIR: blktrace's files, one per CPU */
+	const char *limits_from; /* import --limits-from DEV|FILE: the limits for findings */
 };
 
 struct diag;

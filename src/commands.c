@@ -16,10 +16,8 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
-	{ "trace", cmd_trace },
-	{ "info", cmd_info },
-	{ "compare", cmd_compare },
-	{ "restore", cmd_restore },
+	{ "trace", cmd_trace },	    { "info", cmd_info },     { "compare", cmd_compare },
+	{ "restore", cmd_restore }, { "import", cmd_import },
 };
 
 /* The options, then the command; --help and --version end after printing, with 0. */

@@ -19,6 +19,7 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_compare(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_restore(const struct options *o, const struct env_config *cfg, struct diag *d);
+int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d);
 
 /*
  * Run the command argv[1] names (argv[1] is changed to "blktrace-bench NAME"), or trace

@@ -114,6 +114,8 @@ struct result {
 	size_t nr_runs;
 	/* --blktrace, import: what the blktrace files hold; NULL otherwise. */
 	struct btrace_summary *blktrace;
+	/* import: the queue and total latencies start at Q (the bio queued), not G. */
+	bool lat_from_queue;
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */
