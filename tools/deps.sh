@@ -10,15 +10,17 @@ build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjanss
        pkg-config make gcc)
 # The completion and man page tests load them as a user's shell and man do;
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz);
-# clang-format: make check's format check.
+# clang-format: make check's format check; blktrace: blkparse, btt, iowatcher and
+# btrecord/btreplay, the peers that read --blktrace's files.
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
-      man-db libclang-rt-dev clang-format)
+      man-db libclang-rt-dev clang-format blktrace)
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
-# dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4).
+# dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4);
+# blktrace: the kernel's own tracer, the guests' oracle of --blktrace.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
-    dmsetup mdadm e2fsprogs)
+    dmsetup mdadm e2fsprogs blktrace)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 test) want=("${build[@]}" "${test[@]}") ;;

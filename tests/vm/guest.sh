@@ -251,5 +251,8 @@ rm -f /tmp/loop.img
 # 8. Stacks: dm and md over vdc and vdd.
 . "$(dirname "${BASH_SOURCE[0]}")/guest-stack.sh"
 
+# 9. --blktrace beside the kernel's own blktrace, and import.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-blktrace.sh"
+
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
 echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"

@@ -4,7 +4,7 @@
 #   tests/vm/initramfs.sh OUT.cpio.gz KDIR RELEASE
 #
 # Guest user space: busybox-static for the basics, bash, jq, util-linux's sfdisk,
-# dmsetup, mdadm and mke2fs for the test script, and the tool itself, each with the shared libraries `ldd`
+# dmsetup, mdadm, mke2fs and the kernel's blktrace for the test script, and the tool itself, each with the shared libraries `ldd`
 # names; the test scripts from tests/vm/; and the modules the tests load (with their
 # dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
 set -euo pipefail
@@ -41,6 +41,8 @@ add_bin "$(command -v mdadm)" /usr/sbin/mdadm
 add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
+# The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh).
+add_bin "$(command -v blktrace)" /usr/sbin/blktrace
 cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"
 cp "$ROOT/tests/vm/init" "$stage/init"
 chmod +x "$stage/init"
