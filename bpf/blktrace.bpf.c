@@ -32,7 +32,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set by the loader before load; frozen, so the verifier prunes by them. */
 /* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
 const volatile bool old_args[BLKIO_NR_TPS] = {};
-/* block_rq_complete passes a blk_status_t, not an errno as it did up to v5.16. */
+/*
+ * block_rq_complete passes a blk_status_t, not the errno of older kernels (v5.10's):
+ * the loader reads which from its BTF prototype.
+ */
 const volatile bool complete_status = false;
 
 /* The loader sizes it. */

@@ -4,8 +4,8 @@
 # Installed as /usr/share/bash-completion/completions/blktrace-bench, which
 # bash-completion loads on the first <TAB> after the command name. Commands,
 # options, --rw/--engine values, --set knobs, disks (from /sys/class/block, or
-# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare, and the
-# command after "--". tests/shell/test_docs.sh checks it against --help.
+# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare, traces for
+# import, and the command after "--". tests/shell/test_docs.sh checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
 _blktrace_bench_words()
@@ -19,7 +19,7 @@ _blktrace_bench_takes_value()
 	case $1 in
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
-		--iodepth | --file | --set | --state-dir)
+		--iodepth | --file | --set | --state-dir | --blktrace | --limits-from)
 		return 0
 		;;
 	esac
@@ -46,7 +46,7 @@ _blktrace_bench()
 		--rw --bs --size --count --runtime --engine --iodepth --no-fixed-bufs
 		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
 		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
-		--state-dir"
+		--state-dir --blktrace"
 	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
@@ -54,6 +54,7 @@ _blktrace_bench()
 		[info]="disk --json"
 		[compare]="results --json --fail-on-regression"
 		[restore]="disk --state-dir"
+		[import]="trace --json --limits-from"
 	)
 	local general="--help --usage --version"
 
@@ -106,13 +107,22 @@ _blktrace_bench()
 		_filedir
 		return
 		;;
-	--state-dir)
+	--state-dir | --blktrace)
 		_filedir -d
 		return
 		;;
+	--limits-from)
+		# A disk, or a saved info --json.
+		_blktrace_bench_disks
+		local disks=("${COMPREPLY[@]}")
+		_filedir json
+		COMPREPLY+=("${disks[@]}")
+		return
+		;;
 	-j | --json)
-		# trace writes the next word; info and compare print to stdout unless --json=FILE.
-		if [[ $cur != -* && ($cmd == trace || $split == true) ]]; then
+		# trace and import write the next word; info and compare print to stdout unless
+		# --json=FILE.
+		if [[ $cur != -* && ($cmd == trace || $cmd == import || $split == true) ]]; then
 			_filedir json
 			return
 		fi
@@ -141,6 +151,7 @@ _blktrace_bench()
 		;;
 	disk) _blktrace_bench_disks ;;
 	results) _filedir json ;;
+	trace) _filedir ;; # a directory of blktrace files, or one of them
 	esac
 } &&
 	complete -F _blktrace_bench blktrace-bench

@@ -140,9 +140,9 @@ int cmd_import(const struct options *o, const struct env_config *cfg, struct dia
 		err = build(o, cfg, &im, &res, d);
 	if (!err) {
 		set = &res.blktrace->sets[0];
-		fprintf(stderr, "blktrace-bench: %llu events of %s on %u CPUs from %s\n",
+		fprintf(stderr, "blktrace-bench: %llu events of %s on %u CPU%s from %s\n",
 			(unsigned long long)set->total.events, set->name, set->nr_cpus,
-			res.blktrace->where);
+			set->nr_cpus == 1 ? "" : "s", res.blktrace->where);
 		if (!o->limits_from)
 			fprintf(stderr, "blktrace-bench: no queue limits, no findings: "
 					"--limits-from DEV|FILE gives them\n");

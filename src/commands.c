@@ -15,10 +15,16 @@ struct cmd {
 	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
 };
 
+/* One command a line: tests/shell/test_docs.sh reads the names from here. */
+/* clang-format off */
 static const struct cmd commands[] = {
-	{ "trace", cmd_trace },	    { "info", cmd_info },     { "compare", cmd_compare },
-	{ "restore", cmd_restore }, { "import", cmd_import },
+	{ "trace", cmd_trace },
+	{ "info", cmd_info },
+	{ "compare", cmd_compare },
+	{ "restore", cmd_restore },
+	{ "import", cmd_import },
 };
+/* clang-format on */
 
 /* The options, then the command; --help and --version end after printing, with 0. */
 static int run(const struct cmd *c, int argc, char **argv, const struct env_config *cfg,

@@ -70,14 +70,19 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, and --fail-on-regression belongs to compare.
+# refuses: the table is shared, --fail-on-regression belongs to compare and
+# --limits-from to import.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is an option of compare"
+"$BB" --limits-from sda > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --limits-from" "$?/$(cat "$TMP/refused.err")" \
+	"2/blktrace-bench: --limits-from is an option of import"
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vx -- --fail-on-regression "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
+		"$(grep -vx -e --fail-on-regression -e --limits-from "$TMP/opts.trace" |
+			tr '\n' ' ' | sed 's/ $//')"
 done
 for c in $commands; do
 	# A command may offer fewer options than it accepts, never one it does not.
