@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include "bpf_load.h"
+#include "bpf_members.h"
 #include "diag.h"
 
 struct btf *bpf_load__vmlinux(struct diag *d)
@@ -162,30 +163,39 @@ static void log_tail(const char *log, char *out, size_t len, int lines)
 	}
 }
 
-/*
- * Open, configure and load one flavour. The verifier's log goes to a buffer of ours
- * (libbpf asks for it only after a failure), so a rejection can be reported precisely.
- */
-static int load_flavour(const struct bpf_load_ops *ops, void *ctx, bool btf, int verbose,
-			struct bpf_load_failure *why, struct diag *d)
+/* The members into the opened skeleton, the programs chosen, the maps sized. */
+static int prepare(const struct bpf_load_ops *ops, void *ctx, const struct bpf_load_args *args,
+		   const struct bpf_load_skel *skel, bool btf, struct member_set *ms,
+		   struct diag *d)
 {
-	/* libbpf's own default (BPF_LOG_BUF_SIZE); untouched pages cost nothing. */
-	size_t log_size = UINT32_MAX >> 8;
-	char *log = calloc(1, log_size);
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log, .kernel_log_size = log_size);
+	struct btf *vmlinux;
 	int err;
 
-	if (!log)
-		return diag__fail(d, -ENOMEM, "out of memory");
-	err = ops->open(ctx, &oo, btf, d);
+	err = bpf_members__set(skel->filter, ms, args->devs, args->nr_devs, d);
 	if (err)
-		goto cleanup;
-	failed_prog[0] = '\0';
-	err = ops->load(ctx);
-	if (!err) {
-		err = ops->loaded(ctx, d);
-		goto cleanup;
-	}
+		return err;
+	vmlinux = bpf_load__vmlinux(d);
+	if (!vmlinux)
+		return -EOPNOTSUPP;
+	err = ops->configure(ctx, vmlinux, btf, ms, d);
+	btf__free(vmlinux);
+	return err;
+}
+
+/* After the load: the members beyond the read-only arrays into the member map. */
+static int fill_members(const struct bpf_load_skel *skel, const struct member_set *ms,
+			struct diag *d)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(skel->obj, "member_map");
+	int err = map ? bpf_members__fill_map(ms, bpf_map__fd(map)) : -ENOENT;
+
+	return err ? diag__fail(d, err, "cannot fill the member map: %s", strerror(-err)) : 0;
+}
+
+/* A load that failed: which program, the verifier's last lines (all of them with -v). */
+static void note_failure(const char *log, bool btf, int verbose, int err,
+			 struct bpf_load_failure *why)
+{
 	why->err = err;
 	snprintf(why->prog, sizeof(why->prog), "%s", failed_prog);
 	log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
@@ -193,9 +203,45 @@ static int load_flavour(const struct bpf_load_ops *ops, void *ctx, bool btf, int
 	if (verbose && log[0])
 		fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
 			why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
+}
+
+/*
+ * Open, configure and load one flavour. The verifier's log goes to a buffer of ours
+ * (libbpf asks for it only after a failure), so a rejection can be reported precisely.
+ */
+static int load_flavour(const struct bpf_load_ops *ops, void *ctx, const struct bpf_load_args *args,
+			bool btf, struct bpf_load_failure *why, struct diag *d)
+{
+	/* libbpf's own default (BPF_LOG_BUF_SIZE); untouched pages cost nothing. */
+	size_t log_size = UINT32_MAX >> 8;
+	char *log = calloc(1, log_size);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log, .kernel_log_size = log_size);
+	struct member_set *ms = calloc(1, sizeof(*ms));
+	struct bpf_load_skel skel = {};
+	int err;
+
+	if (!log || !ms) {
+		err = diag__fail(d, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	err = ops->open(ctx, &oo, &skel);
+	if (err) {
+		diag__fail(d, err, "cannot open the BPF object: %s", strerror(-err));
+		goto cleanup;
+	}
+	err = prepare(ops, ctx, args, &skel, btf, ms, d);
+	if (err)
+		goto cleanup;
+	failed_prog[0] = '\0';
+	err = ops->load(ctx);
+	if (!err)
+		err = fill_members(&skel, ms, d);
+	else
+		note_failure(log, btf, args->verbose, err, why);
 cleanup:
 	if (err)
 		ops->destroy(ctx);
+	free(ms);
 	free(log);
 	return err;
 }
@@ -230,7 +276,7 @@ void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], 
 	}
 }
 
-int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, bool force_raw_tp, int verbose,
+int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, const struct bpf_load_args *args,
 		  bool *btf_flavour, struct diag *d)
 {
 	struct bpf_load_failure fail[2] = {};
@@ -238,14 +284,14 @@ int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, bool force_raw_tp, 
 	struct utsname u = {};
 	int err = -EINVAL, i;
 
-	libbpf_verbose = verbose;
+	libbpf_verbose = args->verbose;
 	libbpf_set_print(libbpf_print);
-	for (i = force_raw_tp ? 1 : 0; i < 2; i++) {
+	for (i = args->force_raw_tp ? 1 : 0; i < 2; i++) {
 		*btf_flavour = i == 0;
-		err = load_flavour(ops, ctx, i == 0, verbose, &fail[i], d);
+		err = load_flavour(ops, ctx, args, i == 0, &fail[i], d);
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
-		if (i == 0 && verbose)
+		if (i == 0 && args->verbose)
 			fprintf(stderr,
 				"blktrace-bench: the tp_btf flavour failed to load (%s); "
 				"trying raw_tp\n",

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "blkio.h"
+#include "device.h"
 
 struct diag;
 
@@ -42,26 +44,42 @@ struct bpf_prog_choice {
 void bpf_load__choose(const struct btf *vmlinux, const struct bpf_prog_choice *c, size_t n,
 		      bool btf_flavour, volatile bool *old_args);
 
+struct member_set;
+
+/* What bpf_load__any needs of an opened skeleton. */
+struct bpf_load_skel {
+	struct bpf_object *obj;		      /* its object (the member map is found by name) */
+	volatile struct blkio_filter *filter; /* its disk filter, in its read-only data */
+};
+
 /* A loader's skeleton, driven by bpf_load__any. Each returns 0 or -errno. */
 struct bpf_load_ops {
-	/* Open the skeleton with oo, choose the programs of the flavour, configure (d). */
-	int (*open)(void *ctx, const struct bpf_object_open_opts *oo, bool btf_flavour,
-		    struct diag *d);
-	/* Load it: the kernel's -errno, nothing in d (the verifier's log is taken care of). */
+	/* Open the skeleton with oo (nothing said: bpf_load__any says it). */
+	int (*open)(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out);
+	/* The members in the filter: choose the programs of the flavour, size the maps (d). */
+	int (*configure)(void *ctx, const struct btf *vmlinux, bool btf_flavour,
+			 const struct member_set *ms, struct diag *d);
+	/* Load it: the kernel's -errno, nothing said (the verifier's log is taken care of). */
 	int (*load)(void *ctx);
-	/* After a load: fill maps (d). */
-	int (*loaded)(void *ctx, struct diag *d);
 	/* Destroy the skeleton, if any; safe twice. */
 	void (*destroy)(void *ctx);
 };
 
+/* What to load for. */
+struct bpf_load_args {
+	const struct device *const *devs; /* the traced devices, each a stats element */
+	unsigned int nr_devs;
+	bool force_raw_tp;
+	int verbose; /* 1 lets libbpf speak, 2 its debug output too (the verifier's log) */
+};
+
 /*
- * Open, configure and load: tp_btf first unless force_raw_tp, then the raw_tp twins when
- * that fails for any reason (an older verifier may refuse one and take the other). 0 with
- * *btf_flavour set, or -errno with the reason in d; verbose 1 lets libbpf speak, 2 its
- * debug output too (the verifier's log among it).
+ * Open, set the members (bpf_members.c), configure and load: tp_btf first unless
+ * force_raw_tp, then the raw_tp twins when that fails for any reason (an older verifier
+ * may refuse one and take the other). 0 with *btf_flavour set, or -errno with the
+ * reason in d.
  */
-int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, bool force_raw_tp, int verbose,
+int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, const struct bpf_load_args *args,
 		  bool *btf_flavour, struct diag *d);
 
 /* Why one program flavour failed to load: which program, and the verifier's last lines. */

@@ -18,12 +18,11 @@
 
 struct btrace {
 	struct blktrace_bpf *skel;
-	const struct btrace_opts *opts; /* while loading */
-	struct member_set *ms;		/* while loading */
+	size_t ring_bytes;
 	bool btf_flavour;
 };
 
-static void choose_programs(struct btrace *b, const struct btf *vmlinux)
+static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool bio)
 {
 	struct blktrace_bpf *s = b->skel;
 	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
@@ -53,7 +52,7 @@ static void choose_programs(struct btrace *b, const struct btf *vmlinux)
 		  s->progs.raw_tp_remap, true },
 		/* A bio-based device (dm, md) completes bios, not requests. */
 		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
-		  s->progs.raw_tp_bio_complete, b->ms->any_bio },
+		  s->progs.raw_tp_bio_complete, bio },
 	};
 
 	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), b->btf_flavour, s->rodata->old_args);
@@ -61,51 +60,36 @@ static void choose_programs(struct btrace *b, const struct btf *vmlinux)
 		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
 }
 
-static int configure(struct btrace *b, struct diag *d)
-{
-	struct blktrace_bpf *s = b->skel;
-	int err;
-
-	err = bpf_map__set_max_entries(s->maps.events, b->opts->ring_bytes);
-	if (!err && b->ms->in_map)
-		err = bpf_map__set_max_entries(s->maps.member_map, b->ms->in_map);
-	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
-}
-
 /* bpf_load__any's steps on our skeleton. */
-static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, bool btf, struct diag *d)
+static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out)
 {
 	struct btrace *b = ctx;
-	struct btf *vmlinux;
-	int err;
 
 	b->skel = blktrace_bpf__open_opts(oo);
 	if (!b->skel)
-		return diag__fail(d, -errno, "cannot open the BPF object: %s", strerror(errno));
+		return -errno;
+	*out = (struct bpf_load_skel){ b->skel->obj, &b->skel->rodata->filter };
+	return 0;
+}
+
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
+			  const struct member_set *ms, struct diag *d)
+{
+	struct btrace *b = ctx;
+	struct blktrace_bpf *s = b->skel;
+	int err;
+
 	b->btf_flavour = btf;
-	memset(b->ms, 0, sizeof(*b->ms));
-	err = bpf_members__set(&b->skel->rodata->filter, b->ms, b->opts->devs, b->opts->nr_devs, d);
-	if (err)
-		return err;
-	vmlinux = bpf_load__vmlinux(d);
-	if (!vmlinux)
-		return -EOPNOTSUPP;
-	choose_programs(b, vmlinux);
-	btf__free(vmlinux);
-	return configure(b, d);
+	choose_programs(b, vmlinux, ms->any_bio);
+	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
+	if (!err && ms->in_map)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
 }
 
 static int load_skel(void *ctx)
 {
 	return blktrace_bpf__load(((struct btrace *)ctx)->skel);
-}
-
-static int skel_loaded(void *ctx, struct diag *d)
-{
-	struct btrace *b = ctx;
-	int err = bpf_members__fill_map(b->ms, bpf_map__fd(b->skel->maps.member_map));
-
-	return err ? diag__fail(d, err, "cannot fill the member map: %s", strerror(-err)) : 0;
 }
 
 static void destroy_skel(void *ctx)
@@ -116,7 +100,7 @@ static void destroy_skel(void *ctx)
 	b->skel = NULL;
 }
 
-static const struct bpf_load_ops load_ops = { open_skel, load_skel, skel_loaded, destroy_skel };
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, load_skel, destroy_skel };
 
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d)
 {
@@ -126,14 +110,11 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	*out = NULL;
 	if (!b)
 		return diag__fail(d, -ENOMEM, "out of memory");
-	b->opts = opts;
-	b->ms = calloc(1, sizeof(*b->ms));
-	err = b->ms ? bpf_load__any(&load_ops, b, opts->force_raw_tp, opts->verbose,
-				    &b->btf_flavour, d)
-		    : diag__fail(d, -ENOMEM, "out of memory");
-	free(b->ms);
-	b->ms = NULL;
-	b->opts = NULL;
+	b->ring_bytes = opts->ring_bytes;
+	err = bpf_load__any(&load_ops, b,
+			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
+						     opts->verbose },
+			    &b->btf_flavour, d);
 	if (err) {
 		btrace__close(b);
 		return err;

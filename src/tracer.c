@@ -23,7 +23,6 @@
 struct tracer {
 	struct blkio_bpf *skel;
 	const struct tracer_opts *opts; /* while loading */
-	struct member_set *ms;		/* while loading */
 	bool btf_flavour;
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
@@ -32,11 +31,10 @@ struct tracer {
 	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
-static void choose_programs(struct tracer *t, const struct btf *vmlinux)
+static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bio)
 {
-	const struct tracer_opts *opts = t->opts;
 	struct blkio_bpf *s = t->skel;
-	bool snoop = opts->snoop_ring_bytes, bio = t->ms->any_bio;
+	bool snoop = t->opts->snoop_ring_bytes;
 	const struct bpf_prog_choice c[] = {
 		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
 		  s->progs.raw_tp_rq_issue, true },
@@ -65,11 +63,10 @@ static void choose_programs(struct tracer *t, const struct btf *vmlinux)
 	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), t->btf_flavour, s->rodata->old_args);
 }
 
-static int configure(struct tracer *t, struct diag *d)
+static int configure(struct tracer *t, const struct member_set *ms, struct diag *d)
 {
 	const struct tracer_opts *opts = t->opts;
 	size_t snoop_bytes = opts->snoop_ring_bytes;
-	struct member_set *ms = t->ms;
 	struct blkio_bpf *s = t->skel;
 	unsigned int nr;
 	int err;
@@ -105,39 +102,30 @@ out:
 }
 
 /* bpf_load__any's steps on our skeleton. */
-static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, bool btf, struct diag *d)
+static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out)
 {
 	struct tracer *t = ctx;
-	struct btf *vmlinux;
-	int err;
 
 	t->skel = blkio_bpf__open_opts(oo);
 	if (!t->skel)
-		return diag__fail(d, -errno, "cannot open the BPF object: %s", strerror(errno));
+		return -errno;
+	*out = (struct bpf_load_skel){ t->skel->obj, &t->skel->rodata->filter };
+	return 0;
+}
+
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
+			  const struct member_set *ms, struct diag *d)
+{
+	struct tracer *t = ctx;
+
 	t->btf_flavour = btf;
-	memset(t->ms, 0, sizeof(*t->ms));
-	err = bpf_members__set(&t->skel->rodata->filter, t->ms, t->opts->devs, t->opts->nr_devs, d);
-	if (err)
-		return err;
-	vmlinux = bpf_load__vmlinux(d);
-	if (!vmlinux)
-		return -EOPNOTSUPP;
-	choose_programs(t, vmlinux);
-	btf__free(vmlinux);
-	return configure(t, d);
+	choose_programs(t, vmlinux, ms->any_bio);
+	return configure(t, ms, d);
 }
 
 static int load_skel(void *ctx)
 {
 	return blkio_bpf__load(((struct tracer *)ctx)->skel);
-}
-
-static int skel_loaded(void *ctx, struct diag *d)
-{
-	struct tracer *t = ctx;
-	int err = bpf_members__fill_map(t->ms, bpf_map__fd(t->skel->maps.member_map));
-
-	return err ? diag__fail(d, err, "cannot fill the member map: %s", strerror(-err)) : 0;
 }
 
 static void destroy_skel(void *ctx)
@@ -148,7 +136,7 @@ static void destroy_skel(void *ctx)
 	t->skel = NULL;
 }
 
-static const struct bpf_load_ops load_ops = { open_skel, load_skel, skel_loaded, destroy_skel };
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, load_skel, destroy_skel };
 
 int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
 {
@@ -173,12 +161,10 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 		goto cleanup;
 	}
 	t->opts = opts;
-	t->ms = calloc(1, sizeof(*t->ms));
-	err = t->ms ? bpf_load__any(&load_ops, t, opts->force_raw_tp, opts->verbose,
-				    &t->btf_flavour, d)
-		    : -ENOMEM;
-	free(t->ms);
-	t->ms = NULL;
+	err = bpf_load__any(&load_ops, t,
+			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
+						     opts->verbose },
+			    &t->btf_flavour, d);
 	t->opts = NULL;
 	if (err)
 		goto cleanup;
