@@ -23,7 +23,7 @@ expect_true "smoke: bench.json written" test -s "$J"
 expect_eq "smoke: mode" "$(jqv "$J" .mode 2> /dev/null)" smoke
 
 for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
-	bpftrace-biolatency bitesize.bt; do
+	blktrace-bench-blktrace bpftrace-biolatency bitesize.bt; do
 	sel=".configs[] | select(.name == \"$c\")"
 	# One IOPS round each, and one cost round for every tracer.
 	expect_eq "smoke: $c ran" "$(jqv "$J" "$sel | .rounds_ok" 2> /dev/null)" \
@@ -41,6 +41,9 @@ for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
 done
 expect_eq "smoke: blktrace-bench lost no events" \
 	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench") | .lost_events' 2> /dev/null)" 0
+expect_eq "smoke: blktrace-bench --blktrace lost no record" \
+	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench-blktrace") | .lost_events' \
+		2> /dev/null)" 0
 # Our tracer saw every I/O the disk did while it was attached: each was issued. Their
 # completions too, but for those the kernel never reported: this kernel (6.18, io_uring
 # on loop) skips block_rq_complete for a few requests now and then, bpftrace's

@@ -55,7 +55,7 @@ OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 # Part 1's configurations, in table order. A new one needs a line here, a case in
 # start_tracer and one in describe.
 CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
-	bpftrace-biolatency bitesize.bt)
+	blktrace-bench-blktrace bpftrace-biolatency bitesize.bt)
 # The issue 6 targets for our column.
 TARGET_NS_PER_IO=350
 TARGET_PCT=97
@@ -214,6 +214,11 @@ start_tracer() {
 		"$BB" --trace "$name" -v --snoop "$log.snoop" --json "$log.json" > "$log.out" \
 			2> "$log.err" &
 		ready='with .* programs' file=$log.err ;;
+	blktrace-bench-blktrace)
+		# On tmpfs, beside the disk image: the files' own writes are not the bench's.
+		"$BB" --trace "$name" -v --blktrace "$work/blktrace" --json "$log.json" \
+			> "$log.out" 2> "$log.err" &
+		ready='with .* programs' file=$log.err ;;
 	bpftrace-biolatency)
 		bpftrace "$HERE/biolatency-tp.bt" "$devt" > "$log.out" 2> "$log.err" &
 		ready='^ready' file=$log.out ;;
@@ -251,6 +256,9 @@ describe() {
 	blktrace-bench) echo "blktrace-bench --trace $name (passive; filters the disk first)" ;;
 	blktrace-bench-snoop) echo "blktrace-bench --trace $name --snoop FILE (a 72-byte record" \
 		"per request through a ring buffer, plus the aggregates)" ;;
+	blktrace-bench-blktrace) echo "blktrace-bench --trace $name --blktrace DIR (blktrace's" \
+		"files: an 80-byte record per event, Q G D C per request, written per CPU;" \
+		"plus the aggregates)" ;;
 	bpftrace-biolatency) echo "bpftrace tools/bench/biolatency-tp.bt $devt: issue/complete" \
 		"hash keyed by (dev, sector), log2 histogram; filters the disk first" ;;
 	bitesize.bt) echo "bpftrace $BITESIZE as packaged: size histogram by comm at" \
@@ -289,9 +297,11 @@ run_round() {
 			  peak_rss_kib: $rss}')
 	fi
 	[ $rc -eq 0 ] || { warn "$cfg round $r: fio failed ($rc)"; return 1; }
-	if [ "${cfg%-snoop}" = blktrace-bench ]; then
-		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
-		lost=$(jq '.runs[0].block.lost_events' "$log.json" 2> /dev/null || echo null)
+	if [ "${cfg#blktrace-bench}" != "$cfg" ]; then
+		# Up to 72 bytes (snoop) or ~300 (blktrace) per I/O: the figures are what we keep.
+		rm -rf "$log.snoop" "$work/blktrace"
+		lost=$(jq '.runs[0].block.lost_events + (.blktrace.lost // 0)' "$log.json" \
+			2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
 		untracked=$(jq '.runs[0].block.untracked' "$log.json" 2> /dev/null || echo null)
 		issued=$(jq '[.runs[0].block | .read, .write, .flush, .discard, .other |
@@ -315,7 +325,7 @@ run_round() {
 		                                           untracked: $untracked, traced_issued: $issued,
 		                                           stale_slots: $stale}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
-	printf 'bench:   %s round %d %-20s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
+	printf 'bench:   %s round %d %-23s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || [ "$phase" != cost ] ||
 		printf '  %6d ns/IO' $(((t1 - t0) / (d1 - d0 > 0 ? d1 - d0 : 1)))
 	[ $((o1 - o0)) -le $(((d1 - d0) / 100)) ] || printf '  (other disks: %d I/Os)' $((o1 - o0))
@@ -522,7 +532,7 @@ def pctstat: if length == 0 then null else
 ' "$OUT/rounds.jsonl" > "$OUT/bench.json"
 
 print_table() {
-	printf '%-20s %11s %9s %9s %10s %15s %10s %7s %8s\n' config "IOPS median" min max \
+	printf '%-23s %11s %9s %9s %10s %15s %10s %7s %8s\n' config "IOPS median" min max \
 		"% untraced" "(mean, 95% CI)" "BPF ns/IO" "CPU ms" "RSS MiB"
 	jq -r '.configs[] | [.name, (.iops // {} | .median, .min, .max),
 		(.pct_of_untraced // {} | .median, (.ci95 // [null, null] | .[0], .[1])),
@@ -530,7 +540,7 @@ print_table() {
 		.rounds_failed] | map(. // "-") | @tsv' "$1" |
 		awk -F'\t' 'function f(w, p, v) { return v == "-" ? sprintf("%" w "s", v) : sprintf("%" w "." p "f", v) }
 		{
-			printf "%-20s %11s %9s %9s %9s%% %15s %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
+			printf "%-23s %11s %9s %9s %9s%% %15s %10s %7s %8s", $1, f(11, 0, $2), f(9, 0, $3),
 				f(9, 0, $4), f(9, 1, $5), $6 == "-" ? "-" : sprintf("(%.1f-%.1f%%)", $6, $7),
 				f(10, 0, $8), f(7, 0, $9), f(8, 1, $10 == "-" ? "-" : $10 / 1024)
 			if ($11 != 0) printf "   (%d failed rounds)", $11
