@@ -330,3 +330,14 @@ size_t bpf_load__map_bytes(const struct bpf_object *obj)
 			total += map_memlock(bpf_map__fd(map));
 	return total;
 }
+
+int bpf_load__prog_info(const struct bpf_program *prog, struct bpf_prog_info *info)
+{
+	__u32 len = sizeof(*info);
+	int fd = bpf_program__fd(prog);
+
+	memset(info, 0, sizeof(*info));
+	if (fd < 0) /* not loaded */
+		return 0;
+	return bpf_obj_get_info_by_fd(fd, info, &len) ? -errno : 1;
+}

@@ -100,5 +100,10 @@ void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], 
 
 /* Bytes of map memory an object holds, as the kernel accounts it (for --verbose). */
 size_t bpf_load__map_bytes(const struct bpf_object *obj);
+/*
+ * A program's info from the kernel (run counts, recursion misses): 1, 0 when it is not
+ * loaded (*info zeroed), or -errno.
+ */
+int bpf_load__prog_info(const struct bpf_program *prog, struct bpf_prog_info *info);
 
 #endif /* BLKTRACE_BENCH_BPF_LOAD_H */

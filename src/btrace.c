@@ -14,6 +14,7 @@
 #include "bpf_load.h"
 #include "bpf_members.h"
 #include "btrace.h"
+#include "btrace_summary.h"
 #include "diag.h"
 
 struct btrace {
@@ -22,40 +23,75 @@ struct btrace {
 	bool btf_flavour;
 };
 
+#define NR_TPS 12
+
+/*
+ * Every tracepoint the kernel's blktrace logs for a request-based disk (and for bios,
+ * bio), its two programs and the action they log: one table for loading and for
+ * reading what the kernel skipped.
+ */
+static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_choice c[NR_TPS],
+		     unsigned int act[NR_TPS])
+{
+	const struct {
+		struct bpf_prog_choice c;
+		unsigned int act;
+	} t[NR_TPS] = {
+		{ { "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_queue,
+		    s->progs.raw_tp_queue, true },
+		  __BLK_TA_QUEUE },
+		{ { "block_getrq", BLKIO_TP_GETRQ, s->progs.tp_btf_getrq, s->progs.raw_tp_getrq,
+		    true },
+		  __BLK_TA_GETRQ },
+		{ { "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_insert,
+		    s->progs.raw_tp_insert, true },
+		  __BLK_TA_INSERT },
+		{ { "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_issue,
+		    s->progs.raw_tp_issue, true },
+		  __BLK_TA_ISSUE },
+		{ { "block_rq_complete", -1, s->progs.tp_btf_complete, s->progs.raw_tp_complete,
+		    true },
+		  __BLK_TA_COMPLETE },
+		{ { "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_requeue,
+		    s->progs.raw_tp_requeue, true },
+		  __BLK_TA_REQUEUE },
+		{ { "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		    s->progs.raw_tp_rq_merge, true },
+		  __BLK_TA_BACKMERGE },
+		{ { "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_backmerge,
+		    s->progs.raw_tp_backmerge, true },
+		  __BLK_TA_BACKMERGE },
+		{ { "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_frontmerge,
+		    s->progs.raw_tp_frontmerge, true },
+		  __BLK_TA_FRONTMERGE },
+		{ { "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		    true },
+		  __BLK_TA_SPLIT },
+		{ { "block_bio_remap", BLKIO_TP_BIO_REMAP, s->progs.tp_btf_remap,
+		    s->progs.raw_tp_remap, true },
+		  __BLK_TA_REMAP },
+		/* A bio-based device (dm, md) completes bios, not requests. */
+		{ { "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
+		    s->progs.raw_tp_bio_complete, bio },
+		  __BLK_TA_COMPLETE },
+	};
+	unsigned int i;
+
+	for (i = 0; i < NR_TPS; i++) {
+		c[i] = t[i].c;
+		act[i] = t[i].act;
+	}
+}
+
 static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool bio)
 {
 	struct blktrace_bpf *s = b->skel;
 	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
-	/* Every event the kernel's blktrace logs for a request-based disk, and more for bios. */
-	const struct bpf_prog_choice c[] = {
-		{ "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_queue,
-		  s->progs.raw_tp_queue, true },
-		{ "block_getrq", BLKIO_TP_GETRQ, s->progs.tp_btf_getrq, s->progs.raw_tp_getrq,
-		  true },
-		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_insert,
-		  s->progs.raw_tp_insert, true },
-		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_issue, s->progs.raw_tp_issue,
-		  true },
-		{ "block_rq_complete", -1, s->progs.tp_btf_complete, s->progs.raw_tp_complete,
-		  true },
-		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_requeue,
-		  s->progs.raw_tp_requeue, true },
-		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		  s->progs.raw_tp_rq_merge, true },
-		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_backmerge,
-		  s->progs.raw_tp_backmerge, true },
-		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_frontmerge,
-		  s->progs.raw_tp_frontmerge, true },
-		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
-		  true },
-		{ "block_bio_remap", BLKIO_TP_BIO_REMAP, s->progs.tp_btf_remap,
-		  s->progs.raw_tp_remap, true },
-		/* A bio-based device (dm, md) completes bios, not requests. */
-		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
-		  s->progs.raw_tp_bio_complete, bio },
-	};
+	struct bpf_prog_choice c[NR_TPS];
+	unsigned int act[NR_TPS];
 
-	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), b->btf_flavour, s->rodata->old_args);
+	programs(s, bio, c, act);
+	bpf_load__choose(vmlinux, c, NR_TPS, b->btf_flavour, s->rodata->old_args);
 	s->rodata->complete_status =
 		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
 }
@@ -167,6 +203,32 @@ int btrace__lost(struct btrace *b, uint64_t *lost)
 		*lost += v[i];
 	free(v);
 	return 0;
+}
+
+/* The runs the kernel skipped of one program (none if it is not loaded), added to *n. */
+static int add_skipped(const struct bpf_program *prog, uint64_t *n)
+{
+	struct bpf_prog_info info;
+	int err = bpf_load__prog_info(prog, &info);
+
+	*n += info.recursion_misses;
+	return err < 0 ? err : 0;
+}
+
+int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS])
+{
+	struct bpf_prog_choice c[NR_TPS];
+	unsigned int act[NR_TPS], i;
+	int err = 0;
+
+	memset(skipped, 0, BTRACE_NR_ACTIONS * sizeof(*skipped));
+	programs(b->skel, true, c, act);
+	for (i = 0; i < NR_TPS && !err; i++) {
+		err = add_skipped(c[i].btf_prog, &skipped[act[i]]);
+		if (!err)
+			err = add_skipped(c[i].raw_prog, &skipped[act[i]]);
+	}
+	return err;
 }
 
 const char *btrace__flavour(const struct btrace *b)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "btrace_summary.h"
 #include "device.h"
 
 struct btrace;
@@ -33,6 +34,15 @@ void btrace__close(struct btrace *b);
 int btrace__events_fd(const struct btrace *b);
 /* Records the ring buffer had no room for, all CPUs. 0 or -errno. */
 int btrace__lost(struct btrace *b, uint64_t *lost);
+/*
+ * Events our programs missed, by action (__BLK_TA_*): the kernel runs a program on a
+ * tracepoint only when that program is not running on the CPU already (commit
+ * 05b24ff9b2cf, v6.1, and the stable kernels before it since), and counts each run it
+ * skips in the program's recursion_misses; a kernel without the check runs it nested.
+ * The programs filter the disks themselves: a skipped run may be another disk's event.
+ * 0 or -errno.
+ */
+int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS]);
 const char *btrace__flavour(const struct btrace *b);
 size_t btrace__map_bytes(const struct btrace *b);
 

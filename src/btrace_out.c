@@ -298,6 +298,8 @@ int btrace_out__commit(struct btrace_out *o, struct btrace_summary *sum, struct 
 	if (err)
 		return diag__fail(d, err, "cannot write --blktrace %s: %s", o->dir, strerror(-err));
 	err = btrace__lost(o->bt, &o->sum.lost);
+	if (!err)
+		err = btrace__skipped(o->bt, o->sum.skipped);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 	o->sum.has_lost = true;

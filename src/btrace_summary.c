@@ -4,6 +4,7 @@
  * btrace_summary.h.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "btrace_summary.h"
@@ -112,6 +113,25 @@ int btrace_summary__add(struct btrace_set_summary *s, const struct blk_io_trace 
 uint64_t btrace_counts__kib(const struct btrace_counts *c, enum btrace_io io, int write)
 {
 	return c->kb[io][write] + (c->b[io][write] >> 10);
+}
+
+uint64_t btrace_summary__skipped(const struct btrace_summary *s, char *buf, size_t len)
+{
+	uint64_t total = 0;
+	size_t used = 0;
+	unsigned int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < BTRACE_NR_ACTIONS; i++) {
+		if (!s->skipped[i])
+			continue;
+		total += s->skipped[i];
+		if (used < len)
+			used += snprintf(buf + used, len - used, "%s%s %llu", used ? ", " : "",
+					 btrace_action_name(i), (unsigned long long)s->skipped[i]);
+	}
+	return total;
 }
 
 void btrace_summary__free(struct btrace_summary *s)

@@ -52,8 +52,10 @@ struct btrace_set_summary {
 
 struct btrace_summary {
 	char where[4096]; /* the directory written, or the path read */
-	bool has_lost;	  /* written live: lost is known */
+	bool has_lost;	  /* written live: lost and skipped are known */
 	uint64_t lost;	  /* records the ring buffer had no room for */
+	/* Program runs the kernel skipped, by action (btrace.h), of the traced disks or not. */
+	uint64_t skipped[BTRACE_NR_ACTIONS];
 	size_t nr_sets;
 	struct btrace_set_summary *sets;
 };
@@ -64,6 +66,11 @@ int btrace_summary__add(struct btrace_set_summary *s, const struct blk_io_trace 
 uint64_t btrace_counts__kib(const struct btrace_counts *c, enum btrace_io io, int write);
 /* The letter blkparse prints for an action ("Q", "UT"...); "?" for an unknown one. */
 const char *btrace_action_name(unsigned int act);
+/*
+ * The events the kernel skipped our programs for (btrace.h), in all; buf says them per
+ * action ("M 502, C 7"), "" when there are none.
+ */
+uint64_t btrace_summary__skipped(const struct btrace_summary *s, char *buf, size_t len);
 /* The sets and their per-CPU counts; s itself is the caller's. NULL is safe. */
 void btrace_summary__free(struct btrace_summary *s);
 

@@ -246,6 +246,7 @@ static int commit_blktrace(const struct options *o, struct result *res, struct t
 {
 	struct btrace_summary *sum = calloc(1, sizeof(*sum));
 	uint64_t events = 0;
+	char skipped[256];
 	size_t i;
 	int err;
 
@@ -263,6 +264,11 @@ static int commit_blktrace(const struct options *o, struct result *res, struct t
 	fprintf(stderr, "blktrace-bench: %llu blktrace events in %s (%s.blktrace.*%s), %llu lost\n",
 		(unsigned long long)events, o->blktrace, sum->nr_sets ? sum->sets[0].name : "",
 		sum->nr_sets > 1 ? " and the layers'" : "", (unsigned long long)sum->lost);
+	if (btrace_summary__skipped(sum, skipped, sizeof(skipped)))
+		fprintf(stderr,
+			"blktrace-bench: the kernel skipped our programs for events (%s), of "
+			"this disk or another: the files lack those of this one\n",
+			skipped);
 	return 0;
 }
 

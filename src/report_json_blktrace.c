@@ -43,15 +43,24 @@ static json_t *counts_json(const struct btrace_counts *c)
 	return o;
 }
 
+/* Counts by action letter, those that are not 0. */
+static json_t *actions_json(const uint64_t *n)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; o && i < BTRACE_NR_ACTIONS; i++)
+		if (n[i])
+			json_object_set_new(o, btrace_action_name(i), jint(n[i]));
+	return o;
+}
+
 static json_t *set_json(const struct btrace_set_summary *s)
 {
-	json_t *o, *actions = json_object(), *cpus = json_array();
+	json_t *o, *cpus = json_array();
 	char dev[32];
 	unsigned int i;
 
-	for (i = 0; actions && i < BTRACE_NR_ACTIONS; i++)
-		if (s->actions[i])
-			json_object_set_new(actions, btrace_action_name(i), jint(s->actions[i]));
 	for (i = 0; cpus && i < s->nr_cpus; i++) {
 		json_t *c = counts_json(&s->cpu[i]);
 
@@ -63,8 +72,8 @@ static json_t *set_json(const struct btrace_set_summary *s)
 	o = json_pack("{s:o, s:s, s:b, s:o, s:o, s:f, s:o, s:o, s:o}", "name", text__json(s->name),
 		      "device", dev, "mixed_devices", s->mixed_devs, "events",
 		      jint(s->total.events), "processes", jint(s->processes), "seconds",
-		      s->total.events ? (s->last_ns - s->first_ns) / 1e9 : 0.0, "actions", actions,
-		      "total", counts_json(&s->total), "cpus", cpus);
+		      s->total.events ? (s->last_ns - s->first_ns) / 1e9 : 0.0, "actions",
+		      actions_json(s->actions), "total", counts_json(&s->total), "cpus", cpus);
 	return o;
 }
 
@@ -75,6 +84,7 @@ json_t *report_json__blktrace(const struct btrace_summary *s)
 
 	for (i = 0; sets && i < s->nr_sets; i++)
 		json_array_append_new(sets, set_json(&s->sets[i]));
-	return json_pack("{s:o, s:o, s:o}", "where", text__json(s->where), "lost",
-			 s->has_lost ? jint(s->lost) : json_null(), "sets", sets);
+	return json_pack("{s:o, s:o, s:o, s:o}", "where", text__json(s->where), "lost",
+			 s->has_lost ? jint(s->lost) : json_null(), "skipped",
+			 s->has_lost ? actions_json(s->skipped) : json_null(), "sets", sets);
 }

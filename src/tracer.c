@@ -322,14 +322,11 @@ int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
 
 	*run_ns = *run_cnt = 0;
 	bpf_object__for_each_program(prog, t->skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
+		struct bpf_prog_info info;
+		int err = bpf_load__prog_info(prog, &info);
 
-		if (fd < 0)
-			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len))
-			return -errno;
+		if (err < 0)
+			return err;
 		*run_ns += info.run_time_ns;
 		*run_cnt += info.run_cnt;
 	}

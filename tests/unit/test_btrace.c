@@ -409,6 +409,24 @@ static void test_kernel_trace(void **state)
 	free(sum.cpu);
 }
 
+/* The events the kernel skipped our programs for: in all, and per action in blkparse's letters. */
+static void test_skipped(void **state)
+{
+	struct btrace_summary sum = {};
+	char buf[64], tiny[8];
+
+	(void)state;
+	assert_int_equal(btrace_summary__skipped(&sum, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	sum.skipped[__BLK_TA_COMPLETE] = 7;
+	sum.skipped[__BLK_TA_BACKMERGE] = 502;
+	assert_int_equal(btrace_summary__skipped(&sum, buf, sizeof(buf)), 509);
+	assert_string_equal(buf, "M 502, C 7");
+	/* A short buffer: the total is whole, the text cut. */
+	assert_int_equal(btrace_summary__skipped(&sum, tiny, sizeof(tiny)), 509);
+	assert_string_equal(tiny, "M 502, ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_stream_orders),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_kernel_trace),
+		cmocka_unit_test(test_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
