@@ -2,6 +2,7 @@
 /* A BPF ring buffer drained by a thread on a timer. See ringbuf_drain.h. */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include "ringbuf_drain.h"
@@ -32,6 +33,7 @@ int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsign
 			 struct ringbuf_drain **out)
 {
 	struct ringbuf_drain *r;
+	sigset_t all, old;
 	int err;
 
 	*out = NULL;
@@ -45,7 +47,14 @@ int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsign
 		err = -errno;
 		goto cleanup;
 	}
+	/*
+	 * The thread takes no signal (it inherits this mask): a stop signal must reach the
+	 * main thread, whose sleep it ends, even when the kernel would pick this one.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = -pthread_create(&r->thread, NULL, drain, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err)
 		goto cleanup;
 	*out = r;
