@@ -158,14 +158,26 @@ static int put(struct btrace_out *o, struct out_set *s, struct btrace_set_summar
 	return err;
 }
 
+/* A task noted: its pid and name (the idle tasks of all CPUs share pid 0). */
+struct noted_task {
+	uint32_t pid;
+	char comm[BTRACE_COMM_LEN];
+};
+
 static int cmp_task(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+	const struct noted_task *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return memcmp(x->comm, y->comm, sizeof(x->comm));
 }
 
-/* A task's name before its first event on this device, as trace_note_tsk writes it. */
+/*
+ * A task's name before its first event on this device, as trace_note_tsk writes it:
+ * the kernel notes each task once, so a pid gets a note per name it has (pid 0's idle
+ * task is swapper/N on each CPU N; blkparse keeps a pid's first).
+ */
 static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_summary *sum,
 		     const struct btrace_event *e, uint64_t time)
 {
@@ -178,11 +190,18 @@ static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_
 		.cpu = e->cpu,
 		.pdu_len = sizeof(e->comm),
 	};
-	void *key = (void *)((uintptr_t)e->pid + 1); /* a tree key is never NULL */
+	struct noted_task key = { .pid = e->pid }, *n;
+	void *found;
 
-	if (tfind(key, &s->noted, cmp_task))
+	memcpy(key.comm, e->comm, sizeof(key.comm));
+	if (tfind(&key, &s->noted, cmp_task))
 		return 0;
-	if (!tsearch(key, &s->noted, cmp_task)) {
+	n = malloc(sizeof(*n));
+	if (n)
+		*n = key;
+	found = n ? tsearch(n, &s->noted, cmp_task) : NULL;
+	if (!found) {
+		free(n);
 		o->err = o->err ?: -ENOMEM;
 		return -ENOMEM;
 	}
@@ -318,11 +337,6 @@ int btrace_out__commit(struct btrace_out *o, struct btrace_summary *sum, struct 
 	return 0;
 }
 
-static void noop_free(void *p)
-{
-	(void)p;
-}
-
 void btrace_out__close(struct btrace_out *o)
 {
 	unsigned int i, c;
@@ -344,7 +358,7 @@ void btrace_out__close(struct btrace_out *o)
 		free(s->paths);
 		free(s->files);
 		free(s->seq);
-		tdestroy(s->noted, noop_free);
+		tdestroy(s->noted, free);
 	}
 	if (o->made_dir)
 		rmdir(o->dir);
