@@ -41,8 +41,10 @@ add_bin "$(command -v mdadm)" /usr/sbin/mdadm
 add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
-# The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh).
+# The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh), and
+# blkparse to set its events beside ours one by one.
 add_bin "$(command -v blktrace)" /usr/sbin/blktrace
+add_bin "$(command -v blkparse)" /usr/bin/blkparse
 cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"
 cp "$ROOT/tests/vm/init" "$stage/init"
 chmod +x "$stage/init"
