@@ -3,8 +3,10 @@
 # reads our files and its summary is our JSON's and /proc/diskstats'; btt's D2C and Q2C
 # are ours and its seek statistics run; iowatcher draws the trace; fio and btreplay
 # replay it with the same I/Os and bytes; import of our files gives the live run's
-# counts and histograms; import of the kernel's own files (tests/fixtures/blktrace)
-# gives what blkparse says of them; bad input is refused.
+# counts and histograms, its findings from the disk or its saved info --json; import
+# of the kernel's own files (tests/fixtures/blktrace) gives what blkparse says of them;
+# bad input is refused; records without room are counted; workload mode's runs are in
+# the files.
 . "$(dirname "$0")/lib.sh"
 
 for t in blkparse btt iowatcher btrecord btreplay fio; do
@@ -71,15 +73,24 @@ expect_close() { # NAME A B TOL
 }
 
 # 1. A mixed workload: buffered writes that merge (and the sync's flush), 1 MiB direct
-# writes split at max_sectors_kb=128, direct and buffered reads.
+# writes split at max_sectors_kb=128, direct and buffered reads, and 64 direct 4 KiB
+# writes from the last block down, submitted 16 at a time: merged at the front (F).
 set_sysfs "/sys/block/$a/queue/max_sectors_kb" 128
+{
+	echo "fio version 2 iolog"
+	echo "$A add" && echo "$A open"
+	for ((i = 63; i >= 0; i--)); do echo "$A write $((65536 * 1024 + i * 4096)) 4096"; done
+	echo "$A close"
+} > "$TMP/down.iolog"
 r0=$(diskstat "$A" 1) s0=$(diskstat "$A" 3) w0=$(diskstat "$A" 5) t0=$(diskstat "$A" 7)
 f0=$(diskstat "$A" 16)
 "$BB" --trace "$a" --blktrace "$TMP/bt" --json "$TMP/live.json" -- sh -c "
 	dd if=/dev/zero of=$A bs=4k count=1000 status=none && sync &&
 	dd if=/dev/zero of=$A bs=1M count=4 seek=8 oflag=direct status=none &&
 	dd if=$A of=/dev/null bs=16k count=300 iflag=direct status=none &&
-	dd if=$A of=/dev/null bs=64k count=32 skip=100 status=none" > /dev/null 2> "$TMP/bt.err"
+	dd if=$A of=/dev/null bs=64k count=32 skip=100 status=none &&
+	fio --name=down --read_iolog=$TMP/down.iolog --ioengine=io_uring --iodepth=16 \
+		--iodepth_batch_submit=16 --direct=1 --output=/dev/null" > /dev/null 2> "$TMP/bt.err"
 expect_eq "trace: exit 0" "$?" 0
 reads=$(($(diskstat "$A" 1) - r0)) sectors_read=$(($(diskstat "$A" 3) - s0))
 writes=$(($(diskstat "$A" 5) - w0)) sectors_written=$(($(diskstat "$A" 7) - t0))
@@ -110,6 +121,10 @@ expect_eq "blkparse: merges == ours" "$(total write_merges)" \
 	"$(jqv "$TMP/live.json" '.runs[0].block | .merges + .request_merges')"
 expect_eq "blkparse: events == ours" "$(total events)" "$events"
 expect_cmp "the workload merged" "$(total write_merges)" ">" 100
+expect_cmp "the downward writes merged at the front (F)" \
+	"$(jqv "$TMP/live.json" .blktrace.sets[0].actions.F)" ">" 0
+expect_eq "blkparse: the F events are ours" "$(awk '$6 == "F"' "$TMP/bp.txt" | wc -l)" \
+	"$(jqv "$TMP/live.json" .blktrace.sets[0].actions.F)"
 expect_eq "the 1 MiB writes split (X), as the aggregate counts splits" \
 	"$(jqv "$TMP/live.json" .blktrace.sets[0].actions.X)" \
 	"$(jqv "$TMP/live.json" .runs[0].block.splits)"
@@ -145,6 +160,14 @@ expect_eq "import --limits-from DEV: max_sectors_kb in force" \
 	"$(jqv "$TMP/impl.json" .runs[0].limits.max_sectors_kb)" 128
 "$BB" compare "$TMP/live.json" "$TMP/imp.json" > /dev/null 2>&1
 expect_eq "compare takes an import" "$?" 0
+# The limits from a saved info --json (taken where the trace was) are the disk's own.
+"$BB" info "$a" --json="$TMP/info.json" > /dev/null 2>&1
+"$BB" import "$TMP/bt" --limits-from "$TMP/info.json" --json "$TMP/impf.json" > /dev/null 2>&1
+expect_eq "import --limits-from info.json: exit 0" "$?" 0
+for k in .runs[0].limits .runs[0].findings .device.limits; do
+	expect_eq "import --limits-from info.json == --limits-from DEV: $k" \
+		"$(jqc "$TMP/impf.json" "$k")" "$(jqc "$TMP/impl.json" "$k")"
+done
 
 # 3. btt on a workload of one request per bio (btt counts bios): 40 direct 64 KiB reads,
 # one in three: its D2C and Q2C are ours, its seeks 256 sectors each.
@@ -276,7 +299,60 @@ kill -KILL $pid
 wait $pid 2> /dev/null
 expect_eq "SIGKILL: no file, not even half of one" "$(ls -A "$TMP/killed")" ""
 
-# 9. The files replace a trace of the same name whole: more CPU files of it go.
+# 9. Records the ring buffer has no room for are counted: the tracer stopped (SIGSTOP)
+# while fio writes 70,000 blocks (Q, G, D, C each: 280,000 records, 16 MiB holds 209,715).
+"$BB" -v --trace "$a" --blktrace "$TMP/full" --json "$TMP/full.json" > /dev/null \
+	2> "$TMP/full.err" &
+pid=$!
+background $pid
+writes=0 reads=0
+if wait_until 10 "the tracing line" grep -q '^blktrace-bench: tracing' "$TMP/full.err"; then
+	kill -STOP $pid
+	r0=$(diskstat "$A" 1) w0=$(diskstat "$A" 5)
+	fio --name=fill --filename="$A" --rw=randwrite --bs=4k --direct=1 --ioengine=psync \
+		--number_ios=70000 --size=256M --output=/dev/null
+	writes=$(($(diskstat "$A" 5) - w0)) reads=$(($(diskstat "$A" 1) - r0))
+	kill -CONT $pid
+	kill -INT $pid
+fi
+wait $pid
+expect_eq "ring buffer full: exit 0" "$?" 0
+lost=$(jqv "$TMP/full.json" .blktrace.lost)
+events=$(jqv "$TMP/full.json" .blktrace.sets[0].events)
+expect_cmp "ring buffer full: records lost" "$lost" ">" 0
+expect_true "ring buffer full: said as blktrace says its drops" \
+	grep -q "^blktrace-bench: $events blktrace events in .*, $lost lost$" "$TMP/full.err"
+expect_eq "ring buffer full: no other I/O on the disk meanwhile" "$reads" 0
+# Written and lost add up to 4 records per write, or a few less: on a machine where other
+# tracers attach and detach meanwhile the kernel leaves a program out of about one
+# completion in 30,000 (counted at the program's entry; no recursion miss), ours too.
+short=$((4 * writes - events - lost))
+expect_cmp "ring buffer full: written + lost == 4 records per write (short by $short)" \
+	"$short" ">=" 0
+expect_cmp "ring buffer full: ... short by a few at most" "$short" "<=" 8
+blkparse -i "$a" -D "$TMP/full" > "$TMP/full.txt" 2> /dev/null
+expect_eq "ring buffer full: blkparse reads what was written" \
+	"$(awk '/^Events \(/ { print $3 }' "$TMP/full.txt")" "$events"
+
+# 10. Workload mode: the files hold every run; the runs' requests are theirs.
+r0=$(diskstat "$A" 1)
+"$BB" --trace "$a" --raw --rw read --bs 16k,64k --size 4M --repeat 2 --direct \
+	--blktrace "$TMP/wl" --json "$TMP/wl.json" > /dev/null 2>&1
+expect_eq "workload mode: exit 0" "$?" 0
+reads=$(($(diskstat "$A" 1) - r0))
+expect_eq "workload mode: 4 runs, their reads == the files' completed reads == diskstats" \
+	"$(jqv "$TMP/wl.json" '[(.runs | length), ([.runs[].block.read.requests] | add),
+		.blktrace.sets[0].total.reads_completed] | join(" ")')" "4 $reads $reads"
+blkparse -i "$a" -D "$TMP/wl" > "$TMP/wl.txt" 2> /dev/null
+expect_eq "workload mode: blkparse's summary == our JSON" \
+	"$(diff <(bp_summary "$TMP/wl.txt") <(json_summary "$TMP/wl.json") | tr '\n' ' ')" ""
+"$BB" import "$TMP/wl" --json "$TMP/wlimp.json" > /dev/null 2>&1
+expect_eq "workload mode: import == the runs: read requests, bytes" \
+	"$(jqc "$TMP/wlimp.json" '.runs[0].block.read')" \
+	"$(jqc "$TMP/wl.json" '{requests: ([.runs[].block.read.requests] | add),
+		bytes: ([.runs[].block.read.bytes] | add)}')"
+
+# 11. The files replace a trace of the same name whole: more CPU files of it go.
 touch "$TMP/bt/$a.blktrace.$(nproc --all)" "$TMP/bt/other.blktrace.0"
 "$BB" --trace "$a" --blktrace "$TMP/bt" -- true > /dev/null 2>&1
 expect_true "a larger machine's extra CPU file is gone" test ! -e "$TMP/bt/$a.blktrace.$(nproc --all)"
