@@ -50,11 +50,12 @@ PC_zlib := zlib1g-dev
 PC_liburing := liburing-dev
 PC_jansson := libjansson-dev
 PC_cmocka := libcmocka-dev
+PC_libmicrohttpd := libmicrohttpd-dev
 pc_need = $(if $(shell $(PKG_CONFIG) --exists $(1) && echo y),,$(error $(PKG_CONFIG) finds no $(1).pc: install $(PC_$(1)) (tools/deps.sh does)))
 pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) not found: install pkg-config (tools/deps.sh does)))$(foreach m,$(2),$(call pc_need,$(m)))$(shell $(PKG_CONFIG) $(1) $(2))
 # $(call lazy,VAR,VALUE): VAR is VALUE, computed on first use and then remembered.
 lazy = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
-LIBS_PC := libbpf libelf zlib liburing jansson
+LIBS_PC := libbpf libelf zlib liburing jansson libmicrohttpd
 $(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC)))
 $(call lazy,LIB_LDLIBS,$$(call pc,--libs,$(LIBS_PC)))
 $(call lazy,CMOCKA_CFLAGS,$$(call pc,--cflags,cmocka))
@@ -64,11 +65,11 @@ VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -MMD -MP -I$(OUT) -Ibpf -Isrc \
+override CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I$(OUT) -Ibpf -Isrc \
 	-DBLKTRACE_BENCH_VERSION='"$(VERSION)$(if $(GIT_REV),-$(GIT_REV))"' $(LIB_CFLAGS)
 # --as-needed: libelf and zlib are libbpf's, not ours; no NEEDED entry for them.
 override LDFLAGS += -Wl,--as-needed
-LDLIBS = $(LIB_LDLIBS) -lm
+LDLIBS = $(LIB_LDLIBS) -lm -pthread
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) \
 	-Wno-unused-function -I$(VMLINUX_DIR) -Ibpf -MMD -MP
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -80,6 +81,8 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/blktrace-bench
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
+# serve's systemd unit, Prometheus scrape configuration and alerting rule, as examples.
+CONTRIB := contrib/blktrace-bench.service contrib/prometheus.yml contrib/blktrace-bench.rules.yml
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(OUT)/%.o)
@@ -103,7 +106,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
-.PHONY: all deps check check-unit unit e2e vmtest demo bench bench-smoke deb install \
+.PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke deb install \
 	uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
@@ -206,6 +209,12 @@ check-unit: all $(UNIT_BINS)
 e2e: all $(OUT)/bench-floor
 	$(Q)tests/run.sh --e2e-only
 
+# The e2e suite ROUNDS times (default 5) while fio loads another loop disk: flakes show here.
+check-loaded:
+	$(Q)tools/deps.sh test
+	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
+	$(Q)tests/loaded.sh $(ROUNDS)
+
 # Debian's 5.10, 6.1, 6.12 and newest cloud kernels in QEMU guests with real disks
 # (tests/vm/vmtest.sh); KERNELS="6.1" for fewer.
 vmtest:
@@ -222,12 +231,14 @@ bench:
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh
+	$(Q)tools/bench/fleet.sh
 
 # Seconds: one short round per configuration, to keep the bench from rotting.
 bench-smoke:
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
+	$(Q)tools/bench/fleet.sh --smoke
 
 # dpkg-buildpackage in a copy of the tree (build/deb/blktrace-bench-VERSION), so the
 # tree stays clean; the .deb and lintian's verdict land in build/deb/.
@@ -238,10 +249,11 @@ deb:
 install: blktrace-bench
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(BASHCOMPDIR)
 	$(Q)$(INSTALL) -m 0755 blktrace-bench $(DESTDIR)$(SBINDIR)/blktrace-bench
 	$(Q)$(INSTALL) -m 0644 doc/blktrace-bench.8 $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8
 	$(Q)$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(Q)$(INSTALL) -m 0644 $(CONTRIB) $(DESTDIR)$(DOCDIR)/contrib/
 	$(Q)$(INSTALL) -m 0644 completion/blktrace-bench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/blktrace-bench
 
@@ -249,8 +261,9 @@ install: blktrace-bench
 uninstall:
 	$(call msg,RM,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/blktrace-bench $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8 \
-		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench
-	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench \
+		$(CONTRIB:contrib/%=$(DESTDIR)$(DOCDIR)/contrib/%)
+	$(Q)rmdir $(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 clean:
 	$(call msg,CLEAN,)

@@ -58,14 +58,21 @@ struct blkio_counters {
 	__u64 sum_ns[BLKIO_NR_LATS];
 	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
 	__u64 untracked;		/* completions/requeues of requests issued before tracing */
-	__u64 stale_slots;		/* issue found its slot still occupied: a completion was missed */
+	__u64 unissued;			/* completions of requests never issued: the flush machinery
+					 * ends empty pre-flush writes without issuing them */
+	__u64 lost_completions;		/* a request's completion never reached us: its slot was
+					 * found still occupied at the next issue on it */
 	__u64 slot_overflow;		/* (hw queue, tag) outside the slot table: no depth or D2C */
+	__u64 depth_corrected;		/* depth samples lowered by requests whose completion was lost */
 	__u64 merges;			/* bios merged into an existing request */
+	__u64 merges_op[BLKIO_NR_OPS];	/* the same, by the operation of the bio */
 	__u64 rq_merges;		/* requests merged into another request */
 	__u64 splits;
 	__u64 requeues;
 	__u64 errors;
-	__u64 lost_events;		/* ring buffer reserve failures (snoop mode) */
+	__u64 lost_records;		/* ring buffer reserve failures (snoop mode) */
+	__u64 ra_requests;		/* read-ahead: issued with REQ_RAHEAD */
+	__u64 ra_bytes;
 };
 
 /*
@@ -77,6 +84,8 @@ struct blkio_maxes {
 	__u64 bytes;
 	__u64 segments;
 	__u64 depth;
+	__u64 first_issue_inv;	/* ~ (the first issue's time): a maximum stands for a minimum */
+	__u64 last_complete;	/* the last completion's time */
 };
 
 /* The value of each key of the lat_hist map. */
@@ -118,6 +127,16 @@ struct blkio_event {
 	__u8 error;
 	__u8 pad[6];
 	char comm[16];		/* that process's name */
+};
+
+/*
+ * The value of a slot of the `slots` map, one per (member disk, hardware queue, tag):
+ * the request in flight on it, 0 when free. The request's address lets the issue path
+ * tell a request still in flight from one whose completion never reached us.
+ */
+struct blkio_slot {
+	__u64 issued; /* issue time, ns; 0: free */
+	__u64 rq;     /* the struct request */
 };
 
 /* Snoop mode: who a request is for, from insert (or issue) to completion. */
@@ -182,6 +201,13 @@ struct blkio_filter {
 	__u32 pad;
 	__u32 disk_devs[BLKIO_MAX_DISKS];	  /* BLKIO_DEV(major, first_minor) */
 	__u64 disk_names[BLKIO_MAX_DISKS][2];	  /* disk_name, NUL-padded */
+	/*
+	 * The bytes of disk_name that count: the name and its NUL. What follows the NUL in
+	 * the kernel's disk_name is not always zero: 5.10's nvme_alloc_ns copies all
+	 * DISK_NAME_LEN bytes of an uninitialised stack buffer, so a path disk's name
+	 * carries stack garbage.
+	 */
+	__u64 disk_name_masks[BLKIO_MAX_DISKS][2];
 	struct blkio_member members[BLKIO_MAX_DISKS];
 };
 

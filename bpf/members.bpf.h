@@ -56,7 +56,8 @@ static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 #pragma unroll
 	for (i = 0; i < BLKIO_MAX_DISKS; i++)
 		if (i < filter.nr_disks && !filter.disk_devs[i] &&
-		    name[0] == filter.disk_names[i][0] && name[1] == filter.disk_names[i][1])
+		    (name[0] & filter.disk_name_masks[i][0]) == filter.disk_names[i][0] &&
+		    (name[1] & filter.disk_name_masks[i][1]) == filter.disk_names[i][1])
 			return &filter.members[i];
 	return NULL;
 }

@@ -3,9 +3,10 @@
 #
 # Installed as /usr/share/bash-completion/completions/blktrace-bench, which
 # bash-completion loads on the first <TAB> after the command name. Commands,
-# options, --rw/--engine values, --set knobs, disks (from /sys/class/block, or
-# $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for compare, traces for
-# import, and the command after "--". tests/shell/test_docs.sh checks it against --help.
+# options, --rw/--engine values, --set and --knobs settings, disks (from
+# /sys/class/block, or $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for
+# compare, report, apply and verify, traces for import, and the command after "--".
+# tests/shell/test_docs.sh checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
 _blktrace_bench_words()
@@ -19,21 +20,29 @@ _blktrace_bench_takes_value()
 	case $1 in
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
-		--iodepth | --file | --set | --state-dir | --blktrace | --limits-from)
+		--iodepth | --file | --set | --state-dir | --html | -o | --output | --knobs | \
+		--budget | --workload | --root | --listen | --textfile | --blktrace | --limits-from)
 		return 0
 		;;
 	esac
 	return 1
 }
 
+# Disks; for --trace (with "all" as an argument) also "all" and lists: "xvda,xv<TAB>".
 _blktrace_bench_disks()
 {
-	local sys=${BLKTRACE_BENCH_SYSFS:-/sys} d names=()
+	local sys=${BLKTRACE_BENCH_SYSFS:-/sys} d names=() head="" cur=$cur
 
 	for d in "$sys"/class/block/*; do
 		[[ -e $d ]] && names+=("${d##*/}")
 	done
-	_blktrace_bench_words "${names[*]}"
+	if [[ ${1-} == all && $cur == *,* ]]; then
+		head=${cur%,*},
+		cur=${cur##*,}
+	elif [[ ${1-} == all ]]; then
+		names+=(all)
+	fi
+	mapfile -t COMPREPLY < <(compgen -P "$head" -W "${names[*]}" -- "$cur")
 	[[ $cur == /* ]] && _filedir # /dev/xvda
 }
 
@@ -42,18 +51,25 @@ _blktrace_bench()
 	local cur prev words cword split
 	_init_completion -s || return
 
-	local trace_opts="--trace --duration --interval --json --snoop --snoop-text --verbose
-		--rw --bs --size --count --runtime --engine --iodepth --no-fixed-bufs
-		--hugepages --direct --sync --fsync --fdatasync --repeat --drop-caches --file
-		--overwrite --any-fs --raw --destructive --set --recommend --brief --wrap
-		--state-dir --blktrace"
+	local workload_opts="--rw --bs --size --count --runtime --engine --iodepth
+		--no-fixed-bufs --hugepages --direct --sync --fsync --fdatasync --repeat
+		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
+		--state-dir --json --verbose"
+	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
+		--recommend --brief --blktrace $workload_opts"
 	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
 		[trace]="command $trace_opts"
 		[info]="disk --json"
-		[compare]="results --json --fail-on-regression"
+		[compare]="results --json --html --fail-on-regression"
+		[report]="results --output"
 		[restore]="disk --state-dir"
+		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root"
+		[apply]="results --dry-run --root --undo"
+		[verify]="results --json --fail-on-regression --destructive --overwrite --state-dir
+			--verbose"
+		[serve]="none --trace --listen --textfile --interval --duration --verbose"
 		[import]="trace --json --limits-from"
 	)
 	local general="--help --usage --version"
@@ -84,7 +100,7 @@ _blktrace_bench()
 
 	case $prev in
 	-t | --trace)
-		_blktrace_bench_disks
+		_blktrace_bench_disks all
 		return
 		;;
 	--rw)
@@ -107,7 +123,18 @@ _blktrace_bench()
 		_filedir
 		return
 		;;
-	--state-dir | --blktrace)
+	--knobs)
+		# src/tune_knobs.c's settings, comma separated.
+		local prefix=${cur%"${cur##*,}"}
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "max_sectors_kb read_ahead_kb
+			scheduler nr_requests wbt_lat_usec nomerges rq_affinity" -- "${cur##*,}")
+		return
+		;;
+	--workload)
+		_filedir json
+		return
+		;;
+	--state-dir | --root | --textfile | --blktrace)
 		_filedir -d
 		return
 		;;
@@ -119,10 +146,15 @@ _blktrace_bench()
 		COMPREPLY+=("${disks[@]}")
 		return
 		;;
+	--html | -o | --output)
+		_filedir html
+		return
+		;;
 	-j | --json)
-		# trace and import write the next word; info and compare print to stdout unless
-		# --json=FILE.
-		if [[ $cur != -* && ($cmd == trace || $cmd == import || $split == true) ]]; then
+		# trace, tune, verify and import write the next word; info and compare print to
+		# stdout unless --json=FILE.
+		if [[ $cur != -* && ($cmd == trace || $cmd == tune || $cmd == verify ||
+			$cmd == import || $split == true) ]]; then
 			_filedir json
 			return
 		fi

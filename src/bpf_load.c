@@ -233,7 +233,7 @@ static int load_flavour(const struct bpf_load_ops *ops, void *ctx, const struct 
 	if (err)
 		goto cleanup;
 	failed_prog[0] = '\0';
-	err = ops->load(ctx);
+	err = bpf_object__load_skeleton(skel.skeleton);
 	if (!err)
 		err = fill_members(&skel, ms, d);
 	else

@@ -50,6 +50,7 @@ struct member_set;
 struct bpf_load_skel {
 	struct bpf_object *obj;		      /* its object (the member map is found by name) */
 	volatile struct blkio_filter *filter; /* its disk filter, in its read-only data */
+	struct bpf_object_skeleton *skeleton; /* what libbpf loads it through */
 };
 
 /* A loader's skeleton, driven by bpf_load__any. Each returns 0 or -errno. */
@@ -59,8 +60,6 @@ struct bpf_load_ops {
 	/* The members in the filter: choose the programs of the flavour, size the maps (d). */
 	int (*configure)(void *ctx, const struct btf *vmlinux, bool btf_flavour,
 			 const struct member_set *ms, struct diag *d);
-	/* Load it: the kernel's -errno, nothing said (the verifier's log is taken care of). */
-	int (*load)(void *ctx);
 	/* Destroy the skeleton, if any; safe twice. */
 	void (*destroy)(void *ctx);
 };

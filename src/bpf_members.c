@@ -13,16 +13,27 @@
 /* Used when sysfs shows no mq/ (the device then issues no requests anyway). */
 #define DEFAULT_TAGS 1024
 
-/* The first BLKIO_DISK_NAME_BYTES of a kernel disk_name, as the BPF side reads them. */
-static void pack_name(const char *name, volatile __u64 out[2])
+void bpf_members__pack_name(const char *name, __u64 out[2], __u64 mask[2])
 {
-	char buf[BLKIO_DISK_NAME_BYTES] = {};
-	__u64 w[2];
+	char buf[BLKIO_DISK_NAME_BYTES] = {}, ones[BLKIO_DISK_NAME_BYTES] = {};
+	size_t len = strnlen(name, sizeof(buf) - 1);
 
-	memcpy(buf, name, strnlen(name, sizeof(buf) - 1));
-	memcpy(w, buf, sizeof(w));
+	memcpy(buf, name, len);
+	memset(ones, 0xff, len + 1);
+	memcpy(out, buf, sizeof(buf));
+	memcpy(mask, ones, sizeof(ones));
+}
+
+/* A name and its mask into the filter (read-only data: word by word). */
+static void pack_name(const char *name, volatile __u64 out[2], volatile __u64 mask[2])
+{
+	__u64 w[2], m[2];
+
+	bpf_members__pack_name(name, w, m);
 	out[0] = w[0];
 	out[1] = w[1];
+	mask[0] = m[0];
+	mask[1] = m[1];
 }
 
 /*
@@ -60,7 +71,7 @@ static int add_member(volatile struct blkio_filter *f, struct member_set *ms, un
 		f->members[ms->n] = m;
 		f->disk_devs[ms->n] = hidden ? 0 : BLKIO_DEV(dev->major, dev->minor);
 		if (hidden) {
-			pack_name(name, f->disk_names[ms->n]);
+			pack_name(name, f->disk_names[ms->n], f->disk_name_masks[ms->n]);
 			f->by_name = 1;
 		}
 		ms->n++;

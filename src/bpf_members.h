@@ -31,5 +31,11 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 		     const struct device *const *devs, unsigned int n, struct diag *d);
 /* After load: the members beyond the read-only arrays into member_map. 0 or -errno. */
 int bpf_members__fill_map(const struct member_set *ms, int member_map_fd);
+/*
+ * A disk name as the BPF side compares it: its first BLKIO_DISK_NAME_BYTES in out, and
+ * in mask the bytes that count (the name and its NUL; the kernel's bytes after the NUL
+ * may be anything).
+ */
+void bpf_members__pack_name(const char *name, __u64 out[2], __u64 mask[2]);
 
 #endif /* BLKTRACE_BENCH_BPF_MEMBERS_H */

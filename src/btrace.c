@@ -104,7 +104,7 @@ static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bp
 	b->skel = blktrace_bpf__open_opts(oo);
 	if (!b->skel)
 		return -errno;
-	*out = (struct bpf_load_skel){ b->skel->obj, &b->skel->rodata->filter };
+	*out = (struct bpf_load_skel){ b->skel->obj, &b->skel->rodata->filter, b->skel->skeleton };
 	return 0;
 }
 
@@ -123,11 +123,6 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
 }
 
-static int load_skel(void *ctx)
-{
-	return blktrace_bpf__load(((struct btrace *)ctx)->skel);
-}
-
 static void destroy_skel(void *ctx)
 {
 	struct btrace *b = ctx;
@@ -136,7 +131,7 @@ static void destroy_skel(void *ctx)
 	b->skel = NULL;
 }
 
-static const struct bpf_load_ops load_ops = { open_skel, configure_skel, load_skel, destroy_skel };
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy_skel };
 
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d)
 {

@@ -234,7 +234,9 @@ static int on_merge(struct btrace_stats *s, const struct blk_io_trace *t, bool f
 		return 0;
 	}
 	s->rq.c.merges++;
+	s->rq.c.merges_op[op_of(t)]++;
 	s->bio.c.merges++;
+	s->bio.c.merges_op[op_of(t)]++;
 	free(take(&s->queued, &k, false));
 	if (!front)
 		return 0;

@@ -210,12 +210,11 @@ static void print_stack(const struct device *d, const struct stack *st)
 		return;
 	}
 	printf("stack (traced with %s):\n", d->name);
-	printf("  %-16s %-44s %8s %8s %9s  %s\n", "device", "what", "max_kb", "max_segs",
-	       "readahead", "scheduler");
-	printf("  %-16s %-44s %8lld %8lld %9lld  %s\n", d->name, st->top_kind,
-	       (long long)d->limits.max_sectors_kb, (long long)d->limits.max_segments,
-	       (long long)d->limits.read_ahead_kb,
-	       d->limits.scheduler[0] ? d->limits.scheduler : "-");
+	printf("  %-16s %8s %8s %9s %-12s %s\n", "device", "max_kb", "max_segs", "readahead",
+	       "scheduler", "what");
+	printf("  %-16s %8lld %8lld %9lld %-12s %s\n", d->name, (long long)d->limits.max_sectors_kb,
+	       (long long)d->limits.max_segments, (long long)d->limits.read_ahead_kb,
+	       d->limits.scheduler[0] ? d->limits.scheduler : "-", st->top_kind);
 	for (i = 0; i < st->n; i++) {
 		const struct layer *l = &st->layers[i];
 		const struct queue_limits *q = &l->dev.limits;
@@ -223,9 +222,9 @@ static void print_stack(const struct device *d, const struct stack *st)
 
 		snprintf(name, sizeof(name), "%*s%s", 2 * (int)l->level, "",
 			 l->dev.part_name[0] ? l->dev.part_name : l->dev.name);
-		printf("  %-16s %-44.44s %8lld %8lld %9lld  %s\n", name, l->role,
-		       (long long)q->max_sectors_kb, (long long)q->max_segments,
-		       (long long)q->read_ahead_kb, q->scheduler[0] ? q->scheduler : "-");
+		printf("  %-16s %8lld %8lld %9lld %-12s %s\n", name, (long long)q->max_sectors_kb,
+		       (long long)q->max_segments, (long long)q->read_ahead_kb,
+		       q->scheduler[0] ? q->scheduler : "-", l->role);
 	}
 	if (st->note[0])
 		printf("  note: %s\n", st->note);

@@ -16,53 +16,17 @@
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
+#include "fleet.h"
 #include "sweep.h"
 #include "outfile.h"
-#include "report_out.h"
+#include "report_html.h"
+#include "report_json.h"
 #include "report_text.h"
+#include "stop_signals.h"
 #include "snoop.h"
+#include "stop_signals.h"
 #include "text.h"
 #include "tracer.h"
-
-static volatile sig_atomic_t stop_signal;
-
-/* The files a trace writes, opened before anything is traced (open_outputs). */
-struct trace_outputs {
-	struct outfile json, snoop;
-	struct btrace_out *blktrace; /* --blktrace DIR */
-};
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * Every catchable signal whose default is to end the process ends us the orderly way
- * instead: the runs so far reported, a swept setting restored, the target closed. A
- * dropped SSH session (HUP), a stray kill -USR1 or an alarm must not leave a knob
- * changed. INT and QUIT are caught even when the shell started us ignoring them (a
- * background job), as INT always was. No SA_RESTART: a signal must interrupt our
- * sleeps and waits.
- */
-static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-};
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
-		/* Under nohup a hangup must not end us: it cannot kill us either. */
-		if (stop_signals[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(stop_signals[i], &sa, NULL);
-	}
-}
 
 static double now_s(void)
 {
@@ -70,6 +34,18 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The outputs of a trace, opened before anything is traced (open_outputs). */
+struct trace_outputs {
+	struct outfile json, snoop, html;
+	struct btrace_out *blktrace; /* --blktrace DIR */
+};
+
+/* The text report goes to stdout unless the JSON or the HTML does. */
+static bool text_on_stdout(const struct options *o)
+{
+	return (!o->json || strcmp(o->json, "-")) && (!o->html || strcmp(o->html, "-"));
 }
 
 static void sleep_s(double s)
@@ -81,17 +57,20 @@ static void sleep_s(double s)
 
 /*
  * Run argv to completion; returns its exit status as a shell reports it
- * (128 + signal when killed), or -errno when it could not be started.
+ * (128 + signal when killed), or -errno when it could not be started. *seconds: from
+ * the fork to its exit, the command's own time, not the tool's around it.
  * A CLOEXEC pipe carries execvp's errno back: EOF means the exec worked.
  */
-static int run_command(char **argv)
+static int run_command(char **argv, double *seconds)
 {
 	int pipefd[2], status, child_err = 0;
+	double t0;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
+	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -129,6 +108,7 @@ static int run_command(char **argv)
 		if (errno != EINTR)
 			return -errno;
 	}
+	*seconds = now_s() - t0;
 	if (n == sizeof(child_err) && child_err)
 		return -child_err;
 	if (WIFSIGNALED(status))
@@ -147,9 +127,81 @@ static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
 			a[i] = b[i];
 }
 
-/* Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. */
-static int run_passive(struct tracer *t, const struct options *o, struct result *res,
-		       struct block_stats *total, const struct block_stats *start)
+/*
+ * One --interval report of passive mode: printed, unless the JSON or the HTML goes to
+ * stdout, and kept in the run for the charts over time. delta: every device's.
+ */
+static int interval_report(const struct options *o, const struct result *res, struct run *run,
+			   struct block_stats *delta, double from, double to, unsigned int nr)
+{
+	struct run r = { .seconds = to - from, .has_block = true, .block = delta };
+	struct interval_sample sample;
+
+	interval_sample__compute(&sample, delta, from, to - from);
+	if (text_on_stdout(o)) {
+		snprintf(r.label, sizeof(r.label), "interval #%u, %.2f to %.2f s", nr, from, to);
+		report_text__interval(stdout, res, &r);
+		fputc('\n', stdout);
+		fflush(stdout);
+	}
+	return run__add_interval(run, &sample);
+}
+
+/* The devices traced for results res[0..nr): each one's device and its layers. */
+static size_t nr_traced(const struct result *res, size_t nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += 1 + res[i].nr_layers;
+	return n;
+}
+
+/* The run passive and command mode fill: a result's last. */
+static struct run *last_run(struct result *res)
+{
+	return &res->runs[res->nr_runs - 1];
+}
+
+/* One interval report per result, each from its slice of the devices' deltas. */
+static int interval_reports(const struct options *o, struct result *res, size_t nr,
+			    struct block_stats *delta, double from, double to, unsigned int nr_iv)
+{
+	size_t i, off = 0;
+	int err = 0;
+
+	for (i = 0; i < nr && !err; off += 1 + res[i].nr_layers, i++)
+		err = interval_report(o, &res[i], last_run(&res[i]), &delta[off], from, to, nr_iv);
+	return err;
+}
+
+/*
+ * Several disks: the set is read once, at start. One that comes or goes meanwhile is said,
+ * once (serve reloads its programs for it; a trace keeps what it reports on).
+ */
+struct disk_watch {
+	const char *root, *spec;
+	uint64_t fingerprint;
+	bool said;
+};
+
+static void watch_disks(struct disk_watch *w)
+{
+	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
+		return;
+	w->said = true;
+	die_msg("a disk came or went since --trace %s began: this trace keeps the disks it "
+		"started with (serve follows them)",
+		w->spec);
+}
+
+/*
+ * Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. total
+ * and start hold every traced device of the results, in order.
+ */
+static int run_passive(struct tracer *t, const struct options *o, struct result *res, size_t nr_res,
+		       struct disk_watch *w, struct block_stats *total,
+		       const struct block_stats *start)
 {
 	size_t i, n = tracer__nr_devices(t);
 	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
@@ -171,11 +223,13 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			break;
 		if (next && next < wake)
 			wake = next;
+		if (w && now + 1 < wake)
+			wake = now + 1;
 		if (wake > now)
 			sleep_s(wake - now);
+		watch_disks(w);
 		if (!next || now_s() < next || stop_signal)
 			continue;
-		/* One interval report, on stdout unless JSON goes there. */
 		err = tracer__snapshot_all(t, cur);
 		if (err)
 			goto cleanup;
@@ -186,15 +240,9 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		now = now_s();
 		nr++;
 		/* What it really covered: from the last snapshot to this one, late or not. */
-		if (!o->json || strcmp(o->json, "-")) {
-			struct run r = { .seconds = now - last, .has_block = true, .block = delta };
-
-			snprintf(r.label, sizeof(r.label), "interval %u (%.2f-%.2f s)", nr,
-				 last - t0, now - t0);
-			report_text__interval(stdout, res, &r);
-			fputc('\n', stdout);
-			fflush(stdout);
-		}
+		err = interval_reports(o, res, nr_res, delta, last - t0, now - t0, nr);
+		if (err)
+			goto cleanup;
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/*
@@ -223,64 +271,97 @@ cleanup:
 #define BTRACE_RING_BYTES (16U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
-static void say_tracing(const struct options *o, const struct result *res, struct tracer *t)
+static void say_tracing(const struct options *o, const struct result *res, size_t nr,
+			struct tracer *t)
 {
-	char under[512] = "";
-	size_t i, used = 0;
+	char what[1024] = "";
+	size_t i, k, used = 0;
 
 	if (!o->verbose)
 		return;
-	for (i = 0; i < res->nr_layers && used < sizeof(under); i++)
-		used += snprintf(under + used, sizeof(under) - used, "%s%s",
-				 i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
-	fprintf(stderr,
-		"blktrace-bench: tracing %s (%u:%u)%s with %s programs, %zu bytes of BPF "
-		"maps\n",
-		res->device.name, res->device.major, res->device.minor, under, tracer__flavour(t),
+	for (k = 0; k < nr && used < sizeof(what); k++, res++) {
+		used += snprintf(what + used, sizeof(what) - used, "%s%s (%u:%u)", k ? ", " : "",
+				 res->device.name, res->device.major, res->device.minor);
+		for (i = 0; i < res->nr_layers && used < sizeof(what); i++)
+			used += snprintf(
+				what + used, sizeof(what) - used, "%s%s",
+				i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
+	}
+	fprintf(stderr, "blktrace-bench: tracing %s with %s programs%s, %zu bytes of BPF maps\n",
+		what, tracer__flavour(t),
+		tracer__walks_slots(t) ? " (depth without lost completions)" : "",
 		tracer__map_bytes(t));
 }
 
-/* --blktrace: the files named, and what they hold into the result. */
-static int commit_blktrace(const struct options *o, struct result *res, struct trace_outputs *out,
-			   struct diag *d)
+/*
+ * Each result's share of the files' summary: its device's set and its layers' (the
+ * tracer's order); the losses are the whole trace's. The sets move out of sum, which is
+ * freed. 0 or -ENOMEM.
+ */
+static int share_blktrace(struct result *res, size_t nr, struct btrace_summary *sum)
 {
-	struct btrace_summary *sum = calloc(1, sizeof(*sum));
+	size_t i, off = 0, n;
+	int err = 0;
+
+	for (i = 0; i < nr && !err; off += n, i++) {
+		struct btrace_summary *s = calloc(1, sizeof(*s));
+
+		n = 1 + res[i].nr_layers;
+		if (s) {
+			*s = *sum;
+			s->sets = calloc(n, sizeof(*sum->sets));
+		}
+		if (!s || !s->sets) {
+			free(s);
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(s->sets, &sum->sets[off], n * sizeof(*sum->sets));
+		memset(&sum->sets[off], 0, n * sizeof(*sum->sets));
+		s->nr_sets = n;
+		res[i].blktrace = s;
+	}
+	btrace_summary__free(sum);
+	return err;
+}
+
+/* --blktrace: the files named, what they hold into the results, said as blktrace ends. */
+static int commit_blktrace(const struct options *o, struct result *res, size_t nr,
+			   struct trace_outputs *out, struct diag *d)
+{
+	struct btrace_summary sum = {};
 	uint64_t events = 0;
 	char skipped[256];
 	size_t i;
 	int err;
 
-	if (!sum)
-		return diag__fail(d, -ENOMEM, "out of memory");
-	err = btrace_out__commit(out->blktrace, sum, d);
-	if (err) {
-		free(sum);
+	err = btrace_out__commit(out->blktrace, &sum, d);
+	if (err)
 		return err;
-	}
-	res->blktrace = sum;
-	for (i = 0; i < sum->nr_sets; i++)
-		events += sum->sets[i].total.events;
-	/* As blktrace ends: what was written, and what was dropped. */
+	for (i = 0; i < sum.nr_sets; i++)
+		events += sum.sets[i].total.events;
 	fprintf(stderr, "blktrace-bench: %llu blktrace events in %s (%s.blktrace.*%s), %llu lost\n",
-		(unsigned long long)events, o->blktrace, sum->nr_sets ? sum->sets[0].name : "",
-		sum->nr_sets > 1 ? " and the layers'" : "", (unsigned long long)sum->lost);
-	if (btrace_summary__skipped(sum, skipped, sizeof(skipped)))
+		(unsigned long long)events, o->blktrace, sum.nr_sets ? sum.sets[0].name : "",
+		sum.nr_sets > 1 ? " and the others'" : "", (unsigned long long)sum.lost);
+	if (btrace_summary__skipped(&sum, skipped, sizeof(skipped)))
 		fprintf(stderr,
 			"blktrace-bench: the kernel skipped our programs for events (%s), of "
-			"this disk or another: the files lack those of this one\n",
+			"the traced disks or others: the files lack those of the traced ones\n",
 			skipped);
-	return 0;
+	err = share_blktrace(res, nr, &sum);
+	return err ? diag__fail(d, err, "out of memory") : 0;
 }
 
 /*
- * Detach, then drain the snoop ring buffer, then free the maps: the report's own
- * I/O must not be traced, and the last records must not be lost.
+ * Detach, then drain the ring buffers, then free the maps: the report's own I/O must
+ * not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			struct result *res, struct trace_outputs *out, struct diag *d)
+			struct result *res, size_t nr, struct trace_outputs *out, struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
-	size_t i;
+	struct outfile *snoop_out = &out->snoop;
+	size_t i, k;
 	int err;
 
 	tracer__detach(*t);
@@ -290,23 +371,24 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	tracer__close(*t);
 	*t = NULL;
 	if (o->blktrace) {
-		int bt_err = commit_blktrace(o, res, out, d);
+		int bt_err = commit_blktrace(o, res, nr, out, d);
 
 		if (bt_err) {
-			outfile__abort(&out->snoop);
+			outfile__abort(snoop_out);
 			return bt_err;
 		}
 	}
 	if (!o->snoop)
 		return 0;
-	for (i = 0; i < res->nr_runs; i++)
-		if (res->runs[i].has_block)
-			lost += res->runs[i].block->c.lost_events;
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < res[k].nr_runs; i++)
+			if (res[k].runs[i].has_block)
+				lost += res[k].runs[i].block->c.lost_records;
 	if (err) {
-		outfile__abort(&out->snoop);
+		outfile__abort(snoop_out);
 		return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop, strerror(-err));
 	}
-	err = outfile__commit(&out->snoop, d);
+	err = outfile__commit(snoop_out, d);
 	if (err)
 		return err;
 	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
@@ -314,48 +396,110 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* Text on stdout (unless the JSON goes there), JSON where asked. */
-static int report(const struct options *o, const struct result *res, struct outfile *json,
-		  struct diag *d)
+/* The JSON where asked: one disk's document, or several disks' in one. 0 or -errno with d. */
+static int report_json(const struct options *o, const struct report *rep, size_t nr,
+		       struct outfile *json, struct diag *d)
 {
-	return report_out__write(res, o->json, json, o->recommend, o->brief, d);
+	json_t *doc;
+	int err;
+
+	if (!o->json)
+		return 0;
+	doc = nr == 1 ? report_json__doc(rep) : report_json__docs(rep, nr);
+	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+		  : -ENOMEM;
+	json_decref(doc);
+	if (!err)
+		return outfile__commit(json, d);
+	outfile__abort(json);
+	return diag__fail(d, err, "cannot write --json %s: %s",
+			  strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
 }
 
-/* The traced devices in the tracers' order: the device, then the layers under it. */
-static unsigned int trace_devices(struct result *res, const struct device **devs)
+/* The HTML page where asked, from the same report. 0 or -errno with d. */
+static int report_html(const struct options *o, const struct report *rep, struct outfile *html,
+		       struct diag *d)
 {
-	size_t i;
+	if (!o->html)
+		return 0;
+	report_html__print(html->f, rep, NULL);
+	return outfile__commit(html, d);
+}
 
-	devs[0] = &res->device;
-	for (i = 0; i < res->nr_layers; i++)
-		devs[1 + i] = &res->layers[i].dev;
-	return 1 + res->nr_layers;
+/*
+ * Text on stdout (unless the JSON or the HTML goes there), disk after disk; JSON and HTML
+ * where asked (HTML: one disk, check_modes says).
+ */
+static int report(const struct options *o, const struct result *res, size_t nr,
+		  struct trace_outputs *out, struct diag *d)
+{
+	struct report *rep = calloc(nr, sizeof(*rep));
+	size_t i, built = 0;
+	int err = 0;
+
+	/* Everything derived, once, before any printer runs. */
+	while (rep && built < nr && !report__build(&rep[built], &res[built], o->recommend))
+		built++;
+	if (built < nr)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < nr && text_on_stdout(o); i++)
+		report_text__print(stdout, &rep[i], o->brief);
+	if (!err)
+		err = report_json(o, rep, nr, &out->json, d);
+	if (!err)
+		err = report_html(o, rep, &out->html, d);
+	for (i = 0; i < built; i++)
+		report__free(&rep[i]);
+	free(rep);
+	return err ? err : finish_stdout(d);
+}
+
+/*
+ * The traced devices of the results in the tracers' order: each disk, then the layers
+ * under it. cmd_trace checked that they fit, and that no disk is traced twice.
+ */
+static unsigned int trace_devices(struct result *res, size_t nr, const struct device **devs)
+{
+	size_t i, k;
+	unsigned int n = 0;
+
+	for (k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
+	return n;
 }
 
 /*
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct result *res, struct trace_outputs *out,
-			struct diag *d)
+static int open_outputs(const struct options *o, struct result *res, size_t nr,
+			struct trace_outputs *out, struct diag *d)
 {
-	struct outfile_input in[3] = { { o->rw ? o->file : NULL, "the workload's --file" },
+	struct outfile_input in[4] = { { o->rw ? o->file : NULL, "the workload's --file" },
 				       { o->json, "the --json output as well" },
-				       { o->snoop, "the --snoop output as well" } };
-	const struct device *devs[1 + STACK_MAX_LAYERS];
+				       { o->snoop, "the --snoop output as well" },
+				       { o->html, "the --html output as well" } };
+	const struct device *devs[BLKIO_MAX_DEVICES];
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
 		return diag__usage(d,
 				   "--snoop -: the records are binary; give a file (--snoop-text "
 				   "reads it)");
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-"))
+		return diag__usage(d, "--json - and --html -: only one of them can go to stdout");
 	if (o->json)
 		err = outfile__open(&out->json, "--json", o->json, in, 1, d);
 	if (!err && o->snoop)
 		err = outfile__open(&out->snoop, "--snoop", o->snoop, in, 2, d);
+	if (!err && o->html)
+		err = outfile__open(&out->html, "--html", o->html, in, 3, d);
 	if (!err && o->blktrace)
-		err = btrace_out__open(&out->blktrace, o->blktrace, devs, trace_devices(res, devs),
-				       in, 3, d);
+		err = btrace_out__open(&out->blktrace, o->blktrace, devs,
+				       trace_devices(res, nr, devs), in, 4, d);
 	return err;
 }
 
@@ -374,24 +518,31 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 	return btrace_out__start(out, &bopts, d);
 }
 
-/* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
+/*
+ * Attach: the tracer, the snoop writer and the --blktrace writer when asked. -EINTR: a
+ * signal came first.
+ */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 struct tracer **t, struct snoop **sn, struct trace_outputs *out,
+			 size_t nr, struct tracer **t, struct snoop **sn, struct trace_outputs *out,
 			 struct diag *d)
 {
-	const struct device *devs[1 + STACK_MAX_LAYERS];
+	const struct device *devs[BLKIO_MAX_DEVICES];
 	struct tracer_opts topts = {};
+	size_t k;
 	int err;
 
 	topts.devs = devs;
-	topts.nr_devs = trace_devices(res, devs);
+	topts.nr_devs = trace_devices(res, nr, devs);
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
+	topts.lose_every = cfg->lose_completions;
 	topts.verbose = o->verbose;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);
 	if (err)
 		return err;
-	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "%s", tracer__flavour(*t));
+	for (k = 0; k < nr; k++)
+		snprintf(res[k].tracer_flavour, sizeof(res[k].tracer_flavour), "%s",
+			 tracer__flavour(*t));
 	err = tracer__start(*t);
 	if (err)
 		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
@@ -431,10 +582,10 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, &t, &sn, out, d);
+	err = start_tracing(o, cfg, res, 1, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
-	say_tracing(o, res, t);
+	say_tracing(o, res, 1, t);
 	ran = sweep__run(&job, t, res, &stop_signal, d);
 	sweep__close(&job);
 	err = ran == -EINTR ? 0 : ran;
@@ -442,9 +593,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, out, d);
+	err = stop_tracing(&t, &sn, o, res, 1, out, d);
 	if (!err)
-		err = report(o, res, &out->json, d);
+		err = report(o, res, 1, out, d);
 	if (!err && ran == -EINTR) {
 		d->signal = stop_signal;
 		err = -EINTR;
@@ -457,39 +608,84 @@ cleanup:
 	return err;
 }
 
+/* Each result's run gets its slice of the devices' figures (one tracer, N results). */
+static void share_out(struct result *res, size_t nr, const struct block_stats *all)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++)
+		memcpy(last_run(&res[i])->block, &all[off], (1 + res[i].nr_layers) * sizeof(*all));
+}
+
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
-static int count_command(struct tracer *t, const struct options *o, const struct result *res,
-			 struct run *run, const struct block_stats *start, int status,
+static int count_command(struct tracer *t, const struct options *o, struct result *res, size_t nr,
+			 struct block_stats *all, const struct block_stats *start, int status,
 			 struct diag *d)
 {
+	size_t i;
 	int err;
 
-	run->exit_status = status;
-	text__join(run->label, sizeof(run->label), o->nr_command, o->command);
-	err = tracer__snapshot_all(t, run->block);
+	for (i = 0; i < nr; i++) {
+		last_run(&res[i])->exit_status = status;
+		last_run(&res[i])->command = true;
+		text__join(last_run(&res[i])->label, sizeof(last_run(&res[i])->label),
+			   o->nr_command, o->command);
+	}
+	err = tracer__snapshot_all(t, all);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	block_stats__delta_n(run->block, run->block, start, 1 + res->nr_layers);
+	block_stats__delta_n(all, all, start, nr_traced(res, nr));
+	share_out(res, nr, all);
+	return 0;
+}
+
+/* A run for every result (passive or command mode), labelled. 0 or -ENOMEM. */
+static int add_runs(struct result *res, size_t nr, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!result__add_run(&res[i], true, false))
+			return -ENOMEM;
+		snprintf(last_run(&res[i])->label, sizeof(last_run(&res[i])->label), "%s", label);
+	}
+	return 0;
+}
+
+/* Passive mode over every result; the message for a failure in d. */
+static int passive(struct tracer *t, const struct options *o, const struct env_config *cfg,
+		   struct result *res, size_t nr, struct block_stats *all,
+		   const struct block_stats *start, struct diag *d)
+{
+	struct disk_watch watch = { cfg->sysfs_root, o->trace,
+				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
+	int err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
+
+	if (err == -ENOMEM)
+		return diag__fail(d, err, "out of memory");
+	if (err)
+		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+	share_out(res, nr, all);
 	return 0;
 }
 
 /* Passive and command mode: 0, the command's exit status, or -errno with d. */
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
-		     struct trace_outputs *out, struct diag *d)
+		     size_t nr, struct trace_outputs *out, struct diag *d)
 {
-	struct block_stats *start = NULL;
+	size_t i, n = nr_traced(res, nr);
+	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
-	struct run *run;
 	int err, status = 0;
-	double t0;
+	double t0, seconds = 0;
 
-	err = start_tracing(o, cfg, res, &t, &sn, out, d);
+	err = start_tracing(o, cfg, res, nr, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
-	start = calloc(1 + res->nr_layers, sizeof(*start));
-	run = result__add_run(res, true, false);
-	if (!start || !run) {
+	start = calloc(n, sizeof(*start));
+	all = calloc(n, sizeof(*all));
+	if (!start || !all || add_runs(res, nr, o->command ? "" : "passive")) {
 		err = diag__fail(d, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -501,34 +697,34 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		goto cleanup;
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
-	say_tracing(o, res, t);
+	say_tracing(o, res, nr, t);
 	t0 = now_s();
 	if (o->command) {
-		status = run_command(o->command);
+		status = run_command(o->command, &seconds);
 		if (status < 0) {
 			/* What a shell does: no report, the status says the command never ran. */
 			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
 			status = EXIT_NOEXEC;
 			goto cleanup;
 		}
-		err = count_command(t, o, res, run, start, status, d);
+		err = count_command(t, o, res, nr, all, start, status, d);
 	} else {
-		snprintf(run->label, sizeof(run->label), "passive");
-		err = run_passive(t, o, res, run->block, start);
-		if (err)
-			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+		err = passive(t, o, cfg, res, nr, all, start, d);
+		seconds = now_s() - t0;
 	}
-	run->seconds = now_s() - t0;
+	for (i = 0; i < nr; i++)
+		last_run(&res[i])->seconds = seconds;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, out, d);
+		err = stop_tracing(&t, &sn, o, res, nr, out, d);
 	if (!err)
-		err = report(o, res, &out->json, d);
+		err = report(o, res, nr, out, d);
 cleanup:
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
 	free(start);
+	free(all);
 	return err ? err : status;
 }
 
@@ -552,18 +748,24 @@ static int find_stack(const struct env_config *cfg, struct result *res, struct d
 	return 0;
 }
 
+/* What cli.c cannot know of one option alone; it refuses options a mode does not use. */
 static int check_modes(const struct options *o, struct diag *d)
 {
 	if (!o->trace)
 		return diag__usage(d, "--trace DEV is required (try --help)");
-	if ((o->command || o->rw) && (o->duration || o->interval))
-		return diag__usage(d, "--duration and --interval are for passive mode, not with a "
-				      "workload");
 	if (o->command && o->rw)
 		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
 				      "both");
-	if (!o->rw && o->nr_set_values)
-		return diag__usage(d, "--set sweeps the built-in workload: it needs --rw");
+	if (o->rw && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--rw runs the built-in workload on one disk: --trace %s names "
+				   "several (trace them passively, or with -- CMD)",
+				   o->trace);
+	if (o->html && fleet__several(o->trace))
+		return diag__usage(d,
+				   "--html draws one disk's page: --trace %s names several (--json "
+				   "keeps them all; report draws a page from one disk's document)",
+				   o->trace);
 	return 0;
 }
 
@@ -582,12 +784,104 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 		device__read_limits(dev);
 }
 
-int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+/* Every traced device of the results, the tops and their layers, disk by disk apart. */
+static int check_results(const struct result *res, size_t nr, struct diag *d)
+{
+	const struct device *devs[BLKIO_MAX_DEVICES];
+	size_t i, k, n = nr_traced(res, nr);
+
+	if (n > BLKIO_MAX_DEVICES)
+		return diag__usage_err(d, -E2BIG,
+				       "--trace %s: %zu devices with the layers under them, at "
+				       "most %d can be traced at once",
+				       nr > 1 ? "list" : res->device.name, n, BLKIO_MAX_DEVICES);
+	for (n = 0, k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
+	return fleet__check_disjoint(devs, n, d);
+}
+
+/*
+ * The disks --trace names, a result each: one disk (with its stack), a list (each with
+ * its stack), or all (each disk plainly: its layers are disks of the list already).
+ */
+static int make_results(const struct options *o, const struct env_config *cfg, struct result **out,
+			size_t *nr, struct diag *d)
+{
+	struct fleet f = {};
+	struct result *res;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if (fleet__several(o->trace))
+		err = fleet__resolve(cfg->sysfs_root, o->trace, BLKIO_MAX_DEVICES, true, &f, d);
+	else
+		err = (f.devs = malloc(sizeof(*f.devs)))
+			      ? device__resolve(cfg->sysfs_root, o->trace, &f.devs[f.n++], d)
+			      : diag__fail(d, -ENOMEM, "out of memory");
+	if (!err && !f.n)
+		err = diag__usage(d, "--trace all: no disk with a medium to trace");
+	res = err ? NULL : calloc(f.n, sizeof(*res));
+	if (!err && !res)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	for (i = 0; !err && i < f.n; i++) {
+		res[i].device = f.devs[i];
+		res[i].has_device = true;
+		(*nr)++;
+		if (!f.all)
+			err = find_stack(cfg, &res[i], d);
+	}
+	*out = res;
+	fleet__free(&f);
+	return err ? err : check_results(res, *nr, d);
+}
+
+static void free_results(struct result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		result__free(&res[i]);
+	free(res);
+}
+
+/*
+ * What every result of the invocation says about it, the notices about each disk, and
+ * the settings a dead sweep left changed on any of them (and their layers: a sweep of
+ * DEV:KNOB changes a layer) put back, unless this run sweeps.
+ */
+static void prepare_results(const struct options *o, const struct env_config *cfg,
+			    const struct sweep_env *state, struct result *res, size_t nr)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		driver_probes__notice(&probes, &res[i].device, stderr);
+		snprintf(res[i].tool_version, sizeof(res[i].tool_version), "%s",
+			 BLKTRACE_BENCH_VERSION);
+		text__join(res[i].command_line, sizeof(res[i].command_line), o->argc, o->argv);
+		host_info__read(&res[i].host);
+	}
+	/* Before anything can change a setting, or be refused: see stop_signals.h. */
+	stop_signals__catch();
+	for (i = 0; !o->nr_set_values && i < nr; i++) {
+		recover_settings(state, &res[i].device);
+		for (k = 0; k < res[i].nr_layers; k++)
+			recover_settings(state, &res[i].layers[k].dev);
+	}
+}
+
+int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
 	struct trace_outputs out = {};
 	struct workload_env env = {};
-	struct result res = {};
+	struct result *res = NULL;
+	size_t nr = 0;
 	int err;
 
 	if (o->snoop_text) {
@@ -596,32 +890,25 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	}
 	err = check_modes(o, d);
 	if (!err)
-		err = device__resolve(cfg->sysfs_root, o->trace, &res.device, d);
+		err = make_results(o, cfg, &res, &nr, d);
 	if (err)
-		return err;
-	res.has_device = true;
-	err = find_stack(cfg, &res, d);
-	if (err)
-		return err;
-	driver_probes__notice(&probes, &res.device, stderr);
-	snprintf(res.tool_version, sizeof(res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
-	text__join(res.command_line, sizeof(res.command_line), o->argc, o->argv);
-	host_info__read(&res.host);
+		goto cleanup;
 	env.target.sysfs = cfg->sysfs_root;
 	env.state.dir = o->state_dir;
-	/* Before anything can change a setting, or be refused: see catch_signals. */
-	catch_signals();
-	if (!o->nr_set_values)
-		recover_settings(&env.state, &res.device);
+	env.layers = res[0].layers; /* the workload runs on one disk (check_modes) */
+	env.nr_layers = res[0].nr_layers;
+	prepare_results(o, cfg, &env.state, res, nr);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(o, &res, &out, d);
+	err = open_outputs(o, res, nr, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, &res, &out, d)
-			    : run_trace(o, cfg, &res, &out, d);
+		err = o->rw ? run_workload(o, cfg, &env, res, &out, d)
+			    : run_trace(o, cfg, res, nr, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&out.json);
 	outfile__abort(&out.snoop);
+	outfile__abort(&out.html);
 	btrace_out__close(out.blktrace);
-	result__free(&res);
+cleanup:
+	free_results(res, nr);
 	return err;
 }

@@ -15,16 +15,21 @@ struct cmd {
 	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
 };
 
-/* One command a line: tests/shell/test_docs.sh reads the names from here. */
-/* clang-format off */
+/* One command a line (clang-format would pack them): tests/shell/test_docs.sh reads it. */
+// clang-format off
 static const struct cmd commands[] = {
 	{ "trace", cmd_trace },
 	{ "info", cmd_info },
 	{ "compare", cmd_compare },
+	{ "report", cmd_report },
 	{ "restore", cmd_restore },
+	{ "tune", cmd_tune },
+	{ "apply", cmd_apply },
+	{ "verify", cmd_verify },
+	{ "serve", cmd_serve },
 	{ "import", cmd_import },
 };
-/* clang-format on */
+// clang-format on
 
 /* The options, then the command; --help and --version end after printing, with 0. */
 static int run(const struct cmd *c, int argc, char **argv, const struct env_config *cfg,

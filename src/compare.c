@@ -29,29 +29,64 @@ const char *compare__unknown_reason(size_t na, size_t nb)
 	return "a single repetition in B: Welch's test needs 2 or more on each side (--repeat)";
 }
 
+void compare__decide(struct metric_cmp *c, double p_adj, int direction)
+{
+	/* No finite change (A's mean is 0, B's is not) is as large as a change gets. */
+	bool large = !isfinite(c->change) || fabs(c->change) >= COMPARE_MIN_EFFECT;
+
+	c->p_adj = p_adj;
+	if (isnan(c->p)) {
+		c->significant = false;
+		c->verdict = VERDICT_UNKNOWN;
+		return;
+	}
+	c->significant = p_adj < STATS_ALPHA && large;
+	if (!c->significant)
+		c->verdict = VERDICT_SAME;
+	else if (!direction)
+		c->verdict = c->up ? VERDICT_HIGHER : VERDICT_LOWER;
+	else
+		c->verdict = c->up == (direction > 0) ? VERDICT_BETTER : VERDICT_WORSE;
+}
+
 void compare__metric(const struct agg *a, const struct agg *b, int direction,
 		     struct metric_cmp *out)
 {
-	bool up = b->mean > a->mean;
 	double t, df;
 
 	memset(out, 0, sizeof(*out));
+	out->up = b->mean > a->mean;
 	if (a->mean != 0)
 		out->change = (b->mean - a->mean) / fabs(a->mean);
 	else
 		out->change = b->mean == 0 ? 0 : NAN;
-	if (welch_t_test(a, b, &t, &df, &out->p)) {
+	if (welch_t_test(a, b, &t, &df, &out->p))
 		out->p = NAN;
-		out->verdict = VERDICT_UNKNOWN;
-		return;
-	}
-	out->significant = out->p < STATS_ALPHA && fabs(b->mean - a->mean) > a->ci95 + b->ci95;
-	if (!out->significant)
-		out->verdict = VERDICT_SAME;
-	else if (!direction)
-		out->verdict = up ? VERDICT_HIGHER : VERDICT_LOWER;
+	compare__decide(out, out->p, direction);
+}
+
+const char *compare__fmt_change(char *buf, size_t len, double change)
+{
+	/* Loaded values are finite and at most 2^63, but A can be tiny: no column overflow,
+	 * an exponent beyond +-99999%. */
+	if (isfinite(change) && fabs(change) < 1000)
+		snprintf(buf, len, "%+.1f%%", 100 * change);
+	else if (isfinite(change))
+		snprintf(buf, len, "%+.1e%%", 100 * change);
 	else
-		out->verdict = up == (direction > 0) ? VERDICT_BETTER : VERDICT_WORSE;
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+const char *compare__fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
 }
 
 /* Values that differ between a and b, walking objects; missing counts as null. */
@@ -122,10 +157,27 @@ static json_t *param_changes(const struct run_summary *a, const struct run_summa
 	return out;
 }
 
-/* Every judged metric both series have, with its verdict. */
+/* Holm within one family of a set's metrics: the headline ones, or the others. */
+static void judge_family(struct set_comparison *sc, bool headline)
+{
+	double p[NR_METRICS] = { 0 }, adj[NR_METRICS];
+	size_t i, n = 0, at[NR_METRICS];
+
+	for (i = 0; i < sc->nr_m; i++)
+		if (metric_defs[sc->m[i].id].headline == headline) {
+			at[n] = i;
+			p[n++] = sc->m[i].cmp.p;
+		}
+	holm_adjust(p, n, adj);
+	for (i = 0; i < n; i++)
+		compare__decide(&sc->m[at[i]].cmp, adj[i], metric_defs[sc->m[at[i]].id].direction);
+}
+
+/* Every judged metric both series have, with its verdict (compare.h: the test). */
 static void judge(struct comparison *c, struct set_comparison *sc)
 {
 	const struct series *sa = &c->sa.series[sc->a], *sb = &c->sb.series[sc->b];
+	size_t i;
 	int k;
 
 	for (k = 0; k < NR_METRICS; k++) {
@@ -136,8 +188,11 @@ static void judge(struct comparison *c, struct set_comparison *sc)
 		m = &sc->m[sc->nr_m++];
 		m->id = k;
 		compare__metric(&sa->metric[k], &sb->metric[k], metric_defs[k].direction, &m->cmp);
-		c->counts[m->cmp.verdict]++;
 	}
+	judge_family(sc, true);
+	judge_family(sc, false);
+	for (i = 0; i < sc->nr_m; i++)
+		c->counts[sc->m[i].cmp.verdict]++;
 }
 
 static int by_key(const void *x, const void *y)

@@ -6,9 +6,16 @@
  * verdicts assume whatever version wrote the file. The comparison is built once, here;
  * compare_json.c and compare_text.c only print it.
  *
- * A change is "significant" when Welch's t-test over the repetitions gives
- * p < STATS_ALPHA and the 95% confidence intervals of the two means do not
- * overlap; the second test keeps a tiny p from a huge n from calling noise a win.
+ * The test, one for every metric (compare_text.c prints it above the tables):
+ *  1. Welch's t-test over the repetitions of the two series: p, two-sided.
+ *  2. Holm-Bonferroni within each family of a matched pair of series: its headline
+ *     metrics (app.mb_per_s, app.iops, app.latency_ns.p99: what --fail-on-regression
+ *     judges) and its other metrics (what moved underneath); a set compares up to 19
+ *     metrics at once, and at 0.05 each one in 20 would differ by chance.
+ *  3. Significant: the adjusted p below STATS_ALPHA and a change of at least
+ *     COMPARE_MIN_EFFECT of A's mean, so that a tiny p from tight repetitions does not
+ *     call a negligible change better or worse.
+ * Overlapping 95% intervals decided before: a -46.8% MB/s at p = 0.0047 was "same".
  */
 #ifndef BLKTRACE_BENCH_COMPARE_H
 #define BLKTRACE_BENCH_COMPARE_H
@@ -19,6 +26,9 @@
 #include "result_load.h"
 #include "series.h"
 #include "stats.h"
+
+/* The smallest change a verdict other than "same" needs: 5% of A's mean. */
+#define COMPARE_MIN_EFFECT 0.05
 
 enum verdict {
 	VERDICT_SAME,
@@ -33,16 +43,27 @@ enum verdict {
 struct metric_cmp {
 	double change; /* (b - a) / a; NAN when a is 0 and b is not */
 	double p;      /* Welch's two-sided p-value; NAN when unknown */
+	double p_adj;  /* p, Holm-adjusted within the metric's family; NAN when unknown */
+	bool up;       /* b's mean above a's */
 	bool significant;
 	enum verdict verdict;
 };
 
-/* Judge one metric whose direction is +1 (higher is better), -1 or 0 (neither). */
+/*
+ * Judge one metric whose direction is +1 (higher is better), -1 or 0 (neither), as a
+ * family of its own (p_adj = p).
+ */
 void compare__metric(const struct agg *a, const struct agg *b, int direction,
 		     struct metric_cmp *out);
+/* The verdict of c at the adjusted p-value p_adj (its family's, holm_adjust). */
+void compare__decide(struct metric_cmp *c, double p_adj, int direction);
 
 /* "better", "worse", "same", "higher", "lower", "unknown": the JSON names. */
 const char *compare__verdict_name(enum verdict v);
+/* A change as the printers write it: "+12.5%", "+1.2e+05%", "-" when unknown. */
+const char *compare__fmt_change(char *buf, size_t len, double change);
+/* A p-value: "0.0123", "<0.0001", "-" when unknown. */
+const char *compare__fmt_p(char *buf, size_t len, double p);
 /* Why a verdict is unknown: which side has a single repetition. */
 const char *compare__unknown_reason(size_t na, size_t nb);
 

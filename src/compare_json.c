@@ -72,6 +72,8 @@ static json_t *metric_json(const struct comparison *c, const struct set_comparis
 			  "headline", metric_defs[m->id].headline, "n_a", (json_int_t)ga->n, "n_b",
 			  (json_int_t)gb->n, "ci95_a", jnum(ga->ci95), "ci95_b", jnum(gb->ci95));
 
+	if (o)
+		json_object_set_new(o, "p_adjusted", jnum(mc->p_adj));
 	if (o && mc->verdict == VERDICT_UNKNOWN)
 		json_object_set_new(o, "reason",
 				    json_string(compare__unknown_reason(ga->n, gb->n)));
@@ -151,6 +153,11 @@ json_t *compare_json__doc(const struct comparison *c)
 		json_object_set_new(summary, compare__verdict_name(i),
 				    json_integer((json_int_t)c->counts[i]));
 	json_object_set_new(summary, "sets", json_integer((json_int_t)c->nr_sets));
+	/* The test every verdict comes from (compare.h). */
+	json_object_set_new(doc, "test",
+			    json_pack("{s:s, s:s, s:[s, s], s:f, s:f}", "test", "welch",
+				      "correction", "holm", "families", "headline", "other",
+				      "alpha", STATS_ALPHA, "min_effect", COMPARE_MIN_EFFECT));
 	json_object_set_new(doc, "sets", sets);
 	json_object_set_new(doc, "metrics", flat);
 	json_object_set_new(doc, "summary", summary);

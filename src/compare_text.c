@@ -85,37 +85,14 @@ static const char *set_name(char *buf, size_t len, const struct run_summary *r)
 	return buf;
 }
 
-static const char *fmt_change(char *buf, size_t len, double change)
-{
-	/* Loaded values are finite and at most 2^63, but A can be tiny: no column overflow,
-	 * an exponent beyond +-99999%. */
-	if (isfinite(change) && fabs(change) < 1000)
-		snprintf(buf, len, "%+.1f%%", 100 * change);
-	else if (isfinite(change))
-		snprintf(buf, len, "%+.1e%%", 100 * change);
-	else
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-static const char *fmt_p(char *buf, size_t len, double p)
-{
-	if (isnan(p))
-		snprintf(buf, len, "-");
-	else if (p < 1e-4)
-		snprintf(buf, len, "<0.0001");
-	else
-		snprintf(buf, len, "%.4f", p);
-	return buf;
-}
-
 static void print_metrics(FILE *f, const struct comparison *c, const struct set_comparison *sc)
 {
 	const char *reason = NULL;
-	char ba[32], bb[32], bc[32], bp[32];
+	char ba[32], bb[32], bc[32], bp[32], bq[32];
 	size_t i;
 
-	fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", "metric", "A", "B", "change", "p", "verdict");
+	fprintf(f, "  %-32s %12s %12s %9s %8s %8s  %s\n", "metric", "A", "B", "change", "p",
+		"p adj", "verdict");
 	for (i = 0; i < sc->nr_m; i++) {
 		const struct metric_result *m = &sc->m[i];
 		const struct agg *ga = &c->sa.series[sc->a].metric[m->id];
@@ -126,11 +103,12 @@ static void print_metrics(FILE *f, const struct comparison *c, const struct set_
 			verdict = "cannot judge";
 			reason = compare__unknown_reason(ga->n, gb->n);
 		}
-		fprintf(f, "  %-32s %12s %12s %9s %8s  %s\n", metric_defs[m->id].name,
+		fprintf(f, "  %-32s %12s %12s %9s %8s %8s  %s\n", metric_defs[m->id].name,
 			isfinite(ga->mean) ? fmt__num(ba, sizeof(ba), ga->mean) : "-",
 			isfinite(gb->mean) ? fmt__num(bb, sizeof(bb), gb->mean) : "-",
-			fmt_change(bc, sizeof(bc), m->cmp.change), fmt_p(bp, sizeof(bp), m->cmp.p),
-			verdict);
+			compare__fmt_change(bc, sizeof(bc), m->cmp.change),
+			compare__fmt_p(bp, sizeof(bp), m->cmp.p),
+			compare__fmt_p(bq, sizeof(bq), m->cmp.p_adj), verdict);
 	}
 	if (reason)
 		fprintf(f, "  cannot judge: %s\n", reason);
@@ -212,27 +190,6 @@ static int double_desc(const void *x, const void *y)
 	return (a < b) - (a > b);
 }
 
-static const char *bucket_label(char *buf, size_t len, enum hist_kind kind, unsigned int i)
-{
-	uint64_t lo = hist_bucket_lo(kind, i), hi = hist_bucket_hi(kind, i);
-	char l[24], h[24];
-
-	if (kind == HIST_KIND_SIZE) {
-		fmt__bytes(l, sizeof(l), (double)lo);
-		fmt__bytes(h, sizeof(h), (double)hi);
-	} else {
-		snprintf(l, sizeof(l), "%llu", (unsigned long long)lo);
-		snprintf(h, sizeof(h), "%llu", (unsigned long long)hi);
-	}
-	if (hi == UINT64_MAX)
-		snprintf(buf, len, ">= %s", l);
-	else if (kind == HIST_KIND_COUNT && hi == lo + 1)
-		snprintf(buf, len, "%s", l); /* exact counts */
-	else
-		snprintf(buf, len, "[%s, %s)", l, h);
-	return buf;
-}
-
 /* A's and B's histograms side by side, as shares, the buckets that matter on either side. */
 static void print_hist(FILE *f, const struct comparison *c, const struct set_comparison *sc,
 		       bool sizes, const char *title)
@@ -266,7 +223,7 @@ static void print_hist(FILE *f, const struct comparison *c, const struct set_com
 		shown++;
 		snprintf(sa, sizeof(sa), "%.1f%%", 100 * ha[i]);
 		snprintf(sb, sizeof(sb), "%.1f%%", 100 * hb[i]);
-		fprintf(f, "      %-22s %8s %8s\n", bucket_label(label, sizeof(label), kind, i),
+		fprintf(f, "      %-22s %8s %8s\n", fmt__bucket(label, sizeof(label), kind, i),
 			ha[i] > 0 ? sa : "-", hb[i] > 0 ? sb : "-");
 	}
 	if (shown < nonzero)
@@ -324,8 +281,10 @@ void compare_text__print(FILE *f, const struct comparison *c)
 
 	print_side(f, "A", c->name_a, c->a->header);
 	print_side(f, "B", c->name_b, c->b->header);
-	fprintf(f, "significant: Welch's t-test p < %g and disjoint 95%% confidence intervals\n\n",
-		STATS_ALPHA);
+	fprintf(f,
+		"significant: Welch's t-test over the repetitions, p Holm-adjusted within each "
+		"set's headline and other metrics below %g, and a change of at least %g%%\n\n",
+		STATS_ALPHA, 100 * COMPARE_MIN_EFFECT);
 	print_changes(f, c->device_changes, 2, "settings that differ (A -> B):",
 		      "settings: the same disk, limits, driver, kernel and tool version");
 	for (i = 0; i < c->nr_sets; i++)

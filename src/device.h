@@ -198,5 +198,8 @@ const char *device__xen_param_name(const struct xen_blkfront *x);
 /* That parameter set to segments, into buf: "xen_blkfront.max_indirect_segments=32". */
 const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
 				       size_t len);
+/* The same for /etc/modprobe.d: "options xen_blkfront max_indirect_segments=32". */
+const char *device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
+				      size_t len);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

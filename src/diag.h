@@ -24,7 +24,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,	     /* a runtime failure */
 	EXIT_USAGE = 2,	     /* bad input: options, unknown disk, a refused target, a busy disk */
-	EXIT_REGRESSION = 3, /* compare --fail-on-regression: a headline metric got worse */
+	EXIT_REGRESSION = 3, /* compare --fail-on-regression, verify: got worse */
 	EXIT_NOEXEC = 127,   /* command mode: the command could not be started */
 	EXIT_SIGNAL = 128,   /* + N: ended early by signal N (130 for INT, 143 for TERM) */
 };

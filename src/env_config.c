@@ -3,8 +3,10 @@
  * The environment's configuration (env_config.h): its defaults and how each variable's
  * text is read. main() hands in getenv; tests hand in a table.
  */
+#include <stdint.h>
 #include <string.h>
 #include "env_config.h"
+#include "parse.h"
 
 static const char *value_or(char *(*lookup)(const char *), const char *name, const char *dflt)
 {
@@ -15,7 +17,12 @@ static const char *value_or(char *(*lookup)(const char *), const char *name, con
 
 void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name))
 {
+	uint64_t n;
+
 	cfg->sysfs_root = value_or(lookup, "BLKTRACE_BENCH_SYSFS", "/sys");
 	cfg->kallsyms = value_or(lookup, "BLKTRACE_BENCH_KALLSYMS", "/proc/kallsyms");
 	cfg->force_raw_tp = strcmp(value_or(lookup, "BLKTRACE_BENCH_RAW_TP", "0"), "0") != 0;
+	cfg->lose_completions = 0;
+	if (!parse_uint(value_or(lookup, "BLKTRACE_BENCH_LOSE_COMPLETIONS", "0"), UINT32_MAX, &n))
+		cfg->lose_completions = (unsigned int)n;
 }

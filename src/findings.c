@@ -29,6 +29,7 @@
 struct ctx {
 	const struct device *dev;
 	const struct block_stats *b;
+	const struct job_params *job; /* NULL: not the built-in workload */
 	struct block_summary s;
 	uint64_t n;			  /* data requests */
 	struct finding all[FINDINGS_MAX]; /* every finding, sorted before the caller gets some */
@@ -179,32 +180,93 @@ static void xen_indirect_finding(struct ctx *c)
 		    XEN_DIRECT_SEGMENTS);
 }
 
+/* " and merging (N bios merged into writes)", by the operation the bios merged into. */
+static void merged_clause(const struct blkio_counters *k, char *buf, size_t len)
+{
+	unsigned long long r = k->merges_op[BLKIO_OP_READ], w = k->merges_op[BLKIO_OP_WRITE];
+
+	buf[0] = '\0';
+	if (r && w)
+		snprintf(buf, len, " and merging (%llu bios merged into reads, %llu into writes)",
+			 r, w);
+	else if (r || w)
+		snprintf(buf, len, " and merging (%llu bios merged into %s)", r ? r : w,
+			 r ? "reads" : "writes");
+}
+
+/*
+ * Who sized requests no limit stopped, as far as the application is known; verb
+ * (" decided" or "") goes where the sentence reads.
+ */
+static void decider(const struct ctx *c, const char *merged, const char *verb, char *buf,
+		    size_t len)
+{
+	const struct job_params *p = c->job;
+	char bs[32];
+
+	if (!p) {
+		snprintf(buf, len, "what the application or the page cache submitted%s%s", merged,
+			 verb);
+		return;
+	}
+	fmt__size(bs, sizeof(bs), (double)p->bs);
+	if (p->direct)
+		snprintf(buf, len, "the application's I/O size (%s)%s%s", bs, merged, verb);
+	else if (strstr(p->rw, "write"))
+		snprintf(buf, len,
+			 "the page cache's writeback%s%s, not the application's %s writes", merged,
+			 verb, bs);
+	else
+		snprintf(buf, len, "the page cache%s%s, not the application's %s reads", merged,
+			 verb, bs);
+}
+
 static void uncapped_finding(struct ctx *c, uint64_t count)
 {
 	const struct blkio_counters *k = &c->b->c;
 	unsigned int which = 0;
 	int64_t biggest = device__max_request_bytes(c->dev, &which);
-	char a[32], b[32], limit[96] = "", merged[64] = "";
+	char a[32], b[32], limit[96] = "", merged[96], who[192];
 
 	if (biggest > 0)
 		snprintf(limit, sizeof(limit), " (the disk accepts %s, set by %s)",
 			 fmt__size(a, sizeof(a), biggest), device__limit_name(which));
-	if (k->merges)
-		snprintf(merged, sizeof(merged), " and merging (%llu bios merged)",
-			 (unsigned long long)k->merges);
+	merged_clause(k, merged, sizeof(merged));
+	decider(c, merged, k->splits ? "" : " decided", who, sizeof(who));
 	fmt__size(b, sizeof(b), c->s.size.p50);
 	/* A bio split at a limit leaves a smaller last piece: below the limit, not the app's. */
 	if (k->splits)
 		add(c, "uncapped", count,
 		    "%.1f%% of requests stayed below every limit%s, %s per request at the "
-		    "median: the remainders of %llu bio splits, or the application's I/O "
-		    "size%s.",
-		    pct(c, count), limit, b, (unsigned long long)k->splits, merged);
+		    "median: the remainders of %llu bio splits, or %s.",
+		    pct(c, count), limit, b, (unsigned long long)k->splits, who);
 	else
 		add(c, "uncapped", count,
-		    "%.1f%% of requests stayed below every limit%s: the application's I/O "
-		    "size%s decided, %s per request at the median.",
-		    pct(c, count), limit, merged, b);
+		    "%.1f%% of requests stayed below every limit%s: %s, %s per request at the "
+		    "median.",
+		    pct(c, count), limit, who, b);
+}
+
+/* Read requests the page cache issued ahead: it sized them, not the application. */
+static void read_ahead_finding(struct ctx *c, uint64_t count)
+{
+	const struct job_params *p = c->job;
+	const __u64 *reads = c->b->size[BLKIO_SIZE_READ];
+	char ra[48] = "", app[64] = "", b[32];
+	double p50 = hist_percentile(HIST_KIND_SIZE, reads, 50, c->b->max.bytes);
+
+	if (c->dev->limits.read_ahead_kb >= 0)
+		snprintf(ra, sizeof(ra), " (read_ahead_kb=%lld)",
+			 (long long)c->dev->limits.read_ahead_kb);
+	if (p && p->bs) {
+		char bs[32];
+
+		snprintf(app, sizeof(app), "'s %s reads", fmt__size(bs, sizeof(bs), (double)p->bs));
+	}
+	add(c, "read_ahead", count,
+	    "%.1f%% of requests were read-ahead%s: the page cache sized them, not the "
+	    "application%s; %s per read request at the median.",
+	    pct(c, count), ra, app, fmt__size(b, sizeof(b), p50));
 }
 
 static void bio_based_finding(struct ctx *c)
@@ -251,11 +313,33 @@ static void sort_findings(struct finding *f, size_t n)
 	}
 }
 
-int findings__compute(const struct device *dev, const struct block_stats *b, struct finding *out,
-		      size_t max)
+bool findings__is_limit(const struct finding *f)
+{
+	return !strcmp(f->kind, "max_sectors_kb") || !strcmp(f->kind, "max_segments") ||
+	       !strcmp(f->kind, "max_segment_size");
+}
+
+/*
+ * What stayed below every limit: read-ahead (counted exactly, though not which of its
+ * requests reached a limit: those below are assumed read-ahead first) and the rest.
+ */
+static void below_limits(struct ctx *c, uint64_t uncapped, size_t limit_findings)
+{
+	uint64_t ra = c->b->c.ra_requests < c->n ? c->b->c.ra_requests : c->n;
+	bool ra_found = matters(c, ra);
+	uint64_t other = ra_found ? uncapped - (ra < uncapped ? ra : uncapped) : uncapped;
+
+	if (ra_found)
+		read_ahead_finding(c, ra);
+	if (matters(c, other) || (!limit_findings && !ra_found))
+		uncapped_finding(c, other);
+}
+
+int findings__compute(const struct device *dev, const struct block_stats *b,
+		      const struct job_params *job, struct finding *out, size_t max)
 {
 	const struct queue_limits *l;
-	struct ctx c = { .dev = dev, .b = b };
+	struct ctx c = { .dev = dev, .b = b, .job = job && job->rw[0] ? job : NULL };
 	uint64_t by_size = 0, by_segsize = 0, by_segs = 0, capped;
 	int64_t segcap = -1;
 	bool xen_story;
@@ -308,8 +392,7 @@ int findings__compute(const struct device *dev, const struct block_stats *b, str
 	limit_findings = c.nr;
 	if (capped > c.n)
 		capped = c.n;
-	if (matters(&c, c.n - capped) || !limit_findings)
-		uncapped_finding(&c, c.n - capped);
+	below_limits(&c, c.n - capped, limit_findings);
 	if (dev->xen.present)
 		xen_indirect_finding(&c);
 	sort_findings(c.all, c.nr);

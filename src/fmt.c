@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "fmt.h"
+#include "histogram.h"
 
 const char *fmt__bytes(char *buf, size_t len, double bytes)
 {
@@ -68,6 +69,47 @@ const char *fmt__num(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.2f", x);
 	else
 		snprintf(buf, len, "%.3g", x);
+	return buf;
+}
+
+const char *fmt__ns(char *buf, size_t len, double ns)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	size_t i;
+
+	/* 999999 ns is "1 ms", not "1e+03 us": a unit is used from where %.3g rounds to 1. */
+	for (i = 0; i < 3 && fabs(ns) < units[i].div * 0.9995; i++)
+		;
+	snprintf(buf, len, "%.3g %s", ns / units[i].div, units[i].unit);
+	return buf;
+}
+
+const char *fmt__bucket(char *buf, size_t len, enum hist_kind kind, unsigned int i)
+{
+	uint64_t lo = hist_bucket_lo(kind, i), hi = hist_bucket_hi(kind, i);
+	char l[32], h[32];
+
+	if (kind == HIST_KIND_COUNT && hi == lo + 1) {
+		snprintf(buf, len, "%llu", (unsigned long long)lo);
+		return buf;
+	}
+	if (kind == HIST_KIND_SIZE) {
+		fmt__bytes(l, sizeof(l), (double)lo);
+		fmt__bytes(h, sizeof(h), (double)hi);
+	} else if (kind == HIST_KIND_LAT) {
+		fmt__ns(l, sizeof(l), (double)lo);
+		fmt__ns(h, sizeof(h), (double)hi);
+	} else {
+		snprintf(l, sizeof(l), "%llu", (unsigned long long)lo);
+		snprintf(h, sizeof(h), "%llu", (unsigned long long)hi);
+	}
+	if (hi == UINT64_MAX)
+		snprintf(buf, len, ">= %s", l);
+	else
+		snprintf(buf, len, "[%s, %s)", l, h);
 	return buf;
 }
 

@@ -11,18 +11,35 @@
 #include "knob.h"
 #include "parse.h"
 
+/*
+ * ordered: a smaller value costs less (smaller requests, less read ahead, fewer request
+ * slots), so "the smallest value as good as the best" means something. The others are
+ * choices: the scheduler's name, wbt's target (0 off, -1 the default), nomerges' and
+ * rq_affinity's modes.
+ */
 static const struct {
 	const char *name;
 	int64_t min, max; /* -2: not numeric (scheduler) */
+	bool ordered;
 } knobs[] = {
-	{ "max_sectors_kb", 4, INT64_MAX }, /* at least a page; at most max_hw_sectors_kb */
-	{ "read_ahead_kb", 0, INT64_MAX },
-	{ "nr_requests", 4, INT64_MAX }, /* BLKDEV_MIN_RQ */
-	{ "scheduler", -2, -2 },
-	{ "wbt_lat_usec", -1, INT64_MAX }, /* -1: the default */
-	{ "nomerges", 0, 2 },
-	{ "rq_affinity", 0, 2 },
+	{ "max_sectors_kb", 4, INT64_MAX, true }, /* at least a page; at most max_hw_sectors_kb */
+	{ "read_ahead_kb", 0, INT64_MAX, true },
+	{ "nr_requests", 4, INT64_MAX, true }, /* BLKDEV_MIN_RQ */
+	{ "scheduler", -2, -2, false },
+	{ "wbt_lat_usec", -1, INT64_MAX, false }, /* -1: the default */
+	{ "nomerges", 0, 2, false },
+	{ "rq_affinity", 0, 2, false },
 };
+
+bool knob__is_ordered(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (!strcmp(knobs[i].name, name))
+			return knobs[i].ordered;
+	return false;
+}
 
 bool knob__is_sweepable(const char *name)
 {
@@ -130,21 +147,27 @@ int knob__apply(struct knob *k, const char *value, struct diag *d)
 	return 0;
 }
 
+int knob__get(const struct device *dev, const char *name, char *buf, size_t len)
+{
+	char list[256];
+	int ret = device__queue_get(dev, name, buf, len);
+
+	/* The scheduler reads back as a list: the active one is the value. */
+	if (!ret && !strcmp(name, "scheduler")) {
+		snprintf(list, sizeof(list), "%s", buf);
+		device__active_scheduler(list, buf, len);
+	}
+	return ret;
+}
+
 int knob__put(const struct device *dev, const char *name, const char *value)
 {
-	char now[256], active[64];
+	char now[256];
 	int ret;
 
 	ret = device__queue_set(dev, name, value);
-	if (!ret && !device__queue_get(dev, name, now, sizeof(now))) {
-		/* The scheduler reads back as a list: the active one is what was set. */
-		if (!strcmp(name, "scheduler")) {
-			device__active_scheduler(now, active, sizeof(active));
-			snprintf(now, sizeof(now), "%s", active);
-		}
-		if (strcmp(now, value))
-			ret = -EIO;
-	}
+	if (!ret && !knob__get(dev, name, now, sizeof(now)) && strcmp(now, value))
+		ret = -EIO;
 	return ret;
 }
 

@@ -20,6 +20,8 @@ struct knob {
 
 /* Is NAME one of the queue settings --set sweeps? */
 bool knob__is_sweepable(const char *name);
+/* Does a smaller value of NAME cost less (max_sectors_kb, read_ahead_kb, nr_requests)? */
+bool knob__is_ordered(const char *name);
 struct diag;
 
 /* Read the original value and check every value (bounds, the scheduler list); writes
@@ -32,6 +34,8 @@ int knob__try(struct knob *k, char *const *values, int nr, struct diag *d);
 int knob__apply(struct knob *k, const char *value, struct diag *d);
 /* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
 int knob__restore(struct knob *k);
+/* The value of dev's queue/name in force (the scheduler: the active one). 0 or -errno. */
+int knob__get(const struct device *dev, const char *name, char *buf, size_t len);
 /* Write value to dev's queue/name and read it back (the scheduler by its active name): 0,
  * -EIO when the kernel shows another value, or the write's -errno. */
 int knob__put(const struct device *dev, const char *name, const char *value);

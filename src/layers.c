@@ -23,6 +23,22 @@ static const struct device *node_dev(const struct result *res, int node)
 	return node < 0 ? &res->device : &res->layers[node].dev;
 }
 
+/* A layer's limits in this run: a --set sweep of a layer records them per run. */
+static const struct queue_limits *layer_limits(const struct result *res, const struct run *run,
+					       size_t i)
+{
+	return run->layer_limits ? &run->layer_limits[i] : &res->layers[i].dev.limits;
+}
+
+/* The upper node's limits in this run. */
+static const struct queue_limits *node_limits(const struct result *res, const struct run *run,
+					      int node)
+{
+	if (node >= 0)
+		return layer_limits(res, run, (size_t)node);
+	return run->has_limits ? &run->limits : &res->device.limits;
+}
+
 static uint64_t data_bytes(const struct block_stats *b)
 {
 	return b->c.bytes[BLKIO_OP_READ] + b->c.bytes[BLKIO_OP_WRITE];
@@ -56,7 +72,7 @@ int layers__summarize(const struct result *res, const struct run *run, struct la
 			layers__free(ls, res->nr_layers);
 			return -ENOMEM;
 		}
-		block_summary__compute(b, &l->dev.limits, ls[i].block);
+		block_summary__compute(b, layer_limits(res, run, i), ls[i].block);
 		if (data_bytes(up))
 			ls[i].bytes_per_above = (double)data_bytes(b) / data_bytes(up);
 		if (data_requests(up))
@@ -169,36 +185,30 @@ static uint64_t at_least(const struct run *run, int node, unsigned int op, int64
 static void limit_clause(const struct result *res, const struct run *run, int node, unsigned int op,
 			 const struct below *bl, char *buf, size_t len)
 {
-	const struct device *up = node_dev(res, node);
+	int64_t up_kb = node_limits(res, run, node)->max_sectors_kb, own_kb = 0;
 	uint64_t own = 0, upper = 0;
 	const char *who = NULL;
 	size_t i;
 
 	buf[0] = '\0';
 	for (i = 0; i < bl->n; i++) {
-		const struct device *d = &res->layers[bl->child[i]].dev;
-		uint64_t n = at_least(run, bl->child[i], op, d->limits.max_sectors_kb * 1024);
+		int64_t kb = layer_limits(res, run, (size_t)bl->child[i])->max_sectors_kb;
+		uint64_t n = at_least(run, bl->child[i], op, kb * 1024);
 
 		if (n > own) {
 			own = n;
-			who = d->name;
+			own_kb = kb;
+			who = res->layers[bl->child[i]].dev.name;
 		}
-		upper += at_least(run, bl->child[i], op, up->limits.max_sectors_kb * 1024);
+		upper += at_least(run, bl->child[i], op, up_kb * 1024);
 	}
-	if (who && 2 * own >= bl->requests) {
-		const struct layer *l = &res->layers[bl->child[0]];
-
-		for (i = 0; i < bl->n; i++)
-			if (!strcmp(res->layers[bl->child[i]].dev.name, who))
-				l = &res->layers[bl->child[i]];
-		snprintf(buf, len, ", at %s's max_sectors_kb (%lld)", who,
-			 (long long)l->dev.limits.max_sectors_kb);
-	} else if (2 * upper >= bl->requests && up->limits.max_sectors_kb > 0) {
+	if (who && 2 * own >= bl->requests)
+		snprintf(buf, len, ", at %s's max_sectors_kb (%lld)", who, (long long)own_kb);
+	else if (2 * upper >= bl->requests && up_kb > 0)
 		snprintf(buf, len,
 			 ", at %s's own max_sectors_kb (%lld), which it takes from the "
 			 "disks under it",
-			 up->name, (long long)up->limits.max_sectors_kb);
-	}
+			 node_dev(res, node)->name, (long long)up_kb);
 }
 
 static const char *const op_words[] = { "reads", "writes" };
@@ -211,6 +221,7 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 	const struct device *d = node_dev(res, node);
 	const char *unit = d->bio_based ? "bio" : "request";
 	char a[32], b[32], c[32], e[32], lim[160] = "", share[160] = "", via[256] = "";
+	char pieces[DEVICE_NAME_MAX + 64] = "";
 	struct below bl;
 
 	below_of(res, run, node, op, &bl);
@@ -223,22 +234,31 @@ static void node_op_finding(const struct result *res, const struct run *run, int
 		return;
 	}
 	limit_clause(res, run, node, op, &bl, lim, sizeof(lim));
+	/*
+	 * dm and md split a bio at target or chunk boundaries, or to their own size limits.
+	 * Splits are not counted per operation: said once, with the operation most bios had.
+	 */
+	if (d->bio_based && up->c.splits && up->c.requests[op] >= up->c.requests[!op])
+		snprintf(pieces, sizeof(pieces), " (%s split bios %llu times)", d->name,
+			 (unsigned long long)up->c.splits);
 	if (d->md_level[0] && !strncmp(d->md_level, "raid1", 5) && bl.n > 1 && op == BLKIO_OP_READ)
 		mirror_shares(res, run, &bl, op, share, sizeof(share));
 	if (bl.n == 1 && res->layers[bl.child[0]].link == LAYER_BACKING_FILE) {
-		const struct device *under = &res->layers[bl.child[0]].dev;
+		const char *under = res->layers[bl.child[0]].dev.name;
 
 		snprintf(via, sizeof(via),
 			 " (%s holds its backing file: read-ahead there is %lld "
 			 "KiB, and any other I/O on %s counts too)",
-			 under->name, (long long)under->limits.read_ahead_kb, under->name);
+			 under,
+			 (long long)layer_limits(res, run, (size_t)bl.child[0])->read_ahead_kb,
+			 under);
 	}
 	add(o, op ? "layer_write" : "layer_read",
-	    "%s %s: %s in %llu %ss of %s became %s (%.2fx) in %llu %s of %s on %s "
+	    "%s %s: %s in %llu %ss of %s%s became %s (%.2fx) in %llu %s of %s on %s "
 	    "(%.2f per %s)%s%s%s.",
 	    d->name, op_words[op], fmt__bytes(a, sizeof(a), up->c.bytes[op]),
 	    (unsigned long long)up->c.requests[op], unit,
-	    fmt__size(b, sizeof(b), (double)up->c.bytes[op] / up->c.requests[op]),
+	    fmt__size(b, sizeof(b), (double)up->c.bytes[op] / up->c.requests[op]), pieces,
 	    fmt__bytes(c, sizeof(c), bl.bytes), (double)bl.bytes / up->c.bytes[op],
 	    (unsigned long long)bl.requests, bl.all_bios ? "bios" : "requests",
 	    fmt__size(e, sizeof(e), (double)bl.bytes / bl.requests), bl.names,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "knob.h"
 #include "parse.h"
 #include "recommend.h"
 
@@ -26,7 +27,7 @@ static bool same_workload(const struct run_summary *a, const struct run_summary 
 	return !strcmp(ka, kb);
 }
 
-/* Numeric values sort as numbers; others (schedulers) keep the order given. */
+/* Values of an ordered knob sort as numbers; anything else keeps the order given. */
 static double order_of(const char *v, size_t pos)
 {
 	char *end;
@@ -80,6 +81,8 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 					    .ci95 = a->ci95,
 					    .p_vs_best = p,
 					    .n = a->n };
+		e->as_good = idx[i] != b && !isnan(p) && p >= STATS_ALPHA;
+		r->nr_as_good += e->as_good;
 		if (!isnan(p) && p >= STATS_ALPHA &&
 		    (small == SIZE_MAX || order_of(e->value, i) < small_order)) {
 			small = idx[i];
@@ -89,7 +92,8 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 	r->knob = runs[ss->series[b].first].params.set_knob;
 	r->workload = runs[ss->series[b].first].label;
 	r->best = runs[ss->series[b].first].params.set_value;
-	if (r->judged && small != SIZE_MAX)
+	r->ordered = knob__is_ordered(r->knob);
+	if (r->judged && r->ordered && small != SIZE_MAX)
 		r->smallest = runs[ss->series[small].first].params.set_value;
 	xen_boot_parameter(r, dev);
 	return 0;

@@ -24,6 +24,7 @@ int report__build(struct report *rep, const struct result *res, bool recommend)
 	ret = series__group(&rep->series, rep->runs, rep->nr_runs);
 	if (ret)
 		goto fail;
+	above__series(&rep->series, rep->runs, &rep->above);
 	if (recommend) {
 		rep->has_recommendation = true;
 		ret = recommend__compute(&rep->rec, &rep->series, rep->runs,

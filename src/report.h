@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "above.h"
 #include "recommend.h"
 #include "run.h"
 #include "series.h"
@@ -25,6 +26,7 @@ struct report {
 	struct series_set series;
 	bool has_recommendation; /* --recommend */
 	struct recommendations rec;
+	struct above_pairs above; /* series the device saw alike, throughputs apart */
 };
 
 /* Build rep from res; recommend adds the sweep's recommendation. 0, or -ENOMEM. */

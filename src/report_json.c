@@ -236,18 +236,40 @@ static void counters_json(json_t *o, const struct blkio_counters *c)
 
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		json_object_set_new(o, blkio_op_names[k],
-				    json_pack("{s:o, s:o}", "requests", jint(c->requests[k]),
-					      "bytes", jint(c->bytes[k])));
+				    json_pack("{s:o, s:o, s:o}", "requests", jint(c->requests[k]),
+					      "bytes", jint(c->bytes[k]), "merges",
+					      jint(c->merges_op[k])));
 	json_object_set_new(o, "merges", jint(c->merges));
 	json_object_set_new(o, "request_merges", jint(c->rq_merges));
 	json_object_set_new(o, "splits", jint(c->splits));
 	json_object_set_new(o, "requeues", jint(c->requeues));
 	json_object_set_new(o, "errors", jint(c->errors));
-	json_object_set_new(o, "lost_events", jint(c->lost_events));
+	json_object_set_new(o, "read_ahead",
+			    json_pack("{s:o, s:o}", "requests", jint(c->ra_requests), "bytes",
+				      jint(c->ra_bytes)));
+	json_object_set_new(o, "lost_records", jint(c->lost_records));
 	json_object_set_new(o, "completed", jint(c->completed));
 	json_object_set_new(o, "untracked", jint(c->untracked));
-	json_object_set_new(o, "stale_slots", jint(c->stale_slots));
+	json_object_set_new(o, "unissued", jint(c->unissued));
+	json_object_set_new(o, "lost_completions", jint(c->lost_completions));
+	json_object_set_new(o, "depth_corrected", jint(c->depth_corrected));
 	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
+}
+
+/* The request sizes of each kind of operation: {"read": [buckets], "write", "other"}. */
+static json_t *size_by_op_json(const struct block_stats *b)
+{
+	static const char *const names[] = {
+		[BLKIO_SIZE_READ] = "read",
+		[BLKIO_SIZE_WRITE] = "write",
+		[BLKIO_SIZE_OTHER] = "other",
+	};
+	json_t *o = json_object();
+	unsigned int k;
+
+	for (k = 0; o && k < sizeof(names) / sizeof(names[0]); k++)
+		json_object_set_new(o, names[k], buckets_json(HIST_KIND_SIZE, b->size[k]));
+	return o;
 }
 
 /* A device's block statistics of one run: counters, distributions, limit-bound shares. */
@@ -261,6 +283,7 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 	counters_json(o, &b->c);
 	json_object_set_new(o, "request_bytes",
 			    dist_json(&s->size, HIST_KIND_SIZE, s->size_all, false));
+	json_object_set_new(json_object_get(o, "request_bytes"), "by_op", size_by_op_json(b));
 	json_object_set_new(
 		o, "segments",
 		dist_json(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], false));
@@ -278,6 +301,8 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 				      s->limit_segments));
 	json_object_set_new(o, "requests", jint(s->requests));
 	json_object_set_new(o, "merges_per_request", json_real(s->merges_per_request));
+	/* From the first issue to the last completion: 0 when either is missing. */
+	json_object_set_new(o, "io_seconds", json_real(s->io_seconds));
 	return o;
 }
 
@@ -360,12 +385,39 @@ static json_t *layers_run_json(const struct run_summary *rs)
 
 	for (i = 0; a && i < rs->nr_layers; i++) {
 		const struct layer_summary *l = &rs->layers[i];
+		json_t *o =
+			json_pack("{s:o, s:o, s:f, s:f}", "device", text__json(l->layer->dev.name),
+				  "block", block_stats_json(l->b, l->block), "bytes_per_above",
+				  l->bytes_per_above, "requests_per_above", l->requests_per_above);
 
-		json_array_append_new(a, json_pack("{s:o, s:o, s:f, s:f}", "device",
-						   text__json(l->layer->dev.name), "block",
-						   block_stats_json(l->b, l->block),
-						   "bytes_per_above", l->bytes_per_above,
-						   "requests_per_above", l->requests_per_above));
+		/* A --set sweep of a layer's setting: its limits in this run. */
+		if (o && rs->run && rs->run->layer_limits)
+			json_object_set_new(o, "limits", limits_json(&rs->run->layer_limits[i]));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Passive mode's --interval reports: [{"start", "seconds", "requests", ...}]. */
+static json_t *intervals_json(const struct run *run)
+{
+	json_t *a = json_array(), *o;
+	char key[32];
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; a && i < run->nr_intervals; i++) {
+		const struct interval_sample *s = &run->intervals[i];
+
+		o = json_pack("{s:f, s:f, s:o, s:o, s:f, s:o}", "start", s->start, "seconds",
+			      s->seconds, "requests", jint(s->requests), "bytes", jint(s->bytes),
+			      "queue_depth_mean", s->depth_mean, "queue_depth_max",
+			      jint(s->depth_max));
+		for (k = 0; o && k < BLKIO_NR_LATS; k++) {
+			snprintf(key, sizeof(key), "%s_p99", blkio_lat_names[k]);
+			json_object_set_new(o, key, json_real(s->p99_ns[k]));
+		}
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -379,6 +431,8 @@ static json_t *run_json(const struct run_summary *rs)
 	if (rs->params.rw[0]) {
 		json_object_set_new(o, "params", report_json__params(&rs->params));
 		json_object_set_new(o, "repetition", json_integer(rs->repetition));
+		/* Cut short by a signal: in no series, and compare leaves it out too. */
+		json_object_set_new(o, "partial", json_boolean(rs->partial));
 	}
 	if (rs->has_app)
 		json_object_set_new(o, "app", app_json(rs));
@@ -390,6 +444,8 @@ static json_t *run_json(const struct run_summary *rs)
 	}
 	if (rs->run->has_limits)
 		json_object_set_new(o, "limits", limits_json(&rs->run->limits));
+	if (rs->run->nr_intervals)
+		json_object_set_new(o, "intervals", intervals_json(rs->run));
 	return o;
 }
 
@@ -424,6 +480,23 @@ static json_t *series_json(const struct report *rep)
 	return out;
 }
 
+/* [{"kind": "above_block_layer", "series": [slow, fast], "ratio", "text"}] */
+static json_t *series_findings_json(const struct report *rep)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < rep->above.nr; i++) {
+		const struct above_pair *p = &rep->above.p[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:[I, I], s:f, s:o}", "kind",
+						   "above_block_layer", "series",
+						   (json_int_t)p->slow, (json_int_t)p->fast,
+						   "ratio", p->ratio, "text", text__json(p->text)));
+	}
+	return a;
+}
+
 static json_t *recommendation_json(const struct recommendation *r)
 {
 	json_t *ev = json_array(), *out;
@@ -433,14 +506,15 @@ static json_t *recommendation_json(const struct recommendation *r)
 		const struct rec_evidence *e = &r->evidence[i];
 
 		json_array_append_new(
-			ev, json_pack("{s:o, s:f, s:f, s:I, s:o}", "value", text__json(e->value),
-				      "mb_per_s", e->mb_per_s, "ci95", e->ci95, "n",
-				      (json_int_t)e->n, "p_value_vs_best",
-				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best)));
+			ev, json_pack("{s:o, s:f, s:f, s:I, s:o, s:b}", "value",
+				      text__json(e->value), "mb_per_s", e->mb_per_s, "ci95",
+				      e->ci95, "n", (json_int_t)e->n, "p_value_vs_best",
+				      isnan(e->p_vs_best) ? json_null() : json_real(e->p_vs_best),
+				      "as_good", e->as_good));
 	}
-	out = json_pack("{s:o, s:o, s:o, s:o, s:b}", "knob", text__json(r->knob), "workload",
+	out = json_pack("{s:o, s:o, s:o, s:o, s:b, s:b}", "knob", text__json(r->knob), "workload",
 			text__json(r->workload), "best", text__json(r->best), "evidence", ev,
-			"judged", r->judged);
+			"judged", r->judged, "ordered", r->ordered);
 	if (out && r->smallest)
 		json_object_set_new(out, "smallest_equivalent", text__json(r->smallest));
 	if (out && r->boot_parameter[0])
@@ -517,9 +591,29 @@ json_t *report_json__doc(const struct report *rep)
 		json_array_append_new(runs, run_json(&rep->runs[i]));
 	json_object_set_new(doc, "runs", runs);
 	json_object_set_new(doc, "series", series_json(rep));
+	json_object_set_new(doc, "series_findings", series_findings_json(rep));
 	if (rep->has_recommendation)
 		json_object_set_new(doc, "recommendation", recommendations_json(rep));
 	if (res->blktrace)
 		json_object_set_new(doc, "blktrace", report_json__blktrace(res->blktrace));
+	return doc;
+}
+
+json_t *report_json__docs(const struct report *reps, size_t n)
+{
+	const struct result *res = reps[0].res;
+	json_t *doc, *all = json_array();
+	size_t i;
+
+	for (i = 0; all && i < n; i++)
+		if (json_array_append_new(all, report_json__doc(&reps[i]))) {
+			json_decref(all);
+			return NULL;
+		}
+	doc = json_pack("{s:s, s:o, s:o, s:{s:o, s:o}, s:o}", "schema", RESULT_SCHEMA,
+			"tool_version", text__json(res->tool_version), "command_line",
+			text__json(res->command_line), "host", "kernel",
+			text__json(res->host.kernel), "hostname", text__json(res->host.hostname),
+			"results", all);
 	return doc;
 }

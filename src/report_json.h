@@ -9,6 +9,11 @@
 
 /* The document the README describes; NULL on ENOMEM. */
 json_t *report_json__doc(const struct report *rep);
+/*
+ * Several disks traced at once: {"schema", "tool_version", "command_line", "host",
+ * "results": [one disk's document each, as report_json__doc makes it]}; NULL on ENOMEM.
+ */
+json_t *report_json__docs(const struct report *reps, size_t n);
 /* A run's "params" object: its job parameters and its --set value; NULL on ENOMEM. */
 json_t *report_json__params(const struct job_params *p);
 /* The `device` object every result file carries; NULL on ENOMEM. */

@@ -142,27 +142,73 @@ static void run_header(FILE *f, const struct device *dev, const struct run_summa
 		dev->driver, rs->seconds);
 }
 
-static void ops_table(FILE *f, const struct blkio_counters *c, double seconds)
+/* One "N what" part of a line, when N is not 0: "; " between parts. */
+static void part(FILE *f, bool *first, unsigned long long n, const char *one, const char *many)
 {
+	if (!n)
+		return;
+	fprintf(f, "%s%llu %s", *first ? "" : "; ", n, n == 1 ? one : many);
+	*first = false;
+}
+
+/* What was not timed, and why; nothing when everything was. */
+static void untimed_line(FILE *f, const struct blkio_counters *c)
+{
+	bool first = true;
+
+	if (!c->untracked && !c->unissued && !c->lost_completions && !c->slot_overflow)
+		return;
+	fprintf(f, "  not timed: ");
+	part(f, &first, c->untracked, "completion of a request issued before tracing",
+	     "completions of requests issued before tracing");
+	part(f, &first, c->unissued,
+	     "completion of a request never issued (an empty pre-flush write, which the "
+	     "flush machinery ends without issuing it)",
+	     "completions of requests never issued (empty pre-flush writes, which the flush "
+	     "machinery ends without issuing them)");
+	part(f, &first, c->lost_completions,
+	     "lost completion (the kernel ended the request unseen; found when its tag was "
+	     "issued again)",
+	     "lost completions (the kernel ended the requests unseen; found when their tags "
+	     "were issued again)");
+	part(f, &first, c->depth_corrected, "depth sample lowered for them",
+	     "depth samples lowered for them");
+	part(f, &first, c->slot_overflow, "request outside the slot table",
+	     "requests outside the slot table");
+	fputc('\n', f);
+}
+
+/* Per op, over the run's rate_seconds (a command's: its I/O alone), said below. */
+static void ops_table(FILE *f, const struct blkio_counters *c, const struct run_summary *rs)
+{
+	double per = rs->rate_seconds > 0 ? 1 / rs->rate_seconds : 0;
 	unsigned int k;
 
-	fprintf(f, "\n  %-10s %12s %16s %12s\n", "op", "requests", "bytes", "MB/s");
+	fprintf(f, "\n  %-10s %12s %16s %12s %12s\n", "op", "requests", "bytes", "MB/s",
+		"requests/s");
 	for (k = 0; k < BLKIO_NR_OPS; k++)
-		fprintf(f, "  %-10s %12llu %16llu %12.2f\n", blkio_op_names[k],
+		fprintf(f, "  %-10s %12llu %16llu %12.2f %12.0f\n", blkio_op_names[k],
 			(unsigned long long)c->requests[k], (unsigned long long)c->bytes[k],
-			seconds > 0 ? c->bytes[k] / seconds / 1e6 : 0.0);
-	fprintf(f,
-		"  merges %llu (requests merged %llu), splits %llu, requeues %llu, errors %llu, "
-		"lost events %llu\n",
-		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
-		(unsigned long long)c->splits, (unsigned long long)c->requeues,
-		(unsigned long long)c->errors, (unsigned long long)c->lost_events);
-	if (c->untracked || c->stale_slots || c->slot_overflow)
+			c->bytes[k] * per / 1e6, c->requests[k] * per);
+	if (rs->command && rs->rate_seconds != rs->seconds)
 		fprintf(f,
-			"  not timed: %llu completions of requests issued before tracing, "
-			"%llu lost completions, %llu outside the slot table\n",
-			(unsigned long long)c->untracked, (unsigned long long)c->stale_slots,
-			(unsigned long long)c->slot_overflow);
+			"  MB/s and requests/s over the I/O alone: first issue to last completion, "
+			"%.3f s of the command's %.3f s\n",
+			rs->rate_seconds, rs->seconds);
+	fprintf(f,
+		"  merges %llu (into reads %llu, writes %llu), requests merged %llu, splits %llu, "
+		"requeues %llu, errors %llu\n",
+		(unsigned long long)c->merges, (unsigned long long)c->merges_op[BLKIO_OP_READ],
+		(unsigned long long)c->merges_op[BLKIO_OP_WRITE], (unsigned long long)c->rq_merges,
+		(unsigned long long)c->splits, (unsigned long long)c->requeues,
+		(unsigned long long)c->errors);
+	if (c->ra_requests)
+		fprintf(f, "  read-ahead: %llu requests, %llu bytes\n",
+			(unsigned long long)c->ra_requests, (unsigned long long)c->ra_bytes);
+	if (c->lost_records)
+		fprintf(f, "  lost records %llu (--snoop: the ring buffer was full)\n",
+			(unsigned long long)c->lost_records);
+	untimed_line(f, c);
 }
 
 static void per_request_table(FILE *f, const struct run_summary *rs)
@@ -199,14 +245,21 @@ static void per_request_table(FILE *f, const struct run_summary *rs)
 			100 * s->limit_sectors, (long long)rs->limits.max_sectors_kb);
 }
 
-/* Queue and total time start at G (allocation), or at Q (a blktrace import). */
-static void latency_table(FILE *f, const struct block_summary *s, bool from_queue)
+/*
+ * The block layer's latencies, and beside them the application's when it is known. Queue
+ * and total time start at G (allocation), or at Q (a blktrace import).
+ */
+static void latency_table(FILE *f, const struct run_summary *rs, bool from_queue)
 {
+	const struct block_summary *s = &rs->block;
+
 	fprintf(f, "\n  %-16s %10s %10s %10s %10s %10s %10s\n", "latency (us)", "mean", "p50",
 		"p90", "p99", "p99.9", "max");
 	lat_row(f, from_queue ? "queue (Q2D)" : "queue (G2D)", &s->lat[BLKIO_LAT_QUEUE]);
 	lat_row(f, "device (D2C)", &s->lat[BLKIO_LAT_DEVICE]);
 	lat_row(f, from_queue ? "total (Q2C)" : "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
+	if (rs->has_app)
+		lat_row(f, "app (per I/O)", &rs->app.lat);
 }
 
 /* One row of the stack table: a device's reads or writes. */
@@ -273,9 +326,9 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	run_header(f, res->has_device ? &res->device : NULL, rs);
 	if (!rs->has_block)
 		return;
-	ops_table(f, &b->c, rs->seconds);
+	ops_table(f, &b->c, rs);
 	per_request_table(f, rs);
-	latency_table(f, &rs->block, res->lat_from_queue);
+	latency_table(f, rs, res->lat_from_queue);
 	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, rs->block.size_all);
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);
@@ -300,27 +353,40 @@ int report_text__interval(FILE *f, const struct result *res, const struct run *r
 }
 
 /*
- * Under the table, one sentence per row: buffered sequential reads whose requests are
- * larger than the block size were sized by read-ahead; otherwise the first finding of
- * the row's first run.
+ * Under the table, one line per row, from the findings of the row's first run: the
+ * first (a layer's rather than "bio_based", which only says bios are counted), and
+ * when that is no limit (read-ahead, below every limit) the limit that stopped the
+ * others, so that a row never omits what capped its requests.
  */
 static void limit_sentence(FILE *f, const struct report *rep, const struct series *s)
 {
 	const struct run_summary *first = &rep->runs[s->first];
-	const struct job_params *p = &first->params;
-	double p50 = s->metric[METRIC_REQ_BYTES_P50].mean;
-	char b1[32], b2[32];
+	const struct finding *lead = NULL, *limit = NULL;
+	int i;
 
-	if (!strcmp(p->rw, "read") && !p->direct && p->bs > 0 && p50 > p->bs) {
-		fprintf(f,
-			"  %s: read-ahead (read_ahead_kb=%lld) turned %s reads into %s requests "
-			"at the median\n",
-			first->label, (long long)rep->res->device.limits.read_ahead_kb,
-			fmt__bytes(b1, sizeof(b1), (double)p->bs), fmt__bytes(b2, sizeof(b2), p50));
-		return;
+	for (i = 0; i < first->nr_findings; i++) {
+		const struct finding *fi = &first->findings[i];
+
+		if (!lead || (!strcmp(lead->kind, "bio_based") && !strncmp(fi->kind, "layer_", 6)))
+			lead = fi;
 	}
-	if (first->nr_findings > 0)
-		fprintf(f, "  %s: %s\n", first->label, first->findings[0].text);
+	for (i = 0; lead && !findings__is_limit(lead) && i < first->nr_findings; i++)
+		if (findings__is_limit(&first->findings[i]) && !limit)
+			limit = &first->findings[i];
+	if (lead)
+		fprintf(f, "  %s: %s%s%s\n", first->label, lead->text, limit ? " " : "",
+			limit ? limit->text : "");
+}
+
+/* Values of a knob without an order that cannot be told apart from the best. */
+static void as_good_list(FILE *f, const struct recommendation *r)
+{
+	size_t k, said = 0;
+
+	fprintf(f, "; not told apart from it (p >= %g): ", STATS_ALPHA);
+	for (k = 0; k < r->nr_evidence; k++)
+		if (r->evidence[k].as_good)
+			fprintf(f, "%s%s=%s", said++ ? ", " : "", r->knob, r->evidence[k].value);
 }
 
 static void recommendation_text(FILE *f, const struct recommendation *r)
@@ -334,30 +400,48 @@ static void recommendation_text(FILE *f, const struct recommendation *r)
 		fprintf(f, "; %s=%s is statistically as good (p >= %g)", r->knob, r->smallest,
 			STATS_ALPHA);
 	else if (r->smallest)
-		fprintf(f, "; every smaller value is significantly worse");
+		fprintf(f, "; every smaller value is significantly worse (p < %g)", STATS_ALPHA);
+	else if (!r->nr_as_good)
+		fprintf(f, "; every other value is significantly worse (p < %g)", STATS_ALPHA);
+	else
+		as_good_list(f, r);
 	fputc('\n', f);
 	for (k = 0; k < r->nr_evidence; k++) {
 		const struct rec_evidence *e = &r->evidence[k];
-		char pv[32] = "-";
+		char pv[32] = "-", ci[32];
 
 		if (!isnan(e->p_vs_best))
 			snprintf(pv, sizeof(pv), "%.4f", e->p_vs_best);
-		fprintf(f, "  %s=%-10s %10.1f MB/s +- %-8.1f n=%lld  p vs best %s\n", r->knob,
-			e->value, e->mb_per_s, e->ci95, (long long)e->n, pv);
+		if (e->n < 2)
+			snprintf(ci, sizeof(ci), "n/a");
+		else
+			snprintf(ci, sizeof(ci), "%.1f", e->ci95);
+		fprintf(f, "  %s=%-10s %10.1f MB/s +- %-8s n=%lld  p vs best %s\n", r->knob,
+			e->value, e->mb_per_s, ci, (long long)e->n, pv);
 	}
 	if (r->boot_parameter[0])
 		fprintf(f, "  for xen-blkfront: boot with %s\n", r->boot_parameter);
 }
 
-static void linked_row(FILE *f, const struct report *rep, const struct series *s)
+/* "mean +- ci95", or "mean n/a" when one repetition leaves no interval. */
+static const char *mean_ci(char *buf, size_t len, const struct agg *a)
+{
+	if (a->n < 2)
+		snprintf(buf, len, "%8.1f   %6s", a->mean, "n/a");
+	else
+		snprintf(buf, len, "%8.1f +-%6.1f", a->mean, a->ci95);
+	return buf;
+}
+
+static void linked_row(FILE *f, const struct report *rep, const struct series *s, int width)
 {
 	const struct agg *m = s->metric;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], ci[48];
 
 	fprintf(f,
-		"%-44.44s %8.1f +-%6.1f %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
+		"%-*s %17s %9.0f %9.1f %8.0f %9s %9s %6.1f %8s %6.2f %5.0f "
 		"%9.1f %9.1f %6.2f %5.0f%% %6.2f\n",
-		rep->runs[s->first].label, m[METRIC_APP_MB_PER_S].mean, m[METRIC_APP_MB_PER_S].ci95,
+		width, rep->runs[s->first].label, mean_ci(ci, sizeof(ci), &m[METRIC_APP_MB_PER_S]),
 		m[METRIC_APP_IOPS].mean, m[METRIC_APP_LAT_P99].mean / 1e3, m[METRIC_REQUESTS].mean,
 		fmt__bytes(b1, sizeof(b1), m[METRIC_REQ_BYTES_MEAN].mean),
 		fmt__bytes(b2, sizeof(b2), m[METRIC_REQ_BYTES_P50].mean),
@@ -369,20 +453,49 @@ static void linked_row(FILE *f, const struct report *rep, const struct series *s
 		m[METRIC_DEVICE_PER_APP_BYTE].mean);
 }
 
+/* Runs cut short by a signal: how far they got; in no row and no statistic. */
+static void partial_lines(FILE *f, const struct report *rep)
+{
+	char done[32], want[32];
+	size_t i;
+
+	for (i = 0; i < rep->nr_runs; i++) {
+		const struct run_summary *rs = &rep->runs[i];
+
+		if (!rs->partial)
+			continue;
+		fmt__bytes(done, sizeof(done), (double)rs->app.bytes);
+		if (rs->params.size)
+			fmt__bytes(want, sizeof(want), (double)rs->params.size);
+		else
+			snprintf(want, sizeof(want), "%g s", rs->params.runtime);
+		fprintf(f, "  run %zu (%s) was cut short after %s of %s: not in the table\n", i + 1,
+			rs->label, done, want);
+	}
+}
+
 /* The linked table: one row per series, throughput next to the requests behind it. */
 static void linked_table(FILE *f, const struct report *rep)
 {
+	int width = (int)strlen("parameters");
 	size_t i;
 
-	fprintf(f, "\n%-44s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n",
+	/* As wide as the longest label: a cut one reads "psync fsyn". */
+	for (i = 0; i < rep->series.nr; i++)
+		width = (int)fmax(width,
+				  (double)strlen(rep->runs[rep->series.series[i].first].label));
+	fprintf(f, "\n%-*s %17s %9s %9s %8s %9s %9s %6s %8s %6s %5s %9s %9s %6s %6s %6s\n", width,
 		"parameters", "app MB/s (95% CI)", "IOPS", "p99 us", "requests", "req mean",
 		"req p50", "segs", "B/seg", "qd", "qdmax", "dev p50", "dev p99", "merge", "limit%",
 		"dev/app");
 	for (i = 0; i < rep->series.nr; i++)
-		linked_row(f, rep, &rep->series.series[i]);
+		linked_row(f, rep, &rep->series.series[i], width);
 	fputc('\n', f);
 	for (i = 0; i < rep->series.nr; i++)
 		limit_sentence(f, rep, &rep->series.series[i]);
+	for (i = 0; i < rep->above.nr; i++)
+		fprintf(f, "  above the block layer: %s\n", rep->above.p[i].text);
+	partial_lines(f, rep);
 	for (i = 0; i < rep->rec.nr; i++)
 		recommendation_text(f, &rep->rec.r[i]);
 }
@@ -411,7 +524,8 @@ void report_text__print(FILE *f, const struct report *rep, bool brief)
 		if (i)
 			fputc('\n', f);
 		if (rs->has_app) {
-			fprintf(f, "run %zu (repetition %u):\n", i + 1, rs->repetition + 1);
+			fprintf(f, "run %zu (repetition %u%s):\n", i + 1, rs->repetition + 1,
+				rs->partial ? ", cut short: not in the statistics" : "");
 			app_line(f, &rs->app);
 			any_app = true;
 		}

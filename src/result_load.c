@@ -31,6 +31,7 @@
 #include "hist.h"
 #include "report.h"
 #include "result_load.h"
+#include "text.h"
 
 #define SCHEMA_PREFIX "blktrace-bench/"
 /* A run of ours is some 1.5 MB at most (10k histogram buckets, indented): 4 MiB bounds
@@ -46,17 +47,18 @@ struct loader {
 	const char *name;
 	const char *buf;
 	size_t len, pos;
-	struct diag *d; /* never NULL: the caller's, or a scratch one */
+	struct diag *d;		 /* never NULL: the caller's, or a scratch one */
+	result_load_run_fn each; /* NULL, or called with every run read */
+	void *each_ctx;
 };
 
-/* The histograms compare prints: their kind and how many buckets ours have. */
+/* The histograms compare prints, and their kind. */
 static const struct {
 	const char *name;
 	enum hist_kind kind;
-	size_t max;
 } hists[] = {
-	{ "request_bytes", HIST_KIND_SIZE, HIST_SIZE_BUCKETS },
-	{ "segments", HIST_KIND_COUNT, HIST_COUNT_BUCKETS },
+	{ "request_bytes", HIST_KIND_SIZE },
+	{ "segments", HIST_KIND_COUNT },
 };
 
 const char *result_load__type_name(json_t *v)
@@ -77,14 +79,6 @@ const char *result_load__type_name(json_t *v)
 	default:
 		return "null";
 	}
-}
-
-/* One line whatever the file held: jansson quotes the text near a parse error. */
-static void one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = ' ';
 }
 
 /* What is wrong with the document: bad input (diag.h); finish() names the file. */
@@ -110,7 +104,7 @@ static int finish(struct loader *l, int ret)
 	if (l->d->err != ret) /* nobody said why: only memory fails that way */
 		diag__fail(l->d, ret, "%s", ret == -ENOMEM ? "out of memory" : strerror(-ret));
 	diag__prefix(l->d, "%s: ", l->name);
-	one_line(l->d->msg);
+	text__one_line(l->d->msg); /* jansson quotes the text near a parse error */
 	return ret;
 }
 
@@ -313,6 +307,7 @@ static int read_metric(struct loader *l, size_t i, json_t *run, enum metric_id i
 	return 0;
 }
 
+/* h: the path of the bucket array within run i ("block.segments.buckets"). */
 static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_t *b,
 		      const char *key, bool null_ok, json_int_t *out)
 {
@@ -323,20 +318,21 @@ static int bucket_int(struct loader *l, size_t i, const char *h, size_t j, json_
 		return 0;
 	}
 	if (!json_is_integer(v))
-		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu].%s is %s, not an integer",
-			   i, h, j, key, v ? result_load__type_name(v) : "missing");
+		return bad(l, -EINVAL, "runs[%zu].%s[%zu].%s is %s, not an integer", i, h, j, key,
+			   v ? result_load__type_name(v) : "missing");
 	*out = json_integer_value(v);
 	if (*out < 0)
-		return bad(l, -ERANGE, "runs[%zu].block.%s.buckets[%zu].%s = %lld is negative", i,
-			   h, j, key, (long long)*out);
+		return bad(l, -ERANGE, "runs[%zu].%s[%zu].%s = %lld is negative", i, h, j, key,
+			   (long long)*out);
 	return 0;
 }
 
 /* The bucket of ours [lo, hi) is: its index, or -1 when it is none (hi -1: open). */
 static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 {
-	unsigned int idx = kind == HIST_KIND_SIZE ? hist_size_index((uint64_t)lo)
-						  : hist_count_index((uint64_t)lo);
+	unsigned int idx = kind == HIST_KIND_SIZE    ? hist_size_index((uint64_t)lo)
+			   : kind == HIST_KIND_COUNT ? hist_count_index((uint64_t)lo)
+						     : hist_lat_index((uint64_t)lo);
 	uint64_t want_hi = hist_bucket_hi(kind, idx);
 
 	if (hist_bucket_lo(kind, idx) != (uint64_t)lo)
@@ -346,18 +342,17 @@ static long our_bucket(enum hist_kind kind, json_int_t lo, json_int_t hi)
 	return idx;
 }
 
-/* One bucket j of histogram k into out: checked, ascending after prev_hi. */
-static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b,
-		       json_int_t *prev_hi, __u64 *out)
+/* One bucket j of the histogram at h into out: checked, ascending after prev_hi. */
+static int read_bucket(struct loader *l, size_t i, const char *h, enum hist_kind kind, size_t j,
+		       json_t *b, json_int_t *prev_hi, __u64 *out)
 {
-	const char *h = hists[k].name;
 	json_int_t lo, hi, count;
 	long idx;
 	int ret;
 
 	if (!json_is_object(b))
-		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets[%zu] is %s, not an object", i, h,
-			   j, result_load__type_name(b));
+		return bad(l, -EINVAL, "runs[%zu].%s[%zu] is %s, not an object", i, h, j,
+			   result_load__type_name(b));
 	ret = bucket_int(l, i, h, j, b, "lo", false, &lo);
 	if (!ret)
 		ret = bucket_int(l, i, h, j, b, "hi", true, &hi);
@@ -366,18 +361,17 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 	if (ret)
 		return ret;
 	if (hi >= 0 && hi <= lo)
-		return bad(l, -ERANGE,
-			   "runs[%zu].block.%s.buckets[%zu]: lo %lld is not below hi %lld", i, h, j,
+		return bad(l, -ERANGE, "runs[%zu].%s[%zu]: lo %lld is not below hi %lld", i, h, j,
 			   (long long)lo, (long long)hi);
 	if (j && (*prev_hi < 0 || lo < *prev_hi))
 		return bad(l, -ERANGE,
-			   "runs[%zu].block.%s.buckets[%zu]: lo %lld overlaps the "
+			   "runs[%zu].%s[%zu]: lo %lld overlaps the "
 			   "bucket before it (buckets ascend)",
 			   i, h, j, (long long)lo);
-	idx = our_bucket(hists[k].kind, lo, hi);
+	idx = our_bucket(kind, lo, hi);
 	if (idx < 0)
 		return bad(l, -EINVAL,
-			   "runs[%zu].block.%s.buckets[%zu]: [%lld, %lld) is not a "
+			   "runs[%zu].%s[%zu]: [%lld, %lld) is not a "
 			   "bucket of this histogram",
 			   i, h, j, (long long)lo, (long long)hi);
 	*prev_hi = hi;
@@ -386,22 +380,22 @@ static int read_bucket(struct loader *l, size_t i, size_t k, size_t j, json_t *b
 }
 
 /* Buckets ascending and disjoint, as report_json writes them; the open one (hi null) last. */
-static int read_buckets(struct loader *l, size_t i, size_t k, json_t *buckets, __u64 *out)
+static int read_buckets(struct loader *l, size_t i, const char *h, enum hist_kind kind,
+			json_t *buckets, __u64 *out)
 {
+	size_t j, max = hist_nr_buckets(kind);
 	json_int_t prev_hi = 0;
 	json_t *b;
-	size_t j;
 	int ret;
 
 	if (!json_is_array(buckets))
-		return bad(l, -EINVAL, "runs[%zu].block.%s.buckets is %s, not an array", i,
-			   hists[k].name, result_load__type_name(buckets));
-	if (json_array_size(buckets) > hists[k].max)
-		return bad(l, -ERANGE,
-			   "runs[%zu].block.%s.buckets has %zu buckets; the histogram has %zu", i,
-			   hists[k].name, json_array_size(buckets), hists[k].max);
+		return bad(l, -EINVAL, "runs[%zu].%s is %s, not an array", i, h,
+			   result_load__type_name(buckets));
+	if (json_array_size(buckets) > max)
+		return bad(l, -ERANGE, "runs[%zu].%s has %zu buckets; the histogram has %zu", i, h,
+			   json_array_size(buckets), max);
 	json_array_foreach(buckets, j, b) {
-		ret = read_bucket(l, i, k, j, b, &prev_hi, out);
+		ret = read_bucket(l, i, h, kind, j, b, &prev_hi, out);
 		if (ret)
 			return ret;
 	}
@@ -412,6 +406,7 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 {
 	__u64 *dest[] = { rs->block.size_all, rs->segments_all };
 	json_t *block = json_object_get(run, "block"), *v;
+	char path[64];
 	size_t k;
 	int ret;
 
@@ -423,7 +418,8 @@ static int read_hists(struct loader *l, size_t i, json_t *run, struct run_summar
 		v = json_object_get(v, "buckets");
 		if (!v)
 			continue;
-		ret = read_buckets(l, i, k, v, dest[k]);
+		snprintf(path, sizeof(path), "block.%s.buckets", hists[k].name);
+		ret = read_buckets(l, i, path, hists[k].kind, v, dest[k]);
 		if (ret)
 			return ret;
 	}
@@ -530,6 +526,16 @@ static int read_params(struct loader *l, size_t i, json_t *params, struct run_su
 	return 0;
 }
 
+/* "partial": a run cut short, left out of the series; absent in files before it. */
+static int read_partial(struct loader *l, size_t i, json_t *v, struct run_summary *rs)
+{
+	if (v && !json_is_boolean(v))
+		return bad(l, -EINVAL, "runs[%zu].partial is %s, not a boolean", i,
+			   result_load__type_name(v));
+	rs->partial = json_is_true(v);
+	return 0;
+}
+
 /* Check run i and read what compare uses into rs. */
 static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary *rs)
 {
@@ -553,6 +559,9 @@ static int read_run(struct loader *l, size_t i, json_t *run, struct run_summary 
 	if (label)
 		snprintf(rs->label, sizeof(rs->label), "%s", json_string_value(label));
 	if (params && (ret = read_params(l, i, params, rs)))
+		return ret;
+	ret = read_partial(l, i, json_object_get(run, "partial"), rs);
+	if (ret)
 		return ret;
 	rs->has_app = json_is_object(json_object_get(run, "app"));
 	rs->has_block = json_is_object(json_object_get(run, "block"));
@@ -596,6 +605,8 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 			out->runs = grown;
 		}
 		ret = read_run(l, i, run, &out->runs[out->nr_runs]);
+		if (!ret && l->each)
+			ret = l->each(l->each_ctx, i, run, &out->runs[out->nr_runs], l->d);
 		json_decref(run);
 		if (ret)
 			return ret;
@@ -606,11 +617,15 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 	}
 }
 
-/* Top-level members compare reads; the rest (series, recommendation) is checked JSON. */
+/*
+ * Top-level members compare reads, those a result rebuilt whole needs (result_read.c) and
+ * tune's (apply and verify read it: tune_plan.c); the rest (series) is checked JSON.
+ */
 static bool kept(const char *key)
 {
-	static const char *const keys[] = { "schema", "tool_version", "command_line", "host",
-					    "device" };
+	static const char *const keys[] = { "schema", "tool_version",	"command_line",
+					    "host",   "device",		"stack",
+					    "tracer", "recommendation", "tune" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -645,7 +660,7 @@ static const struct {
 	json_type type;
 } header_types[] = {
 	{"tool_version", JSON_STRING}, {"command_line", JSON_STRING},
-	{"host", JSON_OBJECT}, {"device", JSON_OBJECT},
+	{"host", JSON_OBJECT}, {"device", JSON_OBJECT}, {"tune", JSON_OBJECT},
 }, header_member_types[] = { /* null is fine for these */
 	{"host.kernel", JSON_STRING}, {"device.name", JSON_STRING}, {"device.driver", JSON_STRING},
 	{"device.limits", JSON_OBJECT}, {"device.xen_blkfront", JSON_OBJECT},
@@ -726,8 +741,11 @@ static int load_value(struct loader *l, const char *k, struct loaded_result *out
 		out->has_runs = true;
 		return load_runs(l, out);
 	}
+	/* Several disks' documents (--trace a,b): noted, for check_doc to say what to do. */
+	if (!strcmp(k, "results") && json_object_set_new(out->header, k, json_true()))
+		return -ENOMEM;
 	if (!kept(k) && strcmp(k, "runs"))
-		return skip_value(l); /* series, recommendation: compare recomputes them */
+		return skip_value(l); /* series: compare recomputes them */
 	ret = parse_value(l, &v, RUN_MAX);
 	if (ret == -EFBIG)
 		ret = bad(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)", k,
@@ -812,6 +830,11 @@ static int check_doc(struct loader *l, const struct loaded_result *out)
 
 	if (!json_object_get(doc, "schema"))
 		return bad(l, -EINVAL, "not a blktrace-bench result: no \"schema\" string");
+	if (!out->has_runs && json_object_get(doc, "results"))
+		return bad(l, -EINVAL,
+			   "the results of several disks (--trace a,b): one disk's document "
+			   "is read; pick it with jq '.results[] | select(.device.name == "
+			   "\"NAME\")'");
 	if (!out->has_runs)
 		return bad(l, -EINVAL, "%s%s",
 			   json_object_get(doc, "runs") ? "\"runs\" is not an array"
@@ -847,11 +870,32 @@ static int load_buffer(struct loader *l, struct loaded_result *out)
 	return ret;
 }
 
+int result_load__buckets(size_t run, const char *path, enum hist_kind kind, json_t *buckets,
+			 __u64 *out, struct diag *d)
+{
+	struct diag scratch = {};
+	struct loader l = { .d = d ? d : &scratch };
+
+	return read_buckets(&l, run, path, kind, buckets, out);
+}
+
 int result_load__buffer(const char *name, const char *buf, size_t len, struct loaded_result *out,
 			struct diag *d)
 {
+	return result_load__buffer_each(name, buf, len, out, NULL, NULL, d);
+}
+
+int result_load__buffer_each(const char *name, const char *buf, size_t len,
+			     struct loaded_result *out, result_load_run_fn each, void *ctx,
+			     struct diag *d)
+{
 	struct diag scratch = {};
-	struct loader l = { .name = name, .buf = buf, .len = len, .d = d ? d : &scratch };
+	struct loader l = { .name = name,
+			    .buf = buf,
+			    .len = len,
+			    .d = d ? d : &scratch,
+			    .each = each,
+			    .each_ctx = ctx };
 
 	return finish(&l, load_buffer(&l, out));
 }
@@ -939,8 +983,14 @@ static int load_file(struct loader *l, struct loaded_result *out)
 
 int result_load__file(const char *path, struct loaded_result *out, struct diag *d)
 {
+	return result_load__file_each(path, out, NULL, NULL, d);
+}
+
+int result_load__file_each(const char *path, struct loaded_result *out, result_load_run_fn each,
+			   void *ctx, struct diag *d)
+{
 	struct diag scratch = {};
-	struct loader l = { .name = path, .d = d ? d : &scratch };
+	struct loader l = { .name = path, .d = d ? d : &scratch, .each = each, .each_ctx = ctx };
 
 	return finish(&l, load_file(&l, out));
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "ringbuf_drain.h"
+#include "stop_signals.h"
 
 struct ringbuf_drain {
 	struct ring_buffer *rb;
@@ -29,11 +30,25 @@ static void *drain(void *arg)
 	return NULL;
 }
 
+/*
+ * The thread takes no stop signal (it inherits this mask): one must reach the main
+ * thread, whose sleep it ends, even when the kernel would pick this one. 0 or -errno.
+ */
+static int start_thread(struct ringbuf_drain *r)
+{
+	sigset_t old;
+	int err;
+
+	stop_signals__block(&old);
+	err = -pthread_create(&r->thread, NULL, drain, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsigned int tick_ms,
 			 struct ringbuf_drain **out)
 {
 	struct ringbuf_drain *r;
-	sigset_t all, old;
 	int err;
 
 	*out = NULL;
@@ -47,14 +62,7 @@ int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsign
 		err = -errno;
 		goto cleanup;
 	}
-	/*
-	 * The thread takes no signal (it inherits this mask): a stop signal must reach the
-	 * main thread, whose sleep it ends, even when the kernel would pick this one.
-	 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = -pthread_create(&r->thread, NULL, drain, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = start_thread(r);
 	if (err)
 		goto cleanup;
 	*out = r;

@@ -79,7 +79,9 @@ void result__free(struct result *res)
 		return;
 	for (i = 0; i < res->nr_runs; i++) {
 		free(res->runs[i].block);
+		free(res->runs[i].layer_limits);
 		free(res->runs[i].app);
+		free(res->runs[i].intervals);
 	}
 	free(res->runs);
 	res->runs = NULL;
@@ -90,6 +92,18 @@ void result__free(struct result *res)
 	btrace_summary__free(res->blktrace);
 	free(res->blktrace);
 	res->blktrace = NULL;
+}
+
+int run__add_interval(struct run *run, const struct interval_sample *s)
+{
+	struct interval_sample *grown;
+
+	grown = realloc(run->intervals, (run->nr_intervals + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	run->intervals = grown;
+	run->intervals[run->nr_intervals++] = *s;
+	return 0;
 }
 
 void host_info__read(struct host_info *host)

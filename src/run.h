@@ -45,8 +45,8 @@ struct job_params {
 	char engine[16]; /* psync, io_uring */
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
-	char set_knob[32]; /* --set sweeps: the knob and this run's value */
-	char set_value[64];
+	char set_knob[32];   /* --set sweeps: the knob and this run's value */
+	char set_value[128]; /* tune's combination: "max_sectors_kb=1024,scheduler=none" */
 };
 
 /*
@@ -78,6 +78,19 @@ const struct job_param_def *job_param__find(const char *name);
 void *job_param__field(const struct job_param_def *def, struct job_params *p);
 const void *job_param__cfield(const struct job_param_def *def, const struct job_params *p);
 
+/*
+ * One --interval report of passive mode, kept for the charts over time: the few
+ * figures they plot, not the interval's block_stats (75 KB each, an hour of 1 s
+ * intervals would hold 270 MB).
+ */
+struct interval_sample {
+	double start, seconds; /* since tracing began, and how long it covered */
+	uint64_t requests, bytes;
+	double depth_mean;
+	uint64_t depth_max;
+	double p99_ns[BLKIO_NR_LATS];
+};
+
 struct run {
 	char label[256];
 	struct job_params params;
@@ -88,9 +101,15 @@ struct run {
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
+	bool command;		    /* command mode: seconds are the command's, fork to exit */
 	int exit_status;	    /* command mode: the command's exit status */
+	bool partial;		    /* cut short (a signal): not a repetition like the others */
 	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
+	struct interval_sample *intervals; /* passive mode with --interval, in order */
+	size_t nr_intervals;
+	/* A --set sweep of a layer's setting (DEV:KNOB): every layer's limits in this run. */
+	struct queue_limits *layer_limits;
 };
 
 struct host_info {
@@ -121,6 +140,8 @@ struct result {
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */
 struct run *result__add_run(struct result *res, bool with_block, bool with_app);
 void result__free(struct result *res);
+/* Append a copy of s to run's intervals. 0, or -ENOMEM. */
+int run__add_interval(struct run *run, const struct interval_sample *s);
 void host_info__read(struct host_info *host);
 /* The disk as it was during run: the result's, with the run's own limits after --set. */
 const struct device *run__device(const struct result *res, const struct run *run,

@@ -101,10 +101,14 @@ int series__group(struct series_set *out, const struct run_summary *runs, size_t
 		series__free(out);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nr; i++) {
-		k[i].i = i;
-		series__key(&runs[i].params, runs[i].label, k[i].key, sizeof(k[i].key));
+	for (i = 0, m = 0; i < nr; i++) {
+		if (runs[i].partial)
+			continue;
+		k[m].i = i;
+		series__key(&runs[i].params, runs[i].label, k[m].key, sizeof(k[m].key));
+		m++;
 	}
+	nr = m;
 	qsort(k, nr, sizeof(*k), by_key_then_index);
 	for (i = 0; i < nr; i = j) {
 		struct series *s = &out->series[out->nr++];

@@ -3,8 +3,9 @@
  * Series: the repetitions of one parameter set, grouped and aggregated over every
  * metric (metrics.h). Runs of the built-in workload group by their parameters, the
  * others (passive, command mode) by their label; series keep the order of their first
- * runs. The same grouping serves the result's "series", the linked table, the
- * recommendation and compare, which matches series of two files by the same key.
+ * runs. A partial run (cut short by a signal) is in no series: it did not do what the
+ * others did, so it is no repetition of them. The same grouping serves the result's "series", the
+ * linked table, the recommendation and compare, which matches series of two files by the same key.
  */
 #ifndef BLKTRACE_BENCH_SERIES_H
 #define BLKTRACE_BENCH_SERIES_H
@@ -36,7 +37,7 @@ struct series_set {
  */
 void series__key(const struct job_params *p, const char *label, char *buf, size_t len);
 
-/* Group runs[0..nr) into out, in first-run order. 0, or -ENOMEM. */
+/* Group runs[0..nr), partial ones left out, into out, in first-run order. 0, or -ENOMEM. */
 int series__group(struct series_set *out, const struct run_summary *runs, size_t nr);
 void series__free(struct series_set *ss);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * The statistics of repetitions: mean, sample stddev, Student-t confidence intervals,
- * Welch's t-test.
+ * Welch's t-test, Holm's adjustment for a family of tests.
  *
  * Student's t is written by hand: no Debian package provides its CDF or quantile
  * to C without pulling in GSL. The two-sided tail is the regularized incomplete
@@ -194,6 +194,11 @@ double student_t_q975(double df)
 	return lo + (hi - lo) / 2;
 }
 
+bool agg_overlap(const struct agg *a, const struct agg *b)
+{
+	return fabs(a->mean - b->mean) <= a->ci95 + b->ci95;
+}
+
 /*
  * se and df are formed from s/sqrt(n) through hypot() and ratios, never from
  * squared variances, so that neither tiny nor huge spreads under- or overflow.
@@ -228,4 +233,26 @@ int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df
 	*df = 1 / (ua * ua * ua * ua / (a->n - 1) + ub * ub * ub * ub / (b->n - 1));
 	*p = student_t_p_two_sided(*t, *df);
 	return 0;
+}
+
+void holm_adjust(const double *p, size_t n, double *adj)
+{
+	size_t idx[STATS_HOLM_MAX], m = 0, i, j, t;
+	double run = 0;
+
+	if (n > STATS_HOLM_MAX)
+		n = STATS_HOLM_MAX;
+	for (i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (isnan(p[i]))
+			continue;
+		/* Insertion sort by p: a family is a handful of metrics. */
+		for (j = m++; j > 0 && p[idx[j - 1]] > p[i]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	for (t = 0; t < m; t++) {
+		run = fmax(run, fmin(1, (double)(m - t) * p[idx[t]]));
+		adj[idx[t]] = run;
+	}
 }

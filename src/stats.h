@@ -7,6 +7,7 @@
 #define BLKTRACE_BENCH_STATS_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +34,21 @@ double student_t_q975(double df);
 /* Two-sided p-value of Student's t statistic t with df degrees of freedom. */
 double student_t_p_two_sided(double t, double df);
 
+/* Do the 95% confidence intervals of a's and b's means overlap? */
+bool agg_overlap(const struct agg *a, const struct agg *b);
+
 /* Welch's unequal-variances t-test. Returns 0, or -EINVAL when n < 2 on either side. */
 int welch_t_test(const struct agg *a, const struct agg *b, double *t, double *df, double *p);
+
+/* The largest family holm_adjust takes. */
+#define STATS_HOLM_MAX 64
+
+/*
+ * Holm-Bonferroni: the p-values of a family of n tests (n <= STATS_HOLM_MAX) adjusted
+ * step-down, adj[i] the smallest family-wise level at which test i is rejected: with
+ * the p-values ascending, (n - j + 1) p_(j), made non-decreasing, at most 1. A NaN is no
+ * test: left NaN and not counted in n.
+ */
+void holm_adjust(const double *p, size_t n, double *adj);
 
 #endif /* BLKTRACE_BENCH_STATS_H */

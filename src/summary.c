@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "above.h"
 #include "summary.h"
 
 const char *const blkio_op_names[BLKIO_NR_OPS] = { "read", "write", "flush", "discard", "other" };
@@ -65,6 +66,9 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		s->requests += c->requests[k];
 	s->bytes = bytes;
+	/* The I/O's own window: a command's I/O without its start-up and its exit. */
+	if (b->max.first_issue_inv && b->max.last_complete > ~b->max.first_issue_inv)
+		s->io_seconds = (b->max.last_complete - ~b->max.first_issue_inv) / 1e9;
 	s->merges_per_request = s->requests ? (double)c->merges / s->requests : 0;
 	s->data_requests = hist_total(rw, HIST_SIZE_BUCKETS);
 	if (!lim || !s->data_requests)
@@ -92,6 +96,24 @@ void app_summary__compute(const struct app_stats *a, struct app_summary *s)
 	s->registered_bufs = a->registered_bufs;
 	s->huge_bufs = a->huge_bufs;
 	dist__fill(&s->lat, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
+}
+
+void interval_sample__compute(struct interval_sample *s, const struct block_stats *b, double start,
+			      double seconds)
+{
+	struct block_summary bs;
+	unsigned int k;
+
+	block_summary__compute(b, NULL, &bs);
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->seconds = seconds;
+	s->requests = bs.requests;
+	s->bytes = bs.bytes;
+	s->depth_mean = bs.depth.mean;
+	s->depth_max = bs.depth.max;
+	for (k = 0; k < BLKIO_NR_LATS; k++)
+		s->p99_ns[k] = bs.lat[k].p99;
 }
 
 static void set_metric(struct run_summary *s, enum metric_id id, double v)
@@ -149,7 +171,10 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 	snprintf(s->label, sizeof(s->label), "%s", run->label);
 	s->params = run->params;
 	s->repetition = run->repetition;
+	s->partial = run->partial;
 	s->seconds = run->seconds;
+	s->rate_seconds = run->seconds;
+	s->command = run->command;
 	s->has_block = run->has_block;
 	s->has_app = run->has_app;
 	if (d)
@@ -160,7 +185,10 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
 		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
 		       sizeof(s->segments_all));
-		n = d ? findings__compute(d, run->block, s->findings, FINDINGS_MAX) : 0;
+		if (run->command && s->block.io_seconds > 0)
+			s->rate_seconds = s->block.io_seconds;
+		n = d ? findings__compute(d, run->block, &run->params, s->findings, FINDINGS_MAX)
+		      : 0;
 		s->nr_findings = n > 0 ? n : 0;
 		n = layers__summarize(res, run, &s->layers);
 		if (n) {
@@ -171,6 +199,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		s->nr_findings += layers__findings(res, run, s->findings + s->nr_findings,
 						   FINDINGS_MAX - s->nr_findings);
 	}
+	if (s->nr_findings < FINDINGS_MAX)
+		s->nr_findings += above__run(s, &s->findings[s->nr_findings]);
 	fill_metrics(s);
 	free(dev);
 	return 0;

@@ -34,6 +34,7 @@ struct block_summary {
 	double limit_sectors;	 /* shares of data_requests, 0 when there are none */
 	double limit_segments;
 	uint64_t requests, bytes; /* every op */
+	double io_seconds;	  /* first issue to last completion; 0 when not both seen */
 	double merges_per_request;
 	__u64 size_all[HIST_SIZE_BUCKETS]; /* read + write + other */
 };
@@ -59,7 +60,14 @@ struct run_summary {
 	char label[256];
 	struct job_params params; /* params.rw[0] == '\0': passive or command mode */
 	unsigned int repetition;
+	bool partial; /* cut short: left out of the series (series.h) */
 	double seconds;
+	/*
+	 * What rates are over: a command's I/O alone (block.io_seconds: its start-up and
+	 * exit are no I/O, and fio's own MB/s is over its I/O), else seconds.
+	 */
+	double rate_seconds;
+	bool command;
 	bool has_block, has_app;
 	struct block_summary block;
 	__u64 segments_all[HIST_COUNT_BUCKETS]; /* segments per request */
@@ -85,6 +93,9 @@ void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t su
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s);
 void app_summary__compute(const struct app_stats *a, struct app_summary *s);
+/* The figures an interval of passive mode keeps (run.h), from its statistics. */
+void interval_sample__compute(struct interval_sample *s, const struct block_stats *b, double start,
+			      double seconds);
 
 extern const char *const blkio_op_names[BLKIO_NR_OPS];
 extern const char *const blkio_lat_names[BLKIO_NR_LATS];

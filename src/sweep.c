@@ -62,10 +62,36 @@ static void label_run(struct run *r)
 	fmt__bytes(bs, sizeof(bs), p->bs);
 	if (p->iodepth > 1)
 		snprintf(depth, sizeof(depth), " iodepth=%u", p->iodepth);
-	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
-		 p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
-		 p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
-		 p->fsync ? " fsync" : "", p->fdatasync ? " fdatasync" : "");
+	/* A label is for people: one cut short (tune's long combinations) ends in "...". */
+	if (snprintf(r->label, sizeof(r->label), "%s%s%s%s%s bs=%s %s%s%s%s%s%s", p->set_knob,
+		     p->set_knob[0] ? "=" : "", p->set_value, p->set_knob[0] ? " " : "", p->rw, bs,
+		     p->engine, depth, p->direct ? " direct" : "", p->sync ? " dsync" : "",
+		     p->fsync ? " fsync" : "",
+		     p->fdatasync ? " fdatasync" : "") >= (int)sizeof(r->label))
+		strcpy(r->label + sizeof(r->label) - 4, "...");
+}
+
+/* Options this workload would ignore: refused, not accepted in silence. */
+static int validate_used(const struct options *o, struct diag *d)
+{
+	if (o->drop_caches && (is_write(o->rw) || o->direct))
+		return diag__usage(d, "--drop-caches is for buffered reads: %s",
+				   o->direct ? "--direct bypasses the page cache"
+					     : "a write workload reads nothing");
+	if (o->overwrite && !is_write(o->rw))
+		return diag__usage(d,
+				   "--overwrite is for write workloads: --rw %s never changes "
+				   "the file",
+				   o->rw);
+	if (o->destructive && !is_write(o->rw))
+		return diag__usage(d,
+				   "--destructive is for write workloads: --rw %s never "
+				   "changes the disk",
+				   o->rw);
+	if (o->wrap && !o->size && !o->count)
+		return diag__usage(d, "--wrap lets --size or --count exceed the disk or the file: "
+				      "give one of them");
+	return 0;
 }
 
 static int validate(const struct options *o, struct diag *d)
@@ -95,7 +121,7 @@ static int validate(const struct options *o, struct diag *d)
 					   (unsigned long long)o->bs[i]);
 	if (o->recommend && !o->nr_set_values)
 		return diag__usage(d, "--recommend needs a --set sweep to choose from");
-	return 0;
+	return validate_used(o, d);
 }
 
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
@@ -140,26 +166,60 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
  * The disk's lock, whatever a dead sweep left put back, the original value recorded,
  * and only then the trial writes of every value.
  */
+/*
+ * "KNOB" changes the traced device; "DEV:KNOB" a layer of its stack (a member disk under
+ * an array, the disk under a dm device). The knob's name without DEV, or NULL after
+ * saying which devices there are.
+ */
+static const char *knob_target(struct sweep *j, const struct workload_env *env, struct diag *d)
+{
+	const char *name = j->o->set_knob, *colon = strchr(name, ':');
+	char devs[256];
+	size_t i, used;
+
+	j->knob_dev = j->d;
+	j->knob_layer = -1;
+	if (!colon)
+		return name;
+	for (i = 0; i < env->nr_layers; i++)
+		if (strlen(env->layers[i].dev.name) == (size_t)(colon - name) &&
+		    !strncmp(env->layers[i].dev.name, name, colon - name)) {
+			j->knob_dev = &env->layers[i].dev;
+			j->knob_layer = (int)i;
+			return colon + 1;
+		}
+	used = (size_t)snprintf(devs, sizeof(devs), "%s", j->d->name);
+	for (i = 0; i < env->nr_layers && used < sizeof(devs); i++)
+		used += snprintf(devs + used, sizeof(devs) - used, ", %s", env->layers[i].dev.name);
+	diag__usage(d, "--set %s: %.*s is not under %s (its stack: %s)", name, (int)(colon - name),
+		    name, j->d->name, devs);
+	return NULL;
+}
+
 static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
 	const struct options *o = j->o;
+	const char *knob = knob_target(j, env, d);
 	int ret;
 
-	ret = sweep_state__lock(&env->state, j->d, &j->state, d);
+	if (!knob)
+		return -EINVAL;
+	ret = sweep_state__lock(&env->state, j->knob_dev, &j->state, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__recover(j->state, stderr, d);
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
-		device__read_limits(j->d);
-	ret = knob__prepare(&j->knob, j->d, o->set_knob, o->set_values, o->nr_set_values, d);
+		device__read_limits(j->knob_dev);
+	ret = knob__prepare(&j->knob, j->knob_dev, knob, o->set_values, o->nr_set_values, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
 	if (ret)
 		return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
-				  j->knob.name, j->knob.original, j->d->name, strerror(-ret));
+				  j->knob.name, j->knob.original, j->knob_dev->name,
+				  strerror(-ret));
 	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
 }
 
@@ -170,6 +230,7 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 
 	memset(j, 0, sizeof(*j));
 	j->target.fd = -1;
+	j->knob_layer = -1;
 	j->o = o;
 	j->d = dev;
 	j->write = is_write(o->rw);
@@ -206,11 +267,11 @@ static void restore_knob(struct sweep *j)
 		j->restore_failed = true;
 		if (j->state)
 			fprintf(stderr, "blktrace-bench: `blktrace-bench restore %s` tries again\n",
-				j->d->name);
+				j->knob_dev->name);
 		return;
 	}
 	fprintf(stderr, "blktrace-bench: restored %s=%s on %s\n", j->knob.name, j->knob.original,
-		j->d->name);
+		j->knob_dev->name);
 }
 
 void sweep__close(struct sweep *j)
@@ -223,17 +284,42 @@ void sweep__close(struct sweep *j)
 		ret = sweep_state__clear(j->state);
 		if (ret)
 			fprintf(stderr, "blktrace-bench: cannot remove the state file of %s: %s\n",
-				j->d->name, strerror(-ret));
+				j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
 	j->state = NULL;
 	target__close(&j->target);
 }
 
-/* One traced run of block size bs, repetition rep, appended to res. */
+/*
+ * The limits in force during a --set run: the traced device's, and when the knob is on a
+ * layer, every layer's as it is now (layers.c reads them).
+ */
+static int run_limits(struct sweep *j, const struct result *res, struct run *r)
+{
+	struct device now = *j->d;
+	size_t i;
+
+	device__read_limits(&now);
+	r->limits = now.limits;
+	r->has_limits = true;
+	if (j->knob_layer < 0)
+		return 0;
+	r->layer_limits = calloc(res->nr_layers, sizeof(*r->layer_limits));
+	if (!r->layer_limits)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_layers; i++) {
+		now = res->layers[i].dev;
+		device__read_limits(&now);
+		r->layer_limits[i] = now.limits;
+	}
+	return 0;
+}
+
+/* One traced run of block size bs, repetition rep, appended to res; knob=value labels it. */
 static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64_t bs,
-		   unsigned int rep, int v, struct block_stats *before, volatile sig_atomic_t *stop,
-		   struct diag *d)
+		   unsigned int rep, const char *knob, const char *value,
+		   struct block_stats *before, volatile sig_atomic_t *stop, struct diag *d)
 {
 	const struct options *o = j->o;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
@@ -269,14 +355,14 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		return -ENOMEM;
 	}
 	fill_params(&r->params, o, bs, size);
-	if (o->nr_set_values) {
-		struct device now = *j->d;
-
-		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", o->set_knob);
-		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", o->set_values[v]);
-		device__read_limits(&now);
-		r->limits = now.limits;
-		r->has_limits = true;
+	if (knob) {
+		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);
+		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", value);
+		ret = run_limits(j, res, r);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
 	}
 	r->repetition = rep;
 	label_run(r);
@@ -301,6 +387,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 			block_stats__delta_n(r->block, r->block, before, 1 + res->nr_layers);
 	}
 	r->seconds = r->app->ns / 1e9;
+	/* Stopped part way: its figures are true, but it is no repetition of the others. */
+	r->partial = ret == -EINTR;
 	if (ret && ret != -EINTR)
 		diag__fail(d, ret, "%s failed: %s", r->label, strerror(-ret));
 	return ret;
@@ -327,12 +415,26 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 				if (*stop)
 					ret = -EINTR;
 				else
-					ret = run_one(j, t, res, j->bs_list[i], rep, v, before,
-						      stop, d);
+					ret = run_one(j, t, res, j->bs_list[i], rep,
+						      o->nr_set_values ? o->set_knob : NULL,
+						      o->set_values[v], before, stop, d);
 			}
 		}
 	}
 	free(before);
 	restore_knob(j);
+	return ret;
+}
+
+int sweep__run_one(struct sweep *j, struct tracer *t, struct result *res, unsigned int rep,
+		   const char *knob, const char *value, volatile sig_atomic_t *stop, struct diag *d)
+{
+	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
+	int ret;
+
+	if (!before)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	ret = run_one(j, t, res, j->bs_list[0], rep, knob, value, before, stop, d);
+	free(before);
 	return ret;
 }

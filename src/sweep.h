@@ -15,6 +15,9 @@
 struct workload_env {
 	struct target_env target;
 	struct sweep_env state;
+	/* The layers of the traced device's stack: --set DEV:KNOB may name one of them. */
+	struct layer *layers;
+	size_t nr_layers;
 };
 
 /* One workload invocation: its target, and the sweep's knob, lock and state. */
@@ -23,6 +26,8 @@ struct sweep {
 	struct device *d;
 	struct target target;
 	struct knob knob;
+	struct device *knob_dev;   /* what --set changes: d, or a layer named "DEV:KNOB" */
+	int knob_layer;		   /* its index in the stack's layers; -1: d itself */
 	struct sweep_state *state; /* held during a --set sweep */
 	bool restore_failed;	   /* said once; the state file keeps the original */
 	bool said_huge;		   /* --hugepages not granted: said once */
@@ -54,6 +59,15 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
  */
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	       struct diag *d);
+
+/*
+ * One traced run of the job's (first) block size, repetition rep, appended to res. For
+ * callers that set the queue themselves (tune): knob=value (knob NULL: none) labels the
+ * run, and the limits in force are recorded with it. Returns as sweep__run does.
+ */
+int sweep__run_one(struct sweep *j, struct tracer *t, struct result *res, unsigned int rep,
+		   const char *knob, const char *value, volatile sig_atomic_t *stop,
+		   struct diag *d);
 
 /* Restore what is still changed, forget the state, release the lock, close the target. */
 void sweep__close(struct sweep *j);

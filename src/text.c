@@ -67,6 +67,13 @@ void text__copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+void text__one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 char *text__utf8_scrub(const char *s)
 {
 	size_t len = strlen(s), i = 0, o = 0, n;

@@ -22,12 +22,16 @@ size_t text__utf8_seq(const char *s, size_t len);
 size_t text__utf8_cut(const char *s, size_t max);
 /* snprintf(dst, size, "%s", src), cut on a character boundary. */
 void text__copy(char *dst, size_t size, const char *src);
+/* Control characters (a newline a file's key carried) as spaces: a message on one line. */
+void text__one_line(char *s);
 /* A copy of s with every invalid byte replaced by U+FFFD; NULL on ENOMEM. */
 char *text__utf8_scrub(const char *s);
 /* A JSON string of s, repaired as above; NULL on ENOMEM. */
 json_t *text__json(const char *s);
 /* Set key (repaired as above) of obj to value (a new reference, stolen). 0 or -1. */
 int text__json_set(json_t *obj, const char *key, json_t *value);
+/* argv[0..argc) joined by spaces into buf (a command line for a label), cut to fit. */
+void text__join(char *buf, size_t len, int argc, char **argv);
 /* s[0..n) for a terminal: printable ASCII as is, '\' as \\, other bytes as \xNN. */
 const char *text__escape(char *buf, size_t size, const char *s, size_t n);
 /* argv[0..argc) joined by spaces into buf, cut on a character boundary (a command line). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "blkio.h" /* before the skeleton, which uses its types */
@@ -27,17 +28,29 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
 	void *buf; /* per-CPU read buffer, large enough for the largest value */
 };
 
+/*
+ * bpf_loop (5.17) lets the issue program walk the slots for lost completions
+ * (blkio.bpf.c, lost_in_flight); older kernels load the issue program without the walk.
+ */
+static bool has_bpf_loop(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
+}
+
 static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bio)
 {
 	struct blkio_bpf *s = t->skel;
-	bool snoop = t->opts->snoop_ring_bytes;
+	bool snoop = t->opts->snoop_ring_bytes, loop = has_bpf_loop();
 	const struct bpf_prog_choice c[] = {
 		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
-		  s->progs.raw_tp_rq_issue, true },
+		  s->progs.raw_tp_rq_issue, !loop },
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue_walk,
+		  s->progs.raw_tp_rq_issue_walk, loop },
 		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
 		  true },
 		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
@@ -60,6 +73,7 @@ static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bi
 		  s->progs.raw_tp_bio_complete, bio },
 	};
 
+	t->walk = loop;
 	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), t->btf_flavour, s->rodata->old_args);
 }
 
@@ -76,6 +90,7 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	s->rodata->nr_devices = opts->nr_devs;
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
+	s->rodata->lose_every = opts->lose_every;
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
@@ -109,7 +124,7 @@ static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bp
 	t->skel = blkio_bpf__open_opts(oo);
 	if (!t->skel)
 		return -errno;
-	*out = (struct bpf_load_skel){ t->skel->obj, &t->skel->rodata->filter };
+	*out = (struct bpf_load_skel){ t->skel->obj, &t->skel->rodata->filter, t->skel->skeleton };
 	return 0;
 }
 
@@ -123,11 +138,6 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 	return configure(t, ms, d);
 }
 
-static int load_skel(void *ctx)
-{
-	return blkio_bpf__load(((struct tracer *)ctx)->skel);
-}
-
 static void destroy_skel(void *ctx)
 {
 	struct tracer *t = ctx;
@@ -136,7 +146,7 @@ static void destroy_skel(void *ctx)
 	t->skel = NULL;
 }
 
-static const struct bpf_load_ops load_ops = { open_skel, configure_skel, load_skel, destroy_skel };
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy_skel };
 
 int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
 {
@@ -176,9 +186,49 @@ cleanup:
 	return err;
 }
 
+/*
+ * Attach the loaded programs, the ones that end a request's life first: a request issued
+ * while block_rq_issue is attached and block_rq_complete not yet would hold its slot and
+ * the in-flight counter with a completion never seen. Issue comes last; then the time,
+ * which tells a request issued before tracing from one never issued (trace_start_ns).
+ */
 int tracer__start(struct tracer *t)
 {
-	return blkio_bpf__attach(t->skel);
+	struct blkio_bpf *s = t->skel;
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+#define ATTACH(name)                                                                               \
+	{ s->progs.tp_btf_##name, &s->links.tp_btf_##name },                                       \
+		{ s->progs.raw_tp_##name, &s->links.raw_tp_##name }
+		ATTACH(rq_complete), ATTACH(rq_requeue),    ATTACH(bio_complete),
+		ATTACH(rq_merge),    ATTACH(bio_backmerge), ATTACH(bio_frontmerge),
+		ATTACH(split),	     ATTACH(rq_insert),	    ATTACH(bio_queue),
+		ATTACH(rq_issue),    ATTACH(rq_issue_walk),
+#undef ATTACH
+	};
+	struct timespec now;
+	__u32 key = 0;
+	__u64 ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!bpf_program__autoload(order[i].prog) || *order[i].link)
+			continue;
+		*order[i].link = bpf_program__attach(order[i].prog);
+		if (!*order[i].link) {
+			int err = -errno;
+
+			blkio_bpf__detach(s);
+			return err;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	if (bpf_map_update_elem(bpf_map__fd(s->maps.data_start), &key, &ns, BPF_ANY))
+		return -errno;
+	return 0;
 }
 
 void tracer__detach(struct tracer *t)
@@ -199,6 +249,11 @@ void tracer__close(struct tracer *t)
 	blkio_bpf__destroy(t->skel);
 	free(t->buf);
 	free(t);
+}
+
+bool tracer__walks_slots(const struct tracer *t)
+{
+	return t->walk;
 }
 
 const char *tracer__flavour(const struct tracer *t)
@@ -296,6 +351,17 @@ int tracer__snapshot_all(struct tracer *t, struct block_stats *out)
 unsigned int tracer__nr_devices(const struct tracer *t)
 {
 	return t->nr_devs;
+}
+
+/*
+ * The device's in-flight counter, from the mmapped .data section: a read the programs
+ * never wait for. Only requests issued since attach take part (tracer.h).
+ */
+long long tracer__in_flight(const struct tracer *t, unsigned int device)
+{
+	if (device >= t->nr_devs || !t->skel->data_inflight)
+		return 0;
+	return __atomic_load_n(&t->skel->data_inflight->inflight[device].n, __ATOMIC_RELAXED);
 }
 
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */

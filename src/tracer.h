@@ -27,6 +27,7 @@ struct tracer_opts {
 	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
 	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
+	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
 };
 
 struct diag;
@@ -39,6 +40,8 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 /* Every device's, in tracer_opts.devs order: out has tracer__nr_devices entries. */
 int tracer__snapshot_all(struct tracer *t, struct block_stats *out);
 unsigned int tracer__nr_devices(const struct tracer *t);
+/* Requests (bios, for a bio-based device) of device I in flight now, issued since attach. */
+long long tracer__in_flight(const struct tracer *t, unsigned int device);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);
 /* Detach the programs, keep the maps (to drain the snoop ring buffer). */
@@ -47,6 +50,8 @@ void tracer__close(struct tracer *t);
 /* The snoop ring buffer map, for snoop__start; -1 when not in snoop mode. */
 int tracer__events_fd(const struct tracer *t);
 
+/* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
+bool tracer__walks_slots(const struct tracer *t);
 /* "tp_btf" or "raw_tp": the program flavour in use. */
 const char *tracer__flavour(const struct tracer *t);
 /* Bytes of BPF map memory the tracer holds (for --verbose). */

@@ -4,10 +4,12 @@
 # request; with its default 32 indirect segments 128 KiB; with 256, 1 MiB. A loop
 # disk's max_sectors_kb emulates each. The seed workload is the mailing list's dd
 # loop: 1 MiB writes with fsync, three times. Everything is removed afterwards, and
-# max_sectors_kb restored, also on Ctrl-C.
+# max_sectors_kb restored, also on Ctrl-C. The sweep's report, with its charts, stays:
+# demo-report.html in the source tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BB=$PWD/blktrace-bench
+report=$PWD/demo-report.html
 [ "$(id -u)" -eq 0 ] || { echo "demo: needs root (loop devices and BPF)" >&2; exit 1; }
 
 work=$(mktemp -d /dev/shm/blktrace-bench-demo.XXXXXX)
@@ -37,7 +39,10 @@ say blktrace-bench info "$name"
 seed=(--rw write --bs 1M --size 256M --fsync --repeat 3)
 say blktrace-bench --trace "$name" "${seed[@]}" --set max_sectors_kb=44,128,1024 --recommend --brief
 "$BB" --trace "$name" "${seed[@]}" --set max_sectors_kb=44,128,1024 --recommend --brief \
-	--json "$work/sweep.json"
+	--json "$work/sweep.json" --html "$report"
+echo
+echo "demo: the sweep as a page with charts (request sizes stepping 44 -> 128 -> 1024 KiB"
+echo "      under the throughput they gave): $report"
 
 echo
 echo "demo: a change that needs a reboot is validated with two saved results:"
@@ -50,4 +55,5 @@ if "$BB" compare --help > /dev/null 2>&1; then
 	"$BB" compare "$work/before.json" "$work/after.json" || true
 fi
 echo
-echo "demo: done; $dev detached, its image removed, max_sectors_kb restored"
+echo "demo: done; $dev detached, its image removed, max_sectors_kb restored;"
+echo "      the sweep's report: $report"

@@ -6,14 +6,20 @@
 # The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
 
+# libmicrohttpd-dev: serve's /metrics endpoint.
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
-       pkg-config make gcc)
+       libmicrohttpd-dev pkg-config make gcc)
 # The completion and man page tests load them as a user's shell and man do;
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz);
-# clang-format: make check's format check; blktrace: blkparse, btt, iowatcher and
-# btrecord/btreplay, the peers that read --blktrace's files.
+# clang-format: make check's format check; chromium and imagemagick: the HTML reports
+# opened in a real browser, its screenshot measured (tests/e2e/test_html.sh); udev:
+# udevadm test applies the rule apply writes (tests/e2e/test_tune.sh); prometheus (and its
+# promtool), curl and python3: serve tested against a real Prometheus server and bad HTTP
+# clients; blktrace: blkparse, btt, iowatcher and btrecord/btreplay, the peers that read
+# --blktrace's files.
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
-      man-db libclang-rt-dev clang-format blktrace)
+      man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3
+      blktrace)
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.

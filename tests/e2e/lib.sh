@@ -37,6 +37,15 @@ took_loop() {
 	[ -z "${BB_E2E_LOOPS:-}" ] || echo "${1##*/}" >> "$BB_E2E_LOOPS"
 }
 
+# detach_loop DEV: detach a loop device took_loop listed, now; cleanup then leaves its
+# number alone (by then it may be another test's).
+detach_loop() {
+	local i
+	losetup -d "$1" || return 1
+	for i in "${!_LOOPS[@]}"; do [ "${_LOOPS[i]}" != "$1" ] || unset '_LOOPS[i]'; done
+	_LOOPS=("${_LOOPS[@]}")
+}
+
 # make_loop VAR SIZE [DIR] [losetup flags...]: attaches a new loop disk and sets
 # VAR to it. (Not "$(make_loop)": a subshell would lose what cleanup must undo.)
 make_loop() {

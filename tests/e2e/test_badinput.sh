@@ -35,6 +35,41 @@ expect_fail "--no-fixed-bufs without io_uring" 2 "no-fixed-bufs" -- \
 	--trace "$a" --raw --rw read --no-fixed-bufs
 expect_fail "raw write without --destructive" 2 "destructive" -- \
 	--trace "$a" --raw --rw write --size 1M
+# An option the mode or command would ignore is refused, naming it and what it is for: it
+# used to exit 0 and change nothing.
+q=/sys/block/$a/queue
+ra0=$(cat "$q/read_ahead_kb")
+expect_fail "--set in command mode" 2 "--set is not used in command mode: it sweeps" -- \
+	--trace "$a" --set read_ahead_kb=64 -- true
+expect_eq "--set in command mode: read_ahead_kb untouched" "$(cat "$q/read_ahead_kb")" "$ra0"
+for opt in "--set read_ahead_kb=64" "--repeat 3" --recommend --drop-caches "--bs 4k"; do
+	# shellcheck disable=SC2086 # the option and its value are two words
+	expect_fail "$opt in command mode" 2 "${opt%% *} is not used in command mode" -- \
+		--trace "$a" $opt -- true
+	# shellcheck disable=SC2086
+	expect_fail "$opt in passive mode" 2 "${opt%% *} is not used in passive mode" -- \
+		--trace "$a" $opt --duration 0.1
+done
+expect_fail "info --rw write --destructive" 2 "--rw is not used by info" -- \
+	info "$a" --rw write --destructive --set nomerges=1
+expect_fail "info --snoop" 2 "--snoop is not used by info" -- info "$a" --snoop "$TMP/x.snoop"
+expect_true "info --snoop: nothing written" test ! -e "$TMP/x.snoop"
+expect_fail "a second --trace" 2 "--trace given twice" -- --trace "$a" --trace nosuchdisk -- true
+"$BB" info "$a" --json="$TMP/info.json" > "$TMP/out" 2> "$TMP/err"
+expect_eq "info --json=FILE: exit 0, nothing on stdout" "$?/$(wc -c < "$TMP/out")" 0/0
+expect_eq "info --json=FILE: the file holds the disk" "$(jqv "$TMP/info.json" .device.name)" "$a"
+# ... and a workload option this workload would not use.
+expect_fail "--drop-caches with writes" 2 "--drop-caches is for buffered reads" -- \
+	--trace "$a" --raw --rw write --size 1M --destructive --drop-caches
+expect_fail "--drop-caches with --direct" 2 "--direct bypasses the page cache" -- \
+	--trace "$a" --raw --rw read --direct --drop-caches
+expect_fail "--overwrite with reads" 2 "--overwrite is for write workloads" -- \
+	--trace "$a" --raw --rw read --overwrite
+expect_fail "--destructive with reads" 2 "--destructive is for write workloads" -- \
+	--trace "$a" --raw --rw read --destructive
+expect_fail "--wrap without --size or --count" 2 "--wrap lets --size or --count" -- \
+	--trace "$a" --raw --rw read --wrap
+
 # What the system cannot do is a runtime failure (exit 1), what is refused bad input (2).
 expect_fail "--file in a missing directory: cannot use it" 1 \
 	"cannot use /nonexistent-dir: No such file or directory" -- \

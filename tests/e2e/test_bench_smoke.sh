@@ -39,23 +39,23 @@ for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
 	expect_cmp "smoke: $c BPF ns/IO" \
 		"$(jqv "$J" "$sel | .bpf_ns_per_io.median // 0" 2> /dev/null)" ">" 0
 done
-expect_eq "smoke: blktrace-bench lost no events" \
-	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench") | .lost_events' 2> /dev/null)" 0
+expect_eq "smoke: blktrace-bench lost no records" \
+	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench") | .lost_records' 2> /dev/null)" 0
 expect_eq "smoke: blktrace-bench --blktrace lost no record" \
-	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench-blktrace") | .lost_events' \
+	"$(jqv "$J" '.configs[] | select(.name == "blktrace-bench-blktrace") | .lost_records' \
 		2> /dev/null)" 0
 # Our tracer saw every I/O the disk did while it was attached: each was issued. Their
 # completions too, but for those the kernel never reported: this kernel (6.18, io_uring
 # on loop) skips block_rq_complete for a few requests now and then, bpftrace's
 # tracepoint sees the same gaps; the next issue on the request's tag notices each one
-# (stale_slots), all but the last iodepth (32) of a run.
+# (lost_completions), all but the last iodepth (32) of a run.
 for phase in iops cost; do
 	sel=".runs[] | select(.config == \"blktrace-bench\" and .phase == \"$phase\")"
 	disk=$(jqv "$J" "$sel | .disk_ios" 2> /dev/null)
 	expect_cmp "smoke: blktrace-bench saw the disk's I/Os issued ($phase round)" \
 		"$(jqv "$J" "$sel | .traced_issued // -1" 2> /dev/null)" ">=" "$disk"
 	expect_cmp "smoke: completions seen or noticed lost ($phase round)" \
-		"$(jqv "$J" "$sel | .traced_completed + .stale_slots + 32" 2> /dev/null)" ">=" \
+		"$(jqv "$J" "$sel | .traced_completed + .lost_completions + 32" 2> /dev/null)" ">=" \
 		"$disk"
 done
 

@@ -174,8 +174,8 @@ expect_true "xen text: the backend limits it" \
 	grep -q "the module asks for 32 segments but the backend limits it to 11" "$TMP/xen.txt"
 BLKTRACE_BENCH_SYSFS="$FIX/dm" "$BB" info dm-0 > "$TMP/dm.txt" 2> "$TMP/dm.err"
 expect_true "dm: the stack under it, traced with it" grep -q "^stack (traced with dm-0):" "$TMP/dm.txt"
-expect_true "dm: vda2 under it" grep -q "^    vda2  *disk (virtio_blk)" "$TMP/dm.txt"
-expect_true "dm: vdb under it" grep -q "^    vdb  *disk (virtio_blk)" "$TMP/dm.txt"
+expect_true "dm: vda2 under it" grep -q "^    vda2 .* disk (virtio_blk)$" "$TMP/dm.txt"
+expect_true "dm: vdb under it" grep -q "^    vdb .* disk (virtio_blk)$" "$TMP/dm.txt"
 BLKTRACE_BENCH_SYSFS="$FIX/dm" "$BB" info md0 --json > "$TMP/md.json"
 expect_eq "md0 --json: the mirrors" "$(jqv "$TMP/md.json" '[.stack.layers[] | .device.name + ":" + .role] | join(",")')" \
 	"vdc:disk (virtio_blk), raid1 member,vdd:disk (virtio_blk), raid1 member"

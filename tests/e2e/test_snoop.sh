@@ -20,7 +20,7 @@ for mode in btf raw; do
 		"$(awk 'NR > 1 { print $3, $5, $7 }' "$TMP/$mode.txt" | sort -u)" "dd write 16384"
 	expect_eq "$mode: sectors ascend by 32" \
 		"$(awk 'NR > 1 { if (NR > 2 && $6 != prev + 32) bad++; prev = $6 } END { print bad + 0 }' "$TMP/$mode.txt")" 0
-	expect_eq "$mode: no lost events" "$(jqv "$TMP/$mode.json" .runs[0].block.lost_events)" 0
+	expect_eq "$mode: no lost records" "$(jqv "$TMP/$mode.json" .runs[0].block.lost_records)" 0
 	expect_true "$mode: says how many records" grep -q "150 request records" "$TMP/$mode.err"
 done
 

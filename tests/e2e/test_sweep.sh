@@ -63,6 +63,44 @@ expect_eq "recommend: restored" "$(cat "$msk")" "$orig"
 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --recommend > /dev/null 2> "$TMP/err"
 expect_eq "recommend without --set: exit 2" "$?" 2
 
+# 1c. read_ahead_kb swept over 512 B buffered reads: each row's line names read-ahead with
+# the value in effect during its runs (not the disk's original), and at 4096 the
+# max_sectors_kb cap that stopped most of its requests too.
+ra0=$(cat "$ra_file")
+"$BB" --trace "$a" --raw --rw read --bs 512 --size 32M --set read_ahead_kb=128,1024,4096 \
+	--brief --json "$TMP/ra.json" > "$TMP/ra.txt" 2> /dev/null
+expect_eq "read-ahead sweep: a read_ahead finding first in every run" \
+	"$(jqv "$TMP/ra.json" '[.runs[].findings[0].kind] | unique | join(",")')" read_ahead
+for v in 128 1024 4096; do
+	expect_true "read-ahead sweep: the $v row names read_ahead_kb=$v" \
+		grep -q "^  read_ahead_kb=$v read bs=512 B psync: 100.0% of requests were read-ahead (read_ahead_kb=$v)" \
+		"$TMP/ra.txt"
+done
+expect_true "read-ahead sweep: the 4096 row also names the max_sectors_kb cap" \
+	grep -q "^  read_ahead_kb=4096 read bs=512 B psync: .* requests were capped at .* by max_sectors_kb=" \
+	"$TMP/ra.txt"
+expect_eq "read-ahead sweep: no application's I/O size claimed" \
+	"$(grep -c "application's I/O size" "$TMP/ra.txt")" 0
+expect_eq "read-ahead sweep: restored" "$(cat "$ra_file")" "$ra0"
+
+# 1d. A scheduler has no "smaller" value: the recommendation never says so.
+if grep -qw mq-deadline "$sched_file"; then
+	"$BB" --trace "$a" --raw --rw read --bs 64k --size 4M --direct \
+		--set scheduler=none,mq-deadline --repeat 3 --recommend --json "$TMP/srec.json" \
+		> "$TMP/srec.txt" 2> /dev/null
+	expect_eq "scheduler recommendation: not ordered" \
+		"$(jqv "$TMP/srec.json" '.recommendation[0].ordered')" false
+	expect_eq "scheduler recommendation: no smallest equivalent" \
+		"$(jqv "$TMP/srec.json" '.recommendation[0] | has("smallest_equivalent")')" false
+	expect_eq "scheduler recommendation: never 'smaller'" "$(grep -c smaller "$TMP/srec.txt")" 0
+	# What it says agrees with the p-values it shows.
+	as_good=$(jqv "$TMP/srec.json" '[.recommendation[0].evidence[] | select(.as_good)] | length')
+	above=$(jqv "$TMP/srec.json" '.recommendation[0] as $r | [$r.evidence[] |
+		select(.value != $r.best and .p_value_vs_best != null and .p_value_vs_best >= 0.05)]
+		| length')
+	expect_eq "scheduler recommendation: as good exactly where p >= 0.05" "$as_good" "$above"
+fi
+
 # 2. Validation before anything runs: above max_hw_sectors_kb is refused, naming it.
 hw=$(cat "/sys/block/$a/queue/max_hw_sectors_kb")
 r0=$(diskstat "$A" 1)
@@ -72,6 +110,13 @@ expect_eq "too large: exit 2" "$?" 2
 expect_true "too large: names max_hw_sectors_kb" grep -q "max_hw_sectors_kb=$hw" "$TMP/err"
 expect_eq "too large: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_eq "too large: unchanged" "$(cat "$msk")" "$orig"
+# 2a. DEV:KNOB names a layer of the traced device's stack; a loop disk on tmpfs has none.
+"$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct \
+	--set vda:max_sectors_kb=64 > /dev/null 2> "$TMP/err"
+expect_eq "not in the stack: exit 2" "$?" 2
+expect_eq "not in the stack: one line naming the stack" "$(cat "$TMP/err")" \
+	"blktrace-bench: --set vda:max_sectors_kb: vda is not under $a (its stack: $a)"
+expect_eq "not in the stack: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 # 2b. A --state-dir that is no directory is a refused option (exit 2), like any other.
 echo x > "$TMP/notadir"
 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct --set max_sectors_kb=64 \

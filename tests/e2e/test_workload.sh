@@ -65,6 +65,12 @@ expect_eq "fsync: exit 0" "$?" 0
 expect_cmp "fsync: at least one flush" "$(jqv "$TMP/fsync.json" .runs[0].block.flush.requests)" ">=" 1
 expect_cmp "fsync: >= 32 MiB written to the disk" "$(jqv "$TMP/fsync.json" .runs[0].block.write.bytes)" ">=" 33554432
 expect_eq "fsync: no file left behind" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
+# The empty pre-flush write the flush machinery ends without issuing it: never issued,
+# not "issued before tracing" (nothing was in flight when the run began).
+expect_cmp "fsync: the pre-flush write counted as never issued" \
+	"$(jqv "$TMP/fsync.json" .runs[0].block.unissued)" ">=" 1
+expect_eq "fsync: no completion called issued before tracing" \
+	"$(jqv "$TMP/fsync.json" .runs[0].block.untracked)" 0
 
 # 5. --raw writes on a mounted disk: refused, the disk untouched. (A read-only mount
 # of a fully initialised ext4, so that nothing but us could change the checksum.)
@@ -112,6 +118,44 @@ kill -INT $pid
 wait $pid
 expect_eq "Ctrl-C: exit 130" "$?" 130
 expect_eq "Ctrl-C: nothing left" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
+
+# 8b. Ctrl-C in the second of three 1 s repetitions: the first is a repetition, the
+# second is reported but marked partial and left out of the statistics (it did less).
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 1 \
+	--repeat 3 --json "$TMP/part.json" > "$TMP/part.txt" 2> "$TMP/part.err") &
+pid=$!
+background $pid
+wait_until 30 "the workload to trace" grep -q "tracing $a" "$TMP/part.err"
+sleep 1.5
+kill -INT $pid
+wait $pid
+expect_eq "cut short: exit 130" "$?" 130
+expect_eq "cut short: two runs reported" "$(jqv "$TMP/part.json" '.runs | length')" 2
+expect_eq "cut short: the first is whole, the second partial" \
+	"$(jqv "$TMP/part.json" '[.runs[].partial] | map(tostring) | join(",")')" false,true
+expect_eq "cut short: the series holds the whole run only" \
+	"$(jqv "$TMP/part.json" '.series[0].runs | map(tostring) | join(",")')" 0
+expect_eq "cut short: its statistics are over 1 run" \
+	"$(jqv "$TMP/part.json" '.series[0].metrics["app.mb_per_s"].n')" 1
+expect_true "cut short: the text says so" grep -q "^  run 2 (.*) was cut short after" \
+	"$TMP/part.txt"
+
+# 8c. The BALUG case: buffered reads of the disk at 512 B and at 128 KiB. The disk sees the
+# same 128 KiB read-ahead requests in both; the throughputs differ all the same: that is
+# above the block layer, and said so, with each one's I/Os per MB.
+"$BB" --trace "$a" --raw --rw read --bs 512,128k --size 16M --json "$TMP/above.json" \
+	> "$TMP/above.txt"
+expect_eq "above: both series read-ahead" \
+	"$(jqv "$TMP/above.json" '[.runs[].findings[0].kind] | join(",")')" read_ahead,read_ahead
+expect_eq "above: the same request size at the median" \
+	"$(jqv "$TMP/above.json" '[.runs[].block.request_bytes.p50] | unique | length')" 1
+expect_eq "above: one series finding, above the block layer" \
+	"$(jqv "$TMP/above.json" '.series_findings | map(.kind) | join(",")')" above_block_layer
+expect_true "above: the 512 B series is the slower, in I/Os per MB" grep -q \
+	"^  above the block layer: read bs=512 B psync and read bs=128 KiB psync: the device saw the same requests.* where the slower made 1953 I/Os per MB against 7.6.$" \
+	"$TMP/above.txt"
+expect_true "above: the application's latency beside the device's" \
+	grep -q "^  app (per I/O) " "$TMP/above.txt"
 
 # 9. Garbage sizes are refused with one line naming the option.
 "$BB" --trace "$a" --rw read --bs 12Q > /dev/null 2> "$TMP/err"

@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const cmds[] = { "trace", "info", "compare" };
+	static const char *const cmds[] = { "trace", "info",  "compare", "report", "restore",
+					    "tune",  "apply", "verify",	 "serve" };
 	char *argv[MAX_ARGS + 2], *buf, *p, *end;
 	struct options o;
 	struct diag d;
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = buf, end = buf + size - 1; p < end && argc <= MAX_ARGS; p += strlen(p) + 1)
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	cli_parse(cmds[data[0] % 3], argc, argv, &o, &d);
+	cli_parse(cmds[data[0] % (sizeof(cmds) / sizeof(cmds[0]))], argc, argv, &o, &d);
 	free(buf);
 	return 0;
 }

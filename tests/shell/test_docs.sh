@@ -21,7 +21,7 @@ man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
 has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
 commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/commands.c")
-knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]* *},.*/\1/p' \
+knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
 	"$ROOT/src/knob.c")
 expect_true "src/commands.c's command table parsed" grep -qw info <<<"$commands"
 expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
@@ -67,22 +67,42 @@ if [ $? -eq 77 ]; then
 fi
 complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/ $//'; }
 
+# --drop-caches drops every file's cached pages, not the target's alone: said where it is offered.
+expect_true "--help: --drop-caches says it is the whole machine's page cache" \
+	grep -q "Drop the whole machine's page cache" <("$BB" --help)
+expect_true "README: --drop-caches says so too" grep -q "drops the whole" "$ROOT/README.md"
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, --fail-on-regression belongs to compare and
+# refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
+# to report, --knobs and friends to tune and apply, --listen and --textfile to serve,
 # --limits-from to import.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
-	"2/blktrace-bench: --fail-on-regression is an option of compare"
+	"2/blktrace-bench: --fail-on-regression is not used in passive mode: it is compare's and verify's"
+"$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --output" "$?/$(cat "$TMP/refused.err")" \
+	"2/blktrace-bench: --output is not used in passive mode: it is report's page (trace and compare take --html FILE)"
 "$BB" --limits-from sda > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --limits-from" "$?/$(cat "$TMP/refused.err")" \
-	"2/blktrace-bench: --limits-from is an option of import"
+	"2/blktrace-bench: --limits-from is not used in passive mode: it is import's: the traced disk's limits"
+# An option trace refuses in every mode (passive, workload, command) is another command's.
+# (After a flag, the 1 is a command: passive and command mode are then the same test.)
+refused_everywhere() {
+	"$BB" "$1" 1 2>&1 | grep -Eq "is not used in (passive|command) mode" &&
+		"$BB" --rw read "$1" 1 2>&1 | grep -q "is not used in workload mode" &&
+		"$BB" "$1" 1 -- true 2>&1 | grep -q "is not used in command mode"
+}
+while read -r opt; do
+	refused_everywhere "$opt" && echo "$opt"
+done < "$TMP/opts.trace" > "$TMP/trace.refuses"
+expect_eq "trace refuses the options of other commands" "$(tr '
+' ' ' < "$TMP/trace.refuses")" \
+	"--apply --budget --dry-run --fail-on-regression --knobs --limits-from --listen --output --root --textfile --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vx -e --fail-on-regression -e --limits-from "$TMP/opts.trace" |
-			tr '\n' ' ' | sed 's/ $//')"
+		"$(grep -vxF -f "$TMP/trace.refuses" "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
 done
 for c in $commands; do
 	# A command may offer fewer options than it accepts, never one it does not.
@@ -94,18 +114,31 @@ expect_eq "completion: --set knobs" "$(complete_words --trace x --set "")" \
 	"$(sort <<<"$knobs" | sed 's/$/=/' | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial --set knob" "$(complete_words --trace x --set max_s)" \
 	max_sectors_kb=
+expect_eq "completion: --knobs, the second of a list" \
+	"$(complete_words tune x --knobs max_sectors_kb,sch)" max_sectors_kb,scheduler
+expect_eq "completion: tune's disk" \
+	"$(BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop complete_words tune lo)" \
+	"loop0 loop1"
 expect_eq "completion: --rw" "$(complete_words --trace x --rw rand)" "randread randwrite"
 expect_eq "completion: --engine" "$(complete_words --trace x --engine "")" "io_uring psync"
 export BLKTRACE_BENCH_SYSFS=$ROOT/tests/fixtures/sysfs/loop
 expect_eq "completion: disks for --trace" "$(complete_words --trace lo)" "loop0 loop1"
+expect_eq "completion: all, or a list for --trace" "$(complete_words serve --trace a)" "all"
+expect_eq "completion: the next disk of a list" "$(complete_words --trace loop0,z)" "loop0,zram0"
 expect_eq "completion: disks for info" "$(complete_words info "")" "loop0 loop1 zram0"
 unset BLKTRACE_BENCH_SYSFS
 touch "$TMP/a.json" "$TMP/b.json" "$TMP/notes.txt"
 expect_eq "completion: result files for compare" \
 	"$(cd "$TMP" && complete_words compare "")" "a.json b.json"
+expect_eq "completion: result files for verify" \
+	"$(cd "$TMP" && complete_words verify "")" "a.json b.json"
+expect_eq "completion: tune --json FILE" "$(cd "$TMP" && complete_words tune x --json a)" a.json
 expect_eq "completion: --json FILE" "$(cd "$TMP" && complete_words --trace x --json a)" a.json
 expect_eq "completion: --snoop FILE" "$(cd "$TMP" && complete_words --trace x --snoop n)" \
 	notes.txt
+mkdir "$TMP/promdir"
+expect_eq "completion: serve --textfile DIR" "$(cd "$TMP" && complete_words serve --textfile pr)" \
+	promdir
 # After "--" (or the first word that is not an option) comes a command and its words.
 expect_true "completion: the command after --" \
 	grep -qx dd <(complete_words --trace x -- d | tr ' ' '\n')

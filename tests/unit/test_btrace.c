@@ -140,6 +140,8 @@ static void test_merges(void **state)
 	(void)state;
 	feed(evs);
 	assert_int_equal(b.c.merges, 2);
+	assert_int_equal(b.c.merges_op[BLKIO_OP_WRITE], 2); /* by the bio's operation */
+	assert_int_equal(b.c.merges_op[BLKIO_OP_READ], 0);
 	assert_int_equal(b.c.rq_merges, 1);
 	assert_int_equal(b.c.requests[BLKIO_OP_WRITE], 1);
 	assert_int_equal(b.c.completed, 1);

@@ -66,11 +66,31 @@ static void test_set(void **state)
 	assert_true(cfg.force_raw_tp);
 }
 
+/* Tests lose completions on purpose; anything but a number leaves them all counted. */
+static void test_lose_completions(void **state)
+{
+	static const char *const n100[] = { "BLKTRACE_BENCH_LOSE_COMPLETIONS=100", NULL };
+	static const char *const junk[] = { "BLKTRACE_BENCH_LOSE_COMPLETIONS=10x", NULL };
+	static const char *const huge[] = { "BLKTRACE_BENCH_LOSE_COMPLETIONS=4294967296", NULL };
+	struct env_config cfg;
+
+	(void)state;
+	read_from(n100, &cfg);
+	assert_int_equal(cfg.lose_completions, 100);
+	read_from(junk, &cfg);
+	assert_int_equal(cfg.lose_completions, 0);
+	read_from(huge, &cfg);
+	assert_int_equal(cfg.lose_completions, 0);
+	read_from(NULL, &cfg);
+	assert_int_equal(cfg.lose_completions, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_lose_completions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

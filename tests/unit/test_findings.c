@@ -76,7 +76,25 @@ static void add_requests(struct block_stats *b, enum blkio_op op, uint64_t bytes
 static int compute(const struct device *dev, const struct block_stats *b, struct finding *f)
 {
 	memset(f, 0, FINDINGS_MAX * sizeof(*f));
-	return findings__compute(dev, b, f, FINDINGS_MAX);
+	return findings__compute(dev, b, NULL, f, FINDINGS_MAX);
+}
+
+/* The same for a run of the built-in workload: rw, bs, direct or buffered. */
+static int compute_job(const struct device *dev, const struct block_stats *b, const char *rw,
+		       uint64_t bs, bool direct, struct finding *f)
+{
+	struct job_params p = { .bs = bs, .direct = direct };
+
+	snprintf(p.rw, sizeof(p.rw), "%s", rw);
+	memset(f, 0, FINDINGS_MAX * sizeof(*f));
+	return findings__compute(dev, b, &p, f, FINDINGS_MAX);
+}
+
+/* n of the requests of op were read-ahead (REQ_RAHEAD), each bytes long. */
+static void add_read_ahead(struct block_stats *b, uint64_t bytes, uint64_t n)
+{
+	b->c.ra_requests += n;
+	b->c.ra_bytes += n * bytes;
 }
 
 static void assert_share(double got, double want)
@@ -268,21 +286,97 @@ static void test_uncapped_app_block_size(void **state)
 	(void)state;
 	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 256);
 	b->c.requests[BLKIO_OP_FLUSH] = 3; /* no payload: not counted */
-	assert_int_equal(compute(dev, b, f), 1);
+	assert_int_equal(compute_job(dev, b, "write", 64 * 1024, true, f), 1);
 	assert_string_equal(f[0].kind, "uncapped");
 	assert_share(f[0].share, 1.0);
-	assert_has(f[0].text, "100.0% of requests stayed below every limit (the disk accepts "
-			      "1280 KiB, set by max_sectors_kb): the application's I/O size "
-			      "decided, 64 KiB per request at the median.");
+	assert_string_equal(f[0].text,
+			    "100.0% of requests stayed below every limit (the disk "
+			    "accepts 1280 KiB, set by max_sectors_kb): the application's "
+			    "I/O size (64 KiB) decided, 64 KiB per request at the median.");
+	/* Command mode: the application's I/O size is not known, so not claimed. */
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_has(f[0].text, ": what the application or the page cache submitted decided, "
+			      "64 KiB per request at the median.");
 
-	/* Buffered 4 KiB writes merged into 256 KiB requests: merging decided. */
+	/* Buffered 4 KiB writes merged into 256 KiB requests: writeback and merging decided. */
 	memset(b, 0, sizeof(*b));
 	add_requests(b, BLKIO_OP_WRITE, 256 * 1024, 4, 100);
-	b->c.merges = 6300;
-	assert_int_equal(compute(dev, b, f), 1);
+	b->c.merges = b->c.merges_op[BLKIO_OP_WRITE] = 6300;
+	assert_int_equal(compute_job(dev, b, "write", 4096, false, f), 1);
 	assert_string_equal(f[0].kind, "uncapped");
-	assert_has(f[0].text, "the application's I/O size and merging (6300 bios merged) "
-			      "decided, 256 KiB per request at the median");
+	assert_has(f[0].text, ": the page cache's writeback and merging (6300 bios merged into "
+			      "writes) decided, not the application's 4 KiB writes, 256 KiB per "
+			      "request at the median.");
+	test_free(b);
+	test_free(dev);
+}
+
+/*
+ * dd bs=512 through the page cache: every request is read-ahead, sized by read_ahead_kb
+ * (the fixture's 128), not by the application. Known in workload mode and in command
+ * mode alike: REQ_RAHEAD is the kernel's own mark.
+ */
+static void test_read_ahead(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_READ, 128 * 1024, 2, 2048);
+	add_read_ahead(b, 128 * 1024, 2048);
+	assert_int_equal(compute_job(dev, b, "read", 512, false, f), 1);
+	assert_string_equal(f[0].kind, "read_ahead");
+	assert_share(f[0].share, 1.0);
+	assert_string_equal(f[0].text, "100.0% of requests were read-ahead (read_ahead_kb=128): "
+				       "the page cache sized them, not the application's 512 B "
+				       "reads; 128 KiB per read request at the median.");
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "read_ahead");
+	assert_has(f[0].text, "the page cache sized them, not the application; 128 KiB");
+
+	/* The value in effect during the run (a --set sweep changes it). */
+	dev->limits.read_ahead_kb = 1024;
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_has(f[0].text, "read-ahead (read_ahead_kb=1024)");
+	test_free(b);
+	test_free(dev);
+}
+
+/* read_ahead_kb=4096: a 4 MiB window, most of it capped at max_sectors_kb; both are said. */
+static void test_read_ahead_capped(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	dev->limits.read_ahead_kb = 4096;
+	add_requests(b, BLKIO_OP_READ, 1280 * 1024, 20, 74);
+	add_requests(b, BLKIO_OP_READ, 256 * 1024, 4, 26);
+	add_read_ahead(b, 1280 * 1024, 74);
+	add_read_ahead(b, 256 * 1024, 26);
+	assert_int_equal(compute_job(dev, b, "read", 512, false, f), 2);
+	assert_string_equal(f[0].kind, "read_ahead");
+	assert_share(f[0].share, 1.0);
+	assert_true(findings__is_limit(&f[1]));
+	assert_string_equal(f[1].kind, "max_sectors_kb");
+	assert_share(f[1].share, 0.74);
+	assert_false(findings__is_limit(&f[0]));
+
+	/* A few read-ahead requests among direct writes: the rest is the application's. */
+	memset(b, 0, sizeof(*b));
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 90);
+	add_requests(b, BLKIO_OP_READ, 128 * 1024, 2, 10);
+	add_read_ahead(b, 128 * 1024, 10);
+	b->c.merges = b->c.merges_op[BLKIO_OP_WRITE] = 10;
+	assert_int_equal(compute(dev, b, f), 2);
+	assert_string_equal(f[0].kind, "uncapped");
+	assert_share(f[0].share, 0.9);
+	/* The merges were into writes (a journal's), not credited to reads. */
+	assert_has(f[0].text, "merging (10 bios merged into writes)");
+	assert_string_equal(f[1].kind, "read_ahead");
+	assert_share(f[1].share, 0.1);
 	test_free(b);
 	test_free(dev);
 }
@@ -328,7 +422,7 @@ static void test_split_remainders(void **state)
 	assert_string_equal(f[1].text, "50.0% of requests stayed below every limit (the disk "
 				       "accepts 1280 KiB, set by max_sectors_kb), 508 KiB per "
 				       "request at the median: the remainders of 256 bio splits, "
-				       "or the application's I/O size.");
+				       "or what the application or the page cache submitted.");
 	test_free(b);
 	test_free(dev);
 }
@@ -390,13 +484,13 @@ static void test_nothing_to_explain(void **state)
 	assert_int_equal(compute(dev, b, f), 0);
 	b->c.requests[BLKIO_OP_FLUSH] = 10;
 	assert_int_equal(compute(dev, b, f), 0);
-	assert_int_equal(findings__compute(NULL, b, f, FINDINGS_MAX), -EINVAL);
-	assert_int_equal(findings__compute(dev, NULL, f, FINDINGS_MAX), -EINVAL);
-	assert_int_equal(findings__compute(dev, b, NULL, 1), -EINVAL);
+	assert_int_equal(findings__compute(NULL, b, NULL, f, FINDINGS_MAX), -EINVAL);
+	assert_int_equal(findings__compute(dev, NULL, NULL, f, FINDINGS_MAX), -EINVAL);
+	assert_int_equal(findings__compute(dev, b, NULL, NULL, 1), -EINVAL);
 	/* Room for one: the largest. */
 	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 10, 9);
 	add_requests(b, BLKIO_OP_WRITE, 4096, 1, 1);
-	assert_int_equal(findings__compute(dev, b, f, 1), 1);
+	assert_int_equal(findings__compute(dev, b, NULL, f, 1), 1);
 	assert_string_equal(f[0].kind, "max_sectors_kb");
 	assert_share(f[0].share, 0.9);
 	assert_has(f[0].text, "max_hw_sectors_kb=2048 would allow 2 MiB (1.6x)");
@@ -466,6 +560,8 @@ int main(void)
 		cmocka_unit_test(test_loop_max_sectors_44),
 		cmocka_unit_test(test_max_sectors_at_hw),
 		cmocka_unit_test(test_uncapped_app_block_size),
+		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_read_ahead_capped),
 		cmocka_unit_test(test_max_segments),
 		cmocka_unit_test(test_split_remainders),
 		cmocka_unit_test(test_max_segment_size),

@@ -473,16 +473,16 @@ static void test_info_text(void **state)
 	assert_int_equal(run_info("dm", "dm-0", false, &out, &err), 0);
 	has(out, "device-mapper: vg0-data\n");
 	has(out, "stack (traced with dm-0):\n");
-	has(out, "\n  dm-0             device-mapper ");
-	has(out, "\n    vda2           disk (virtio_blk) ");
-	has(out, "\n    vdb            disk (virtio_blk) ");
+	has(out, "\n  dm-0                 1280      254      8192 -            device-mapper\n");
+	has(out, " mq-deadline  disk (virtio_blk)\n    vdb ");
+	has(out, "\n    vda2 ");
 	free(out);
 	free(err);
 
 	assert_int_equal(run_info("dm", "md0", false, &out, &err), 0);
-	has(out, "\n  md0              md raid1 ");
-	has(out, "\n    vdc            disk (virtio_blk), raid1 member ");
-	has(out, "\n    vdd            disk (virtio_blk), raid1 member ");
+	has(out, " md raid1\n");
+	has(out, "\n    vdc  ");
+	has(out, " mq-deadline  disk (virtio_blk), raid1 member\n    vdd ");
 	free(out);
 	free(err);
 

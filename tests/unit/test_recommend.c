@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "recommend.h"
+#include "report_text.h"
 
 #define MAX_RUNS 32
 
@@ -24,8 +25,8 @@ struct runs {
  * n runs of a read workload of block size bs at knob value v whose app.mb_per_s have
  * mean `mean` and sample stddev `sd` (mean - sd, mean, mean + sd for n = 3).
  */
-static void add(struct runs *rs, unsigned long long bs, const char *v, double mean, double sd,
-		int n)
+static void add_knob(struct runs *rs, const char *knob, unsigned long long bs, const char *v,
+		     double mean, double sd, int n)
 {
 	static const double dev3[] = { -1, 0, 1 };
 	int i;
@@ -34,14 +35,21 @@ static void add(struct runs *rs, unsigned long long bs, const char *v, double me
 		struct run_summary *r = &rs->r[rs->n++];
 
 		memset(r, 0, sizeof(*r));
-		snprintf(r->label, sizeof(r->label), "max_sectors_kb=%s read bs=%llu", v, bs);
+		snprintf(r->label, sizeof(r->label), "%s=%s read bs=%llu", knob, v, bs);
 		snprintf(r->params.rw, sizeof(r->params.rw), "read");
 		r->params.bs = bs;
-		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "max_sectors_kb");
+		r->has_app = true;
+		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);
 		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", v);
 		r->metric[METRIC_APP_MB_PER_S] = mean + (n == 3 ? dev3[i] * sd : 0);
 		r->has_metric[METRIC_APP_MB_PER_S] = true;
 	}
+}
+
+static void add(struct runs *rs, unsigned long long bs, const char *v, double mean, double sd,
+		int n)
+{
+	add_knob(rs, "max_sectors_kb", bs, v, mean, sd, n);
 }
 
 /* Group rs into series and recommend; rec is freed by the caller. */
@@ -142,12 +150,100 @@ static void test_two_workloads_and_no_sweep(void **state)
 	test_free(dev);
 }
 
+/* The recommendation as report_text prints it under a --brief table. */
+static char *rec_text(struct runs *rs, struct series_set *ss, struct recommendations *rec)
+{
+	struct report rep = { .runs = rs->r, .nr_runs = rs->n, .series = *ss, .rec = *rec };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	report_text__print(f, &rep, true);
+	fclose(f);
+	return out;
+}
+
+static void assert_has(const char *text, const char *part, bool want)
+{
+	if (!strstr(text, part) != !want)
+		fail_msg("\"%s\" %s in:\n%s", part, want ? "not" : "unexpectedly", text);
+}
+
+/*
+ * A scheduler has no "smaller" value: with mq-deadline not told apart from none (p about
+ * 0.12), the recommendation says so, and never "every smaller value is significantly
+ * worse" (it did, because none was listed first and so counted as the smallest).
+ */
+static void test_unordered_knob(void **state)
+{
+	struct runs *rs = test_calloc(1, sizeof(*rs));
+	struct recommendations rec;
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	struct series_set ss;
+	char *text;
+
+	(void)state;
+	add_knob(rs, "scheduler", 4096, "none", 100, 5, 3);
+	add_knob(rs, "scheduler", 4096, "mq-deadline", 92, 5, 3);
+	recommend(rs, dev, &ss, &rec);
+	assert_int_equal(rec.nr, 1);
+	assert_string_equal(rec.r[0].best, "none");
+	assert_false(rec.r[0].ordered);
+	assert_null(rec.r[0].smallest);
+	assert_true(rec.r[0].judged);
+	assert_int_equal(rec.r[0].nr_as_good, 1);
+	assert_true(rec.r[0].evidence[1].as_good);
+	assert_false(rec.r[0].evidence[0].as_good); /* the best itself */
+	assert_true(rec.r[0].evidence[1].p_vs_best > 0.05 && rec.r[0].evidence[1].p_vs_best < 0.2);
+	text = rec_text(rs, &ss, &rec);
+	assert_has(text,
+		   "best throughput with scheduler=none; not told apart from it "
+		   "(p >= 0.05): scheduler=mq-deadline\n",
+		   true);
+	assert_has(text, "smaller", false);
+	free(text);
+	recommend__free(&rec);
+	series__free(&ss);
+
+	/* Far apart: every other value is worse, each p below 0.05. */
+	memset(rs, 0, sizeof(*rs));
+	add_knob(rs, "scheduler", 4096, "none", 100, 2, 3);
+	add_knob(rs, "scheduler", 4096, "mq-deadline", 60, 2, 3);
+	add_knob(rs, "scheduler", 4096, "bfq", 50, 2, 3);
+	recommend(rs, dev, &ss, &rec);
+	assert_int_equal(rec.r[0].nr_as_good, 0);
+	text = rec_text(rs, &ss, &rec);
+	assert_has(text,
+		   "best throughput with scheduler=none; every other value is "
+		   "significantly worse (p < 0.05)\n",
+		   true);
+	free(text);
+	recommend__free(&rec);
+	series__free(&ss);
+
+	/* An ordered knob keeps "smaller": 64 is the smallest as good as 256. */
+	memset(rs, 0, sizeof(*rs));
+	add(rs, 4096, "256", 202, 5, 3);
+	add(rs, 4096, "64", 200, 5, 3);
+	recommend(rs, dev, &ss, &rec);
+	assert_true(rec.r[0].ordered);
+	text = rec_text(rs, &ss, &rec);
+	assert_has(text, "max_sectors_kb=64 is statistically as good (p >= 0.05)", true);
+	free(text);
+	recommend__free(&rec);
+	series__free(&ss);
+	test_free(rs);
+	test_free(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_best_and_smallest),
 		cmocka_unit_test(test_single_repetition_cannot_judge),
 		cmocka_unit_test(test_two_workloads_and_no_sweep),
+		cmocka_unit_test(test_unordered_knob),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

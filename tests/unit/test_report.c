@@ -3,6 +3,7 @@
  * JSON round trip: a result with hand-built histograms is written, parsed back
  * with jansson, and every figure compared with what the histograms imply.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "report_json.h"
 #include "report_text.h"
 #include "result_load.h"
+#include "series.h"
 #include "summary.h"
 
 /* The JSON document of res, built as cmd_trace builds it. */
@@ -341,6 +343,124 @@ static void test_every_metric_round_trips(void **state)
 	free(res);
 }
 
+/* A run of a 1 MiB write job that wrote bytes in one second; partial: cut short. */
+static void add_job_run(struct result *res, uint64_t bytes, unsigned int rep, bool partial)
+{
+	struct run *r = result__add_run(res, true, true);
+
+	assert_non_null(r);
+	snprintf(r->params.rw, sizeof(r->params.rw), "write");
+	snprintf(r->params.engine, sizeof(r->params.engine), "psync");
+	r->params.bs = 1 << 20;
+	r->params.size = 512ULL << 20;
+	r->params.iodepth = 1;
+	snprintf(r->label, sizeof(r->label), "write bs=1 MiB psync");
+	r->repetition = rep;
+	r->partial = partial;
+	r->has_app = true;
+	r->app->bytes = bytes;
+	r->app->ios = bytes >> 20;
+	r->app->ns = 1000000000ULL;
+	r->seconds = 1;
+	r->block->c.requests[BLKIO_OP_WRITE] = bytes >> 20;
+	r->block->c.bytes[BLKIO_OP_WRITE] = bytes;
+}
+
+/*
+ * A run cut short by Ctrl-C (34.6 MB of 512 MiB) is reported and marked, not averaged
+ * with the whole ones: the series, and so the table, the recommendation and compare,
+ * hold the two whole repetitions only; the file says "partial" and reads back so.
+ */
+static void test_partial_runs(void **state)
+{
+	struct result *res = calloc(1, sizeof(*res));
+	struct loaded_result lr;
+	struct series_set ss;
+	struct report rep;
+	struct diag d = {};
+	char *text, *out = NULL;
+	size_t len = 0;
+	json_t *doc;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(res);
+	add_job_run(res, 512ULL << 20, 0, false);
+	add_job_run(res, 512ULL << 20, 1, false);
+	add_job_run(res, 34600000, 2, true);
+	assert_int_equal(report__build(&rep, res, false), 0);
+	assert_int_equal(rep.series.nr, 1);
+	assert_int_equal(rep.series.series[0].nr_runs, 2);
+	assert_int_equal(rep.series.series[0].metric[METRIC_APP_MB_PER_S].n, 2);
+	assert_true(rep.series.series[0].metric[METRIC_APP_MB_PER_S].mean == 536.870912);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	report_text__print(f, &rep, true);
+	fclose(f);
+	if (!strstr(out, "  run 3 (write bs=1 MiB psync) was cut short after 33.0 MiB of 512 MiB: "
+			 "not in the table"))
+		fail_msg("no cut-short line in:\n%s", out);
+	free(out);
+	doc = report_json__doc(&rep);
+	report__free(&rep);
+	assert_true(json_is_true(
+		json_object_get(json_array_get(json_object_get(doc, "runs"), 2), "partial")));
+	assert_true(json_is_false(
+		json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "partial")));
+	text = json_dumps(doc, 0);
+	assert_int_equal(result_load__string("p.json", text, &lr, &d), 0);
+	assert_true(lr.runs[2].partial && !lr.runs[0].partial);
+	assert_int_equal(series__group(&ss, lr.runs, lr.nr_runs), 0);
+	assert_int_equal(ss.nr, 1);
+	assert_int_equal(ss.series[0].nr_runs, 2);
+	series__free(&ss);
+	result_load__free(&lr);
+	free(text);
+	/* Not a boolean: named. */
+	assert_int_equal(
+		result_load__string("q.json",
+				    "{\"schema\": \"blktrace-bench/1\", \"runs\": [{\"label\": "
+				    "\"x\", \"partial\": 1, \"block\": {\"requests\": 1}}]}",
+				    &lr, &d),
+		-EINVAL);
+	assert_string_equal(d.msg, "q.json: runs[0].partial is a number, not a boolean");
+	json_decref(doc);
+	result__free(res);
+	free(res);
+}
+
+/*
+ * The --brief table: one repetition has no confidence interval ("n/a", not "+- 0.0"), and
+ * a label longer than the old 44 columns is printed whole ("psync fsyn" was cut).
+ */
+static void test_linked_table_text(void **state)
+{
+	static const char label[] = "max_sectors_kb=1024 write bs=1 MiB psync fsync fdatasync";
+	struct result *res = calloc(1, sizeof(*res));
+	struct report rep;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(res);
+	add_job_run(res, 512ULL << 20, 0, false);
+	snprintf(res->runs[0].label, sizeof(res->runs[0].label), "%s", label);
+	assert_int_equal(report__build(&rep, res, false), 0);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	report_text__print(f, &rep, true);
+	fclose(f);
+	if (!strstr(out,
+		    "max_sectors_kb=1024 write bs=1 MiB psync fsync fdatasync    536.9      n/a"))
+		fail_msg("label or n/a not as expected in:\n%s", out);
+	assert_null(strstr(out, "+-   0.0"));
+	free(out);
+	report__free(&rep);
+	result__free(res);
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_json_write_file),
 		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_text_report),
+		cmocka_unit_test(test_partial_runs),
+		cmocka_unit_test(test_linked_table_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

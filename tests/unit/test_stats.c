@@ -380,6 +380,31 @@ static void test_welch_einval(void **state)
 	assert_int_equal(welch_t_test(&ok, &none, &t, &df, &p), -EINVAL);
 }
 
+/*
+ * Holm's step-down adjustment on known vectors (worked by hand: p ascending times
+ * m, m - 1, ..., made non-decreasing, capped at 1; NaN is no test).
+ */
+static void test_holm(void **state)
+{
+	static const double p1[] = { 0.01, 0.04, 0.03, 0.005 },
+			    want1[] = { 0.03, 0.06, 0.06, 0.02 };
+	static const double p2[] = { 0.5, NAN, 0.01 };
+	static const double p3[] = { 0.9, 0.8 };
+	double adj[4];
+	size_t i;
+
+	(void)state;
+	holm_adjust(p1, 4, adj);
+	for (i = 0; i < 4; i++)
+		assert_true(fabs(adj[i] - want1[i]) < 1e-15);
+	holm_adjust(p2, 3, adj);
+	assert_true(fabs(adj[0] - 0.5) < 1e-15 && isnan(adj[1]) && fabs(adj[2] - 0.02) < 1e-15);
+	holm_adjust(p3, 2, adj);
+	assert_true(adj[0] == 1 && adj[1] == 1);
+	holm_adjust(p1, 1, adj); /* a family of one: p itself */
+	assert_true(adj[0] == 0.01);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_welch_zero_var),
 		cmocka_unit_test(test_welch_equal_n_df),
 		cmocka_unit_test(test_welch_einval),
+		cmocka_unit_test(test_holm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The tracer's load-failure message: "needs root" only for a process without the
- * capabilities, a verifier rejection otherwise, named per flavour and program.
+ * The loaders' load-failure message: "needs root" only for a process without the
+ * capabilities, a verifier rejection otherwise, named per flavour and program; the disk
+ * filter's names compared as BPF compares them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "bpf_load.h"
+#include "bpf_members.h"
 
 static void has(const char *s, const char *want)
 {
@@ -80,6 +83,36 @@ static void test_truncates_safely(void **state)
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 }
 
+/* Does a kernel disk_name (32 bytes, anything after the NUL) match name as BPF compares it? */
+static bool bpf_matches(const char kernel[32], const char *name)
+{
+	__u64 want[2], mask[2], got[2];
+
+	bpf_members__pack_name(name, want, mask);
+	memcpy(got, kernel, sizeof(got));
+	return (got[0] & mask[0]) == want[0] && (got[1] & mask[1]) == want[1];
+}
+
+/* 5.10's NVMe path disks carry stack garbage after the NUL of their disk_name. */
+static void test_name_match_ignores_bytes_after_nul(void **state)
+{
+	char kernel[32];
+
+	(void)state;
+	memset(kernel, 0xa5, sizeof(kernel));
+	memcpy(kernel, "nvme1c1n1", 10);
+	assert_true(bpf_matches(kernel, "nvme1c1n1"));
+	assert_false(bpf_matches(kernel, "nvme1c1n"));
+	assert_false(bpf_matches(kernel, "nvme1c2n1"));
+	memcpy(kernel, "nvme1c1n10", 11);
+	assert_false(bpf_matches(kernel, "nvme1c1n1"));
+	assert_true(bpf_matches(kernel, "nvme1c1n10"));
+	/* Fifteen characters and the NUL: the whole 16 bytes count. */
+	memcpy(kernel, "nvme10c11n12345", 16);
+	assert_true(bpf_matches(kernel, "nvme10c11n12345"));
+	assert_false(bpf_matches(kernel, "nvme10c11n1234"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_needs_root_without_caps),
 		cmocka_unit_test(test_only_the_flavours_tried),
 		cmocka_unit_test(test_truncates_safely),
+		cmocka_unit_test(test_name_match_ignores_bytes_after_nul),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

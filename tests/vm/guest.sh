@@ -175,6 +175,39 @@ for disk in $NVME_SINGLE vda; do
 	fi
 done
 
+# 4b. What the kernel does around the requests, named: buffered 512 B reads are read-ahead
+# (REQ_RAHEAD, read through CO-RE on every kernel), and a flush's empty pre-flush write
+# completes without being issued (not a request "issued before tracing").
+blockdev --flushbufs /dev/vda
+c0=$(diskstat 1 vda)
+if run ra-vda --trace vda --json "$W/ra.json" -- dd if=/dev/vda of=/dev/null bs=512 count=4096; then
+	expect_eq "read-ahead: requests == diskstats reads" \
+		"$(jqv "$W/ra.json" .runs[0].block.read.requests)" $(($(diskstat 1 vda) - c0))
+	expect_eq "read-ahead: every read request is read-ahead" \
+		"$(jqv "$W/ra.json" .runs[0].block.read_ahead.requests)" \
+		"$(jqv "$W/ra.json" .runs[0].block.read.requests)"
+	expect_eq "read-ahead: named in the first finding" \
+		"$(jqv "$W/ra.json" '.runs[0].findings[0].kind')" read_ahead
+fi
+if run flush-vda --trace vda --json "$W/flush.json" -- \
+	dd if=/dev/zero of=/dev/vda bs=64k count=16 oflag=direct conv=fsync; then
+	expect_cmp "fsync: the empty pre-flush write counted as never issued" \
+		"$(jqv "$W/flush.json" .runs[0].block.unissued)" ">=" 1
+	expect_eq "fsync: no completion called issued before tracing" \
+		"$(jqv "$W/flush.json" .runs[0].block.untracked)" 0
+fi
+
+# The issue program that keeps lost completions out of the depth needs bpf_loop (5.17).
+if run walk -v --trace vda -- true; then
+	if awk -v v="$(uname -r)" 'BEGIN { split(v, a, "."); exit !(a[1] > 5 || (a[1] == 5 && a[2] >= 17)) }'; then
+		want=1
+	else
+		want=0
+	fi
+	expect_eq "depth walk loaded exactly where bpf_loop is ($(uname -r))" \
+		"$(grep -c "depth without lost completions" "$W/walk.err")" $want
+fi
+
 # 5. A --set sweep: each value in effect for its runs, the original restored.
 orig=$(cat /sys/block/sda/queue/max_sectors_kb)
 if run sweep --trace sda --raw --rw read --bs 1M --size 8M --direct --hugepages \
@@ -251,7 +284,10 @@ rm -f /tmp/loop.img
 # 8. Stacks: dm and md over vdc and vdd.
 . "$(dirname "${BASH_SOURCE[0]}")/guest-stack.sh"
 
-# 9. --blktrace beside the kernel's own blktrace, and import.
+# 9. Fleets: ten disks in one set of programs, and serve.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-fleet.sh"
+
+# 10. --blktrace beside the kernel's own blktrace, and import.
 . "$(dirname "${BASH_SOURCE[0]}")/guest-blktrace.sh"
 
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }

@@ -26,20 +26,14 @@
 # Knobs: BENCH_ROUNDS, BENCH_COST_ROUNDS, BENCH_PART2_ROUNDS, BENCH_RUNTIME (s),
 # BENCH_DISK (size), BENCH_OUT (results dir, default results/bench-DATE).
 # Everything it changes is undone on exit, error and Ctrl-C: the loop disk, its
-# image, tracers, bpf_stats_enabled, a tracefs mount.
+# image, tracers, the BPF statistics it turned on, a tracefs mount.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 HERE=$ROOT/tools/bench
 
-SMOKE=${BENCH_SMOKE:-0}
-for a in "$@"; do
-	case $a in
-	--smoke) SMOKE=1 ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench: unknown argument '$a' (try --help)" >&2; exit 2 ;;
-	esac
-done
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
+bench_args bench "$0" "$@"
 if [ "$SMOKE" = 1 ]; then
 	MODE=smoke ROUNDS=${BENCH_ROUNDS:-1} COST_ROUNDS=${BENCH_COST_ROUNDS:-1}
 	P2_ROUNDS=${BENCH_PART2_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} DISK=${BENCH_DISK:-64M}
@@ -69,7 +63,7 @@ for f in blktrace-bench build/bench-floor; do
 done
 
 # --- state that cleanup undoes ---------------------------------------------------
-work='' img='' dev='' tracer_pid='' fio_pid='' stats_prev='' tracefs_mounted=0
+work='' img='' dev='' tracer_pid='' fio_pid='' stats_pid='' tracefs_mounted=0
 
 # Running, not a zombie: inside a trap bash may not have reaped it yet.
 alive() {
@@ -102,7 +96,7 @@ cleanup() {
 	[ -n "$dev" ] && losetup -d "$dev"
 	[ -n "$img" ] && rm -f "$img"
 	[ -n "$work" ] && rm -rf "$work"
-	[ -n "$stats_prev" ] && echo "$stats_prev" > /proc/sys/kernel/bpf_stats_enabled
+	[ -n "$stats_pid" ] && stop_pid "$stats_pid"
 	[ "$tracefs_mounted" = 1 ] && umount /sys/kernel/tracing
 	exit $rc
 }
@@ -151,8 +145,17 @@ IFS=: read -r major minor < "/sys/block/$name/dev"
 devt=$(((major << 20) | minor)) # the kernel's dev_t, as the tracepoints report it
 "$BB" info "$name" --json > "$OUT/device.json" 2> /dev/null || echo null > "$OUT/device.json"
 
-stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
-set_stats() { echo "$1" > /proc/sys/kernel/bpf_stats_enabled; }
+# BPF run-time statistics: on while build/bench-floor stats runs (BPF_ENABLE_STATS, which
+# the kernel counts per holder: another benchmark on the machine cannot turn them off
+# under us, nor we under it). Off is only off when nobody else holds them: said below.
+stats_on() {
+	coproc STATS { exec "$ROOT/build/bench-floor" stats 2>&1; }
+	stats_pid=$STATS_PID
+	local line=''
+	read -r -t 10 line <&"${STATS[0]}" || true
+	[ "$line" = ready ] || { warn "cannot turn BPF statistics on: $line"; exit 1; }
+}
+stats_off() { stop_pid "$stats_pid"; stats_pid=''; }
 
 say "$MODE mode: $dev ($DISK on /dev/shm), $ROUNDS IOPS and $COST_ROUNDS cost round(s) of" \
 	"${RUNTIME}s per configuration"
@@ -171,21 +174,6 @@ run_fio() { # SECONDS JSON_OUT
 	return $rc
 }
 
-# BPF programs the process holds: "run_time_ns run_cnt programs". Link fds name a
-# prog_id too, but only program fds carry run_time_ns.
-bpf_snapshot() {
-	grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$1"/fdinfo/* 2> /dev/null |
-		awk -F: '{ v = $3; gsub(/[ \t]/, "", v); a[$1, $2] = v; f[$1] = 1 }
-		END {
-			for (x in f) {
-				if (!((x, "run_time_ns") in a) || (a[x, "prog_id"] in seen))
-					continue
-				seen[a[x, "prog_id"]] = 1
-				t += a[x, "run_time_ns"]; c += a[x, "run_cnt"]; n++
-			}
-			printf "%.0f %.0f %d\n", t, c, n
-		}'
-}
 cpu_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; } # utime + stime
 CLK_TCK=$(getconf CLK_TCK)
 # Completed I/Os (reads + writes): "OURS OTHERS", others being every other
@@ -300,13 +288,13 @@ run_round() {
 	if [ "${cfg#blktrace-bench}" != "$cfg" ]; then
 		# Up to 72 bytes (snoop) or ~300 (blktrace) per I/O: the figures are what we keep.
 		rm -rf "$log.snoop" "$work/blktrace"
-		lost=$(jq '.runs[0].block.lost_events + (.blktrace.lost // 0)' "$log.json" \
+		lost=$(jq '.runs[0].block.lost_records + (.blktrace.lost // 0)' "$log.json" \
 			2> /dev/null || echo null)
 		traced=$(jq '.runs[0].block.completed' "$log.json" 2> /dev/null || echo null)
 		untracked=$(jq '.runs[0].block.untracked' "$log.json" 2> /dev/null || echo null)
 		issued=$(jq '[.runs[0].block | .read, .write, .flush, .discard, .other |
 			.requests] | add' "$log.json" 2> /dev/null || echo null)
-		stale=$(jq '.runs[0].block.stale_slots' "$log.json" 2> /dev/null || echo null)
+		stale=$(jq '.runs[0].block.lost_completions' "$log.json" 2> /dev/null || echo null)
 	fi
 	IFS=$'\t' read -r iops ios usr sys < <(jq -r \
 		'.jobs[0] | [.read.iops, .read.total_ios, .usr_cpu, .sys_cpu] | @tsv' "$log.fio.json")
@@ -321,9 +309,9 @@ run_round() {
 		  loadavg: $load, tracer: $tracer,
 		  bpf_ns_per_io: (if $phase == "cost" and $tracer and $disk > 0
 		                  then $tracer.bpf_run_time_ns / $disk else null end)}
-		 + (if ($cfg | startswith("blktrace-bench")) then {lost_events: $lost, traced_completed: $traced,
+		 + (if ($cfg | startswith("blktrace-bench")) then {lost_records: $lost, traced_completed: $traced,
 		                                           untracked: $untracked, traced_issued: $issued,
-		                                           stale_slots: $stale}
+		                                           lost_completions: $stale}
 		    else {} end)' >> "$OUT/rounds.jsonl" || return 1
 	printf 'bench:   %s round %d %-23s %9.0f IOPS' "$phase" "$r" "$cfg" "$iops"
 	[ "$tracer" = null ] || [ "$phase" != cost ] ||
@@ -453,13 +441,13 @@ rounds() {
 		done
 	done
 }
-say "IOPS phase: bpf_stats off"
-set_stats 0
+say "IOPS phase: bpf_stats off$([ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = 0 ] ||
+	echo " (NOT off: another process holds them; IOPS pay two clock reads per program run)")"
 rounds iops "$ROUNDS" "${CONFIGS[@]}"
 say "cost phase: bpf_stats on"
-set_stats 1
+stats_on
 rounds cost "$COST_ROUNDS" "${CONFIGS[@]:1}"
-set_stats "$stats_prev"
+stats_off
 
 part2=$(part2_engine_vs_fio) || { failures+=(part2); part2=null; }
 
@@ -520,7 +508,7 @@ def pctstat: if length == 0 then null else
             tool_peak_rss_kib: ([$rs[], $cs[] | .tracer.peak_rss_kib // empty] | max),
             other_disk_ios: ([$rs[], $cs[] | .other_disk_ios] | add)}
      + (if ($c | startswith("blktrace-bench"))
-        then {lost_events: ([$rs[], $cs[] | .lost_events // 0] | add)} else {} end)],
+        then {lost_records: ([$rs[], $cs[] | .lost_records // 0] | add)} else {} end)],
    part2: $part2,
    runs: $runs}
 | .targets = ([.configs[] | select(.name == "blktrace-bench")

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The files apply writes for a tune result, the way the system itself makes settings
+ * persist: a udev rule for the disk's queue settings (matched by its stable identity,
+ * disk_id.h, never by its kernel name), a modprobe.d line for a module parameter. Each
+ * names the tool, the result it came from, what was measured, how to put it in force
+ * now and how to undo it. The kernel command line is never written: its parameter is
+ * printed with the file to edit (apply.c).
+ */
+#ifndef BLKTRACE_BENCH_APPLY_FILES_H
+#define BLKTRACE_BENCH_APPLY_FILES_H
+
+#include <stddef.h>
+#include "tune_plan.h"
+
+#define APPLY_UDEV_DIR "/etc/udev/rules.d"
+#define APPLY_MODPROBE_DIR "/etc/modprobe.d"
+
+struct apply_file {
+	char path[PATH_MAX]; /* absolute, below the root: "/etc/udev/rules.d/..." */
+	char *content;	     /* malloc'd */
+};
+
+struct diag;
+
+/*
+ * The files plan needs, in files[0..*nr): the udev rule when it changes queue settings,
+ * the modprobe.d file when it changes a module parameter. result names the result file
+ * in their comments. 0; -EINVAL with one line in d (bad input) when queue settings need
+ * a rule but the disk has no stable identity; -ENOMEM. Free with apply_files__free.
+ */
+int apply_files__make(const struct tune_plan *plan, const char *result, struct apply_file files[2],
+		      int *nr, struct diag *d);
+void apply_files__free(struct apply_file *files, int nr);
+
+/* "udevadm control --reload && udevadm trigger --action=change --sysname-match=xvda" */
+void apply_files__udev_now(const struct tune_plan *plan, char *buf, size_t len);
+
+#endif /* BLKTRACE_BENCH_APPLY_FILES_H */

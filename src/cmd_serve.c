@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The serve command: the disks --trace names (default all) traced for as long as it runs,
+ * exported to Prometheus on /metrics (--listen), to node_exporter's textfile collector
+ * (--textfile DIR), or both. Disks that come and go are picked up (exporter.h). A stop
+ * signal (SIGTERM from systemd, Ctrl-C) is how a service ends: exit 0.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <netdb.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "commands.h"
+#include "exporter.h"
+#include "http_metrics.h"
+#include "outfile.h"
+#include "stop_signals.h"
+
+/* How often the set of disks is looked at; the textfile's default period. */
+#define SERVE_WATCH_SECONDS 1.0
+#define SERVE_TEXTFILE_SECONDS 15.0
+/* Scrapes this close together share one reading of the maps. */
+#define SERVE_FRESH_SECONDS 0.2
+#define TEXTFILE_NAME "blktrace_bench.prom"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What serve's options mean together (cli.c refuses the options serve does not take). */
+static int check_serve_options(const struct options *o, struct diag *d)
+{
+	if (o->interval && !o->textfile)
+		return diag__usage(d, "--interval: serve writes --textfile every SEC; without it "
+				      "Prometheus decides how often (its scrape_interval)");
+	return 0;
+}
+
+/* DIR/blktrace_bench.prom, DIR a directory; bad input otherwise. */
+static int textfile_path(const char *dir, char *out, size_t len, struct diag *d)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return diag__fail(d, -errno, "--textfile %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return diag__usage(d, "--textfile %s: not a directory", dir);
+	if ((size_t)snprintf(out, len, "%s/%s", dir, TEXTFILE_NAME) >= len)
+		return diag__usage(d, "--textfile %s: path too long", dir);
+	return 0;
+}
+
+/* The exposition in the 0.0.4 format, replacing path atomically (outfile.h). */
+static int write_textfile(struct exporter *e, const char *path, struct diag *d)
+{
+	struct outfile of = {};
+	struct exposition *x = NULL;
+	int err;
+
+	err = outfile__open(&of, "--textfile", path, NULL, 0, d);
+	if (!err) {
+		err = exporter__render(e, OM_TEXT_0_0_4, &x);
+		if (err)
+			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
+	}
+	if (!err && fwrite(x->text, 1, x->len, of.f) != x->len)
+		err = diag__fail(d, -EIO, "cannot write --textfile %s: %s", path, strerror(EIO));
+	if (!err)
+		err = outfile__commit(&of, d);
+	outfile__abort(&of);
+	exposition__put(x);
+	return err;
+}
+
+/* A failure the service gets past: said once, not again until it changes. */
+static void say_once(const struct diag *d, char *last, size_t len)
+{
+	if (!strcmp(last, d->msg))
+		return;
+	diag__say(d);
+	snprintf(last, len, "%s", d->msg);
+}
+
+/* Until a stop signal or --duration: watch the disks, write the textfile when due. */
+static int serve_loop(const struct options *o, struct exporter *e, const char *textfile)
+{
+	double t0 = now_s(), period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
+	double next_file = t0, next_watch = t0 + SERVE_WATCH_SECONDS;
+	char last[DIAG_MSG_MAX] = "";
+
+	while (!stop_signal) {
+		double now = now_s(), wake = next_watch;
+		struct diag d = {};
+		struct timespec ts;
+
+		if (o->duration && now >= t0 + o->duration)
+			break;
+		if (textfile && now >= next_file) {
+			if (write_textfile(e, textfile, &d))
+				say_once(&d, last, sizeof(last));
+			while (next_file <= now)
+				next_file += period;
+		}
+		if (now >= next_watch) {
+			if (exporter__refresh(e, stderr, &d) < 0)
+				say_once(&d, last, sizeof(last));
+			next_watch = now + SERVE_WATCH_SECONDS;
+		}
+		if (textfile && next_file < wake)
+			wake = next_file;
+		if (o->duration && t0 + o->duration < wake)
+			wake = t0 + o->duration;
+		now = now_s();
+		if (wake > now) {
+			ts.tv_sec = (time_t)(wake - now);
+			ts.tv_nsec = (long)((wake - now - ts.tv_sec) * 1e9);
+			nanosleep(&ts, NULL); /* a stop signal ends it early */
+		}
+	}
+	return 0;
+}
+
+/* "serving http://127.0.0.1:9469/metrics and DIR/blktrace_bench.prom, tracing a, b" */
+static void say_serving(const struct http_listen *l, const struct http_metrics *h,
+			const char *textfile, struct exporter *e)
+{
+	char host[128] = "", url[192] = "", devs[1024];
+
+	if (h) {
+		getnameinfo((const struct sockaddr *)&l->addr, l->len, host, sizeof(host), NULL, 0,
+			    NI_NUMERICHOST);
+		snprintf(url, sizeof(url),
+			 strchr(host, ':') ? "http://[%s]:%u/metrics" : "http://%s:%u/metrics",
+			 host, http_metrics__port(h));
+	}
+	fprintf(stderr, "blktrace-bench: serving %s%s%s, tracing %s\n", url,
+		h && textfile ? " and " : "", textfile ? textfile : "",
+		exporter__describe(e, devs, sizeof(devs))[0] ? devs : "no disk yet");
+}
+
+int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
+	struct exporter_opts eo = { .sysfs_root = cfg->sysfs_root,
+				    .spec = o->trace ? o->trace : "all",
+				    .force_raw_tp = o->raw_tp || cfg->force_raw_tp,
+				    .verbose = o->verbose,
+				    .fresh_seconds = SERVE_FRESH_SECONDS };
+	const char *listen = o->listen ? o->listen : o->textfile ? NULL : HTTP_DEFAULT_LISTEN;
+	struct http_metrics *h = NULL;
+	struct exporter *e = NULL;
+	char textfile[4096];
+	struct http_listen l;
+	int err;
+
+	err = check_serve_options(o, d);
+	if (!err && listen)
+		err = http_metrics__parse_listen(listen, &l, d);
+	if (!err && o->textfile)
+		err = textfile_path(o->textfile, textfile, sizeof(textfile), d);
+	if (err)
+		return err;
+	stop_signals__catch();
+	err = exporter__open(&eo, &e, d);
+	if (!err && listen)
+		err = http_metrics__start(&l, e, o->verbose, &h, d);
+	/* The first file at once: a directory it cannot be written in fails now, exit 1. */
+	if (!err && o->textfile)
+		err = write_textfile(e, textfile, d);
+	if (!err) {
+		say_serving(&l, h, o->textfile ? textfile : NULL, e);
+		err = serve_loop(o, e, o->textfile ? textfile : NULL);
+	}
+	http_metrics__stop(h);
+	exporter__close(e);
+	return err;
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* The disks of a host traced continuously, rendered for Prometheus; see exporter.h. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/types.h>
+#include "blkio.h"
+#include "diag.h"
+#include "exporter.h"
+#include "fleet.h"
+#include "summary.h"
+#include "tracer.h"
+
+/* One traced device, its figures cumulative over every set of programs it was traced by. */
+struct exported {
+	struct device dev;
+	struct block_stats base; /* what earlier programs counted */
+	struct block_stats cur;	 /* base + the programs' now, at the last accounting */
+	uint64_t data_requests, bound[OM_NR_LIMITS];
+};
+
+struct exporter {
+	struct exporter_opts opts;
+	pthread_mutex_t lock;
+	struct tracer *t; /* NULL while there is no disk */
+	struct exported *disks;
+	size_t n;
+	uint64_t fingerprint;
+	uint64_t reloads;
+	struct block_stats snap; /* scratch of accounting */
+	struct exposition *cache[OM_OPENMETRICS_1 + 1];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void exposition__put(struct exposition *x)
+{
+	if (!x || atomic_fetch_sub(&x->refs, 1) != 1)
+		return;
+	free(x->text);
+	free(x);
+}
+
+/* Load (and attach) programs for the devices of f; *out NULL when there are none. */
+static int load(const struct exporter_opts *o, const struct fleet *f, bool attach,
+		struct tracer **out, struct diag *d)
+{
+	const struct device *devs[BLKIO_MAX_DEVICES];
+	struct tracer_opts topts = { .devs = devs,
+				     .nr_devs = f->n,
+				     .force_raw_tp = o->force_raw_tp,
+				     .verbose = o->verbose };
+	size_t i;
+	int err;
+
+	*out = NULL;
+	if (!f->n)
+		return 0;
+	for (i = 0; i < f->n; i++)
+		devs[i] = &f->devs[i];
+	err = fleet__check_disjoint(devs, f->n, d);
+	if (!err)
+		err = tracer__open(&topts, out, d);
+	if (err || !attach)
+		return err;
+	err = tracer__start(*out);
+	if (err) {
+		tracer__close(*out);
+		*out = NULL;
+		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
+				  strerror(-err));
+	}
+	return 0;
+}
+
+static void add_stats(struct block_stats *out, const struct block_stats *a,
+		      const struct block_stats *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 *o = (__u64 *)out;
+	size_t i;
+
+	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+		o[i] = x[i] + y[i];
+}
+
+/*
+ * Bring every device's figures up to now: cur = base + the programs' totals, and the
+ * data requests since the last accounting counted against the limits in force now, so
+ * that the limit-bound counters only ever grow, whatever happens to the limits. Locked.
+ */
+static int account(struct exporter *e)
+{
+	struct block_stats *delta = &e->snap;
+	struct block_summary s;
+	size_t i;
+	int err;
+
+	for (i = 0; e->t && i < e->n; i++) {
+		struct exported *x = &e->disks[i];
+		struct block_stats prev = x->cur;
+
+		err = tracer__snapshot(e->t, i, &e->snap);
+		if (err)
+			return err;
+		add_stats(&x->cur, &x->base, &e->snap);
+		block_stats__delta(delta, &x->cur, &prev);
+		device__read_limits(&x->dev);
+		block_summary__compute(delta, &x->dev.limits, &s);
+		x->data_requests += s.data_requests;
+		x->bound[OM_LIMIT_MAX_SECTORS] += s.size_bound;
+		x->bound[OM_LIMIT_MAX_SEGMENTS] += s.segments_bound;
+	}
+	return 0;
+}
+
+/* Render the exposition of every device now. Locked. */
+static int render(struct exporter *e, enum om_format fmt, struct exposition **out)
+{
+	struct om_self self = { BLKTRACE_BENCH_VERSION, e->t ? tracer__flavour(e->t) : "",
+				e->reloads };
+	struct om_disk *disks = calloc(e->n ? e->n : 1, sizeof(*disks));
+	struct exposition *x = calloc(1, sizeof(*x));
+	FILE *f = NULL;
+	size_t i;
+	int err;
+
+	err = disks && x ? account(e) : -ENOMEM;
+	for (i = 0; !err && i < e->n; i++) {
+		struct exported *d = &e->disks[i];
+
+		disks[i] = (struct om_disk){ .dev = &d->dev,
+					     .b = &d->cur,
+					     .in_flight = tracer__in_flight(e->t, i),
+					     .data_requests = d->data_requests };
+		memcpy(disks[i].bound, d->bound, sizeof(d->bound));
+	}
+	f = err ? NULL : open_memstream(&x->text, &x->len);
+	if (!err && !f)
+		err = -errno;
+	if (!err)
+		err = openmetrics__write(f, fmt, disks, e->n, &self);
+	if (f && fclose(f) && !err)
+		err = -errno;
+	free(disks);
+	if (err) {
+		if (x)
+			free(x->text);
+		free(x);
+		return err;
+	}
+	atomic_init(&x->refs, 1);
+	x->fmt = fmt;
+	x->at = now_s();
+	*out = x;
+	return 0;
+}
+
+int exporter__render(struct exporter *e, enum om_format fmt, struct exposition **out)
+{
+	struct exposition *x;
+	int err = 0;
+
+	pthread_mutex_lock(&e->lock);
+	x = e->cache[fmt];
+	if (!x || now_s() - x->at >= e->opts.fresh_seconds) {
+		err = render(e, fmt, &x);
+		if (!err) {
+			exposition__put(e->cache[fmt]);
+			e->cache[fmt] = x;
+		}
+	}
+	if (!err) {
+		atomic_fetch_add(&x->refs, 1);
+		*out = x;
+	}
+	pthread_mutex_unlock(&e->lock);
+	return err;
+}
+
+static void set_devices(struct exporter *e, struct exported *disks, size_t n, struct tracer *t)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(e->cache) / sizeof(e->cache[0]); k++) {
+		exposition__put(e->cache[k]);
+		e->cache[k] = NULL;
+	}
+	free(e->disks);
+	e->disks = disks;
+	e->n = n;
+	e->t = t;
+}
+
+/* The devices of f, each carrying over what an old device of the same disk counted. */
+static struct exported *carry_over(const struct exporter *e, const struct fleet *f)
+{
+	struct exported *disks = calloc(f->n ? f->n : 1, sizeof(*disks));
+	size_t i, k;
+
+	for (i = 0; disks && i < f->n; i++) {
+		disks[i].dev = f->devs[i];
+		for (k = 0; k < e->n; k++) {
+			const struct exported *old = &e->disks[k];
+
+			if (strcmp(fleet__name(&old->dev), fleet__name(&f->devs[i])) ||
+			    old->dev.major != f->devs[i].major ||
+			    old->dev.minor != f->devs[i].minor)
+				continue;
+			disks[i].base = old->cur;
+			disks[i].cur = old->cur;
+			disks[i].data_requests = old->data_requests;
+			memcpy(disks[i].bound, old->bound, sizeof(old->bound));
+		}
+	}
+	return disks;
+}
+
+int exporter__open(const struct exporter_opts *opts, struct exporter **out, struct diag *d)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+	struct fleet f = {};
+	struct tracer *t = NULL;
+	struct exported *disks;
+	int err;
+
+	*out = NULL;
+	if (!e)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	e->opts = *opts;
+	pthread_mutex_init(&e->lock, NULL);
+	e->fingerprint = fleet__fingerprint(opts->sysfs_root, opts->spec);
+	err = fleet__resolve(opts->sysfs_root, opts->spec, BLKIO_MAX_DEVICES, true, &f, d);
+	if (!err)
+		err = load(opts, &f, true, &t, d);
+	disks = err ? NULL : carry_over(e, &f);
+	if (!err && !disks)
+		err = diag__fail(d, -ENOMEM, "out of memory");
+	if (!err)
+		set_devices(e, disks, f.n, t);
+	fleet__free(&f);
+	if (err) {
+		tracer__close(t);
+		exporter__close(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+static bool same_devices(const struct exporter *e, const struct fleet *f)
+{
+	size_t i;
+
+	if (e->n != f->n)
+		return false;
+	for (i = 0; i < f->n; i++)
+		if (strcmp(fleet__name(&e->disks[i].dev), fleet__name(&f->devs[i])) ||
+		    e->disks[i].dev.major != f->devs[i].major ||
+		    e->disks[i].dev.minor != f->devs[i].minor)
+			return false;
+	return true;
+}
+
+/* " +loop5 -loop3": what came and what went. */
+static void say_change(const struct exporter *e, const struct fleet *f, FILE *log)
+{
+	size_t i, k;
+
+	fprintf(log, "blktrace-bench: the disks changed, now tracing %zu:", f->n);
+	for (i = 0; i < f->n; i++) {
+		for (k = 0;
+		     k < e->n && strcmp(fleet__name(&e->disks[k].dev), fleet__name(&f->devs[i]));
+		     k++)
+			;
+		if (k == e->n)
+			fprintf(log, " +%s", fleet__name(&f->devs[i]));
+	}
+	for (k = 0; k < e->n; k++) {
+		for (i = 0;
+		     i < f->n && strcmp(fleet__name(&e->disks[k].dev), fleet__name(&f->devs[i]));
+		     i++)
+			;
+		if (i == f->n)
+			fprintf(log, " -%s", fleet__name(&e->disks[k].dev));
+	}
+	fputc('\n', log);
+}
+
+int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
+{
+	uint64_t fp = fleet__fingerprint(e->opts.sysfs_root, e->opts.spec);
+	struct tracer *t = NULL, *old;
+	struct exported *disks;
+	struct fleet f = {};
+	int err;
+
+	if (fp == e->fingerprint)
+		return 0;
+	/* Whatever comes of it, this set is not tried again until it changes. */
+	e->fingerprint = fp;
+	err = fleet__resolve(e->opts.sysfs_root, e->opts.spec, BLKIO_MAX_DEVICES, false, &f, d);
+	if (err || same_devices(e, &f)) {
+		fleet__free(&f);
+		return err;
+	}
+	/* Loading takes a while: the old programs keep counting, and scrapes go on. */
+	err = load(&e->opts, &f, false, &t, d);
+	if (err) {
+		fleet__free(&f);
+		return err;
+	}
+	/* The old programs' last figures, then theirs off and the new ones on: no I/O twice. */
+	pthread_mutex_lock(&e->lock);
+	old = e->t;
+	err = account(e);
+	disks = err ? NULL : carry_over(e, &f);
+	if (disks) {
+		tracer__detach(old);
+		err = t ? tracer__start(t) : 0;
+		say_change(e, &f, log);
+		set_devices(e, disks, f.n, t);
+		e->reloads++;
+	}
+	pthread_mutex_unlock(&e->lock);
+	fleet__free(&f);
+	if (!disks) {
+		tracer__close(t);
+		return diag__fail(d, err ? err : -ENOMEM, "cannot switch to the new disks: %s",
+				  strerror(err ? -err : ENOMEM));
+	}
+	tracer__close(old);
+	if (err)
+		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
+				  strerror(-err));
+	return 1;
+}
+
+const char *exporter__describe(struct exporter *e, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < e->n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 fleet__name(&e->disks[i].dev));
+	pthread_mutex_unlock(&e->lock);
+	return buf;
+}
+
+void exporter__close(struct exporter *e)
+{
+	if (!e)
+		return;
+	tracer__close(e->t);
+	set_devices(e, NULL, 0, NULL);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}

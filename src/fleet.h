@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Several disks at once: what `--trace DEVS` names. DEVS is one disk (the classic case),
+ * a comma-separated list (`xvda,xvdb`, each entry as --trace takes it), or `all`: every
+ * whole disk below the sysfs root that has a medium (size > 0: an unattached loop device
+ * or an empty drive has none), but the hidden NVMe path disks, whose multipath head
+ * covers them. `all` traces every disk plainly, as itself: the layers of a dm or md
+ * device are disks of the list already, so no disk is traced twice.
+ */
+#ifndef BLKTRACE_BENCH_FLEET_H
+#define BLKTRACE_BENCH_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "device.h"
+
+struct diag;
+
+struct fleet {
+	struct device *devs; /* in the order named; `all`: by name */
+	size_t n;
+	bool all;
+};
+
+/* Does DEVS name several disks (a list or `all`) rather than one? */
+bool fleet__several(const char *spec);
+
+/*
+ * Resolve DEVS below sysfs_root into f (at most max disks). A listed disk that does not
+ * exist is bad input when strict, skipped otherwise (a service re-reading its list while
+ * a disk is away); so is a name given twice. More than max disks is bad input. 0, or a
+ * negative errno with d; f is empty on failure. Free with fleet__free.
+ */
+int fleet__resolve(const char *sysfs_root, const char *spec, size_t max, bool strict,
+		   struct fleet *f, struct diag *d);
+void fleet__free(struct fleet *f);
+
+/*
+ * Each disk counts for one traced device (the BPF side matches a disk once): refuse two
+ * devices that share one, such as two partitions of a disk, or a disk named beside a
+ * stack it is a layer of. Bad input with d naming both, or 0.
+ */
+int fleet__check_disjoint(const struct device *const *devs, size_t n, struct diag *d);
+
+/*
+ * A cheap fingerprint of what DEVS names now (the disks' names, numbers and whether they
+ * have a medium), for a service that watches for disks that come and go: when it
+ * changes, resolve again. Reads a file or two per disk, not the whole model.
+ */
+uint64_t fleet__fingerprint(const char *sysfs_root, const char *spec);
+
+/* The name a traced device goes by: the partition when one was named, else the disk. */
+const char *fleet__name(const struct device *dev);
+
+#endif /* BLKTRACE_BENCH_FLEET_H */

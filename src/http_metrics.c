@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* The /metrics endpoint over libmicrohttpd; see http_metrics.h. */
+#include <errno.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <microhttpd.h>
+#include "diag.h"
+#include "exporter.h"
+#include "http_metrics.h"
+#include "stop_signals.h"
+
+struct http_metrics {
+	struct MHD_Daemon *daemon;
+	struct exporter *e;
+	int verbose;
+};
+
+int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct diag *d)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE },
+			*ai = NULL;
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	size_t hlen;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!colon || colon == spec || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || strlen(colon + 1) > 5 ||
+	    atoi(colon + 1) > 65535)
+		return diag__usage(d,
+				   "--listen: expected ADDR:PORT (127.0.0.1:9469, [::1]:9469), "
+				   "not '%s'",
+				   spec);
+	hlen = colon - spec;
+	if (spec[0] == '[' && hlen > 2 && spec[hlen - 1] == ']') { /* [v6]:port */
+		spec++;
+		hlen -= 2;
+	}
+	if (hlen >= sizeof(host))
+		return diag__usage(d, "--listen: address too long: '%s'", spec);
+	memcpy(host, spec, hlen);
+	host[hlen] = '\0';
+	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (err || !ai) {
+		if (ai)
+			freeaddrinfo(ai);
+		return diag__usage(d, "--listen %s: %s", host,
+				   err ? gai_strerror(err) : "no address");
+	}
+	memcpy(&out->addr, ai->ai_addr, ai->ai_addrlen);
+	out->len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* libmicrohttpd's own messages: bad clients are normal on a server, heard only with -v. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	const struct http_metrics *h = cls;
+
+	if (!h->verbose)
+		return;
+	fputs("blktrace-bench: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status, const char *text,
+				  const char *allow)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static void put_exposition(void *cls)
+{
+	exposition__put(cls);
+}
+
+static enum MHD_Result reply_metrics(struct http_metrics *h, struct MHD_Connection *c)
+{
+	const char *accept =
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	enum om_format fmt = openmetrics__negotiate(accept);
+	struct MHD_Response *r;
+	struct exposition *x;
+	enum MHD_Result ret;
+
+	if (exporter__render(h->e, fmt, &x))
+		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot read the BPF maps\n",
+				  NULL);
+	/* The response holds a reference; the last one sent frees the text. */
+	r = MHD_create_response_from_buffer_with_free_callback_cls(x->len, x->text, put_exposition,
+								   x);
+	if (!r) {
+		exposition__put(x);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics__content_type(fmt));
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload_data,
+				  size_t *upload_size, void **req_cls)
+{
+	(void)version;
+	(void)upload_data;
+	(void)upload_size;
+	(void)req_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET or HEAD only\n",
+				  "GET, HEAD");
+	if (!strcmp(url, "/metrics"))
+		return reply_metrics(cls, c);
+	if (!strcmp(url, "/"))
+		return reply_text(c, MHD_HTTP_OK, "blktrace-bench exporter: see /metrics\n", NULL);
+	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
+}
+
+int http_metrics__start(const struct http_listen *l, struct exporter *e, int verbose,
+			struct http_metrics **out, struct diag *d)
+{
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+	struct http_metrics *h = calloc(1, sizeof(*h));
+	sigset_t old;
+	int err;
+
+	*out = NULL;
+	if (!h)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	h->e = e;
+	h->verbose = verbose;
+	if (l->addr.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* The server's thread leaves the stop signals to the main thread's sleeps. */
+	stop_signals__block(&old);
+	errno = 0;
+	h->daemon = MHD_start_daemon(
+		flags, 0, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, &l->addr,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_MAX_CONNECTIONS,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_SECONDS,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_BYTES,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_END);
+	err = errno ? -errno : -EADDRNOTAVAIL;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!h->daemon) {
+		char host[128] = "?", port[16] = "?";
+
+		getnameinfo((const struct sockaddr *)&l->addr, l->len, host, sizeof(host), port,
+			    sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
+		free(h);
+		return diag__fail(d, err, "cannot listen on %s port %s: %s", host, port,
+				  strerror(-err));
+	}
+	*out = h;
+	return 0;
+}
+
+unsigned int http_metrics__port(const struct http_metrics *h)
+{
+	const union MHD_DaemonInfo *info =
+		MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+
+	return info ? info->port : 0;
+}
+
+void http_metrics__stop(struct http_metrics *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->daemon);
+	free(h);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The /metrics endpoint: libmicrohttpd serving an exporter's exposition from a thread of
+ * its own. GET and HEAD only (405 otherwise), /metrics (and / naming it), nothing else
+ * (404). Bounded: at most HTTP_MAX_CONNECTIONS at once (more are closed on accept),
+ * HTTP_IDLE_SECONDS without progress closes a connection, HTTP_CONNECTION_BYTES of
+ * memory per connection (larger headers are answered 431 and closed). A scrape reads the
+ * exporter's latest rendering or renders one from map reads: it never waits for tracing,
+ * nor tracing for it.
+ */
+#ifndef BLKTRACE_BENCH_HTTP_METRICS_H
+#define BLKTRACE_BENCH_HTTP_METRICS_H
+
+#include <sys/socket.h>
+
+#define HTTP_DEFAULT_LISTEN "127.0.0.1:9469"
+#define HTTP_MAX_CONNECTIONS 64
+#define HTTP_IDLE_SECONDS 10
+#define HTTP_CONNECTION_BYTES (32 * 1024)
+
+struct diag;
+struct exporter;
+struct http_metrics;
+
+struct http_listen {
+	struct sockaddr_storage addr;
+	socklen_t len;
+};
+
+/*
+ * ADDR:PORT as --listen takes it: "127.0.0.1:9469", "[::1]:9469", "0.0.0.0:9469",
+ * "localhost:9469"; port 0 picks a free one. Bad input with d, or 0.
+ */
+int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct diag *d);
+
+/*
+ * Listen and serve e until http_metrics__stop. 0, or a negative errno with d (the
+ * address in use, not ours...). verbose: libmicrohttpd's own messages on stderr.
+ */
+int http_metrics__start(const struct http_listen *l, struct exporter *e, int verbose,
+			struct http_metrics **out, struct diag *d);
+/* The port it listens on (the one chosen for port 0). */
+unsigned int http_metrics__port(const struct http_metrics *h);
+/* Stop listening, close every connection, join the thread. NULL is fine. */
+void http_metrics__stop(struct http_metrics *h);
+
+#endif /* BLKTRACE_BENCH_HTTP_METRICS_H */

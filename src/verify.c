@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Whether a tune's recommendation is in force and held; see verify.h. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "diag.h"
+#include "fmt.h"
+#include "knob.h"
+#include "verify.h"
+
+static void check_module(const struct tune_plan *plan, const struct device *d,
+			 struct verify_setting *s)
+{
+	const struct tune_module_param *m = &plan->out.module;
+	const struct xen_blkfront *x = &d->xen;
+
+	snprintf(s->name, sizeof(s->name), "%s.%s", m->module, m->name);
+	snprintf(s->want, sizeof(s->want), "%lld", (long long)m->value);
+	snprintf(s->now, sizeof(s->now), "?");
+	if (!x->present) {
+		snprintf(s->note, sizeof(s->note), "%s is not an xen-blkfront disk", d->name);
+		return;
+	}
+	if (x->max_indirect_segments >= 0)
+		snprintf(s->now, sizeof(s->now), "%lld", (long long)x->max_indirect_segments);
+	if (x->max_indirect_segments != m->value) {
+		snprintf(s->note, sizeof(s->note),
+			 "boot with %s, or apply's modprobe.d file "
+			 "and a reboot",
+			 m->boot_parameter);
+		return;
+	}
+	s->in_force = x->segments >= m->value;
+	if (!s->in_force)
+		snprintf(s->note, sizeof(s->note),
+			 "the guest asks for %lld segments, the backend "
+			 "grants %lld (feature-max-indirect-segments)",
+			 (long long)m->value, (long long)x->segments);
+}
+
+void verify__check(const struct tune_plan *plan, const struct device *d, struct verify_check *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->in_force = true;
+	for (i = 0; i < plan->out.nr_settings; i++) {
+		const struct tune_setting *t = &plan->out.settings[i];
+		struct verify_setting *s = &c->s[c->nr++];
+
+		snprintf(s->name, sizeof(s->name), "%s", t->name);
+		snprintf(s->want, sizeof(s->want), "%s", t->to);
+		if (knob__get(d, t->name, s->now, sizeof(s->now)))
+			snprintf(s->now, sizeof(s->now), "?");
+		s->in_force = !strcmp(s->now, s->want);
+		if (!s->in_force)
+			snprintf(s->note, sizeof(s->note),
+				 "the udev rule of apply sets it at boot, "
+				 "or now with udevadm trigger");
+		c->in_force &= s->in_force;
+	}
+	if (plan->out.has_module) {
+		check_module(plan, d, &c->s[c->nr]);
+		c->in_force &= c->s[c->nr++].in_force;
+	}
+}
+
+/* The matched pair's metric id, or NULL. */
+static const struct metric_result *metric_of(const struct comparison *c, enum metric_id id)
+{
+	size_t k;
+
+	for (k = 0; c->nr_sets && k < c->sets[0].nr_m; k++)
+		if (c->sets[0].m[k].id == id)
+			return &c->sets[0].m[k];
+	return NULL;
+}
+
+static double series_mean(const struct series_set *ss, size_t i, enum metric_id id)
+{
+	return i < ss->nr && ss->series[i].metric[id].n ? ss->series[i].metric[id].mean : NAN;
+}
+
+static void figures(const struct comparison *c, struct verify_outcome *out)
+{
+	const struct metric_result *m = metric_of(c, METRIC_APP_MB_PER_S);
+	size_t a = c->nr_sets ? c->sets[0].a : 0, b = c->nr_sets ? c->sets[0].b : 0;
+
+	out->base_mbps = series_mean(&c->sa, a, METRIC_APP_MB_PER_S);
+	out->now_mbps = series_mean(&c->sb, b, METRIC_APP_MB_PER_S);
+	out->base_req_p50 = series_mean(&c->sa, a, METRIC_REQ_BYTES_P50);
+	out->now_req_p50 = series_mean(&c->sb, b, METRIC_REQ_BYTES_P50);
+	out->change = m ? m->cmp.change : NAN;
+	out->p = m ? m->cmp.p : NAN;
+}
+
+static void not_in_force(const struct verify_check *chk, struct verify_outcome *out)
+{
+	int i, n = 0, first = -1;
+
+	for (i = 0; i < chk->nr; i++)
+		if (!chk->s[i].in_force && n++ == 0)
+			first = i;
+	out->verdict = VERIFY_NOT_IN_FORCE;
+	snprintf(out->text, sizeof(out->text), "the change did not hold: %s is %s, not %s%s",
+		 chk->s[first].name, chk->s[first].now, chk->s[first].want,
+		 n > 1 ? ", and more settings are not as recommended" : "");
+}
+
+void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
+		   const struct comparison *c, double fail_pct, struct verify_outcome *out)
+{
+	const struct metric_result *m = metric_of(c, METRIC_APP_MB_PER_S);
+	bool changed = plan->out.nr_settings || plan->out.has_module;
+	char now[32] = "?", was[32] = "?";
+
+	memset(out, 0, sizeof(*out));
+	figures(c, out);
+	if (!isnan(out->now_req_p50))
+		fmt__size(now, sizeof(now), out->now_req_p50);
+	if (!isnan(out->base_req_p50))
+		fmt__size(was, sizeof(was), out->base_req_p50);
+	if (!chk->in_force) {
+		not_in_force(chk, out);
+		return;
+	}
+	if (isnan(fail_pct) ? m && m->cmp.verdict == VERDICT_WORSE
+			    : compare__regressions(c, fail_pct, stderr) > 0) {
+		out->verdict = VERIFY_WORSE;
+		snprintf(out->text, sizeof(out->text),
+			 "the change did not hold: worse than the "
+			 "baseline: %+.1f%% throughput (p = %.2g), requests now %s (were %s)",
+			 100 * out->change, out->p, now, was);
+	} else if (m && m->cmp.verdict == VERDICT_BETTER) {
+		out->verdict = changed ? VERIFY_HELD : VERIFY_NOTHING;
+		snprintf(out->text, sizeof(out->text),
+			 "the change held: %+.1f%% throughput "
+			 "(%.1f -> %.1f MB/s, p = %.2g), requests now %s (were %s)",
+			 100 * out->change, out->base_mbps, out->now_mbps, out->p, now, was);
+	} else if (!changed) {
+		out->verdict = VERIFY_NOTHING;
+		snprintf(out->text, sizeof(out->text),
+			 "nothing was recommended, and nothing got "
+			 "worse: %+.1f%% throughput (p = %.2g)",
+			 100 * out->change, out->p);
+	} else {
+		out->verdict = VERIFY_NO_GAIN;
+		snprintf(out->text, sizeof(out->text),
+			 "the settings are in force but the gain "
+			 "did not show: %+.1f%% throughput (p = %.2g; tune measured %+.1f%%), "
+			 "requests now %s (were %s)",
+			 100 * out->change, out->p, 100 * plan->out.change, now, was);
+	}
+}
+
+int verify__exit_code(enum verify_verdict v)
+{
+	switch (v) {
+	case VERIFY_HELD:
+	case VERIFY_NOTHING:
+		return EXIT_OK;
+	case VERIFY_WORSE:
+		return EXIT_REGRESSION;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+const char *verify__verdict_name(enum verify_verdict v)
+{
+	static const char *const names[] = {
+		[VERIFY_HELD] = "held",
+		[VERIFY_NOTHING] = "nothing",
+		[VERIFY_NOT_IN_FORCE] = "not_in_force",
+		[VERIFY_NO_GAIN] = "no_gain",
+		[VERIFY_WORSE] = "worse",
+	};
+
+	return names[v];
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make bench's part 3 (tools/bench/fleet.sh) in its smoke mode: one tracer over 1, 2, 4
+# and 10 disks while fio reads them all; it must finish, cost something per I/O for
+# every size, and leave no loop device, image or bpf_stats setting behind.
+. "$(dirname "$0")/lib.sh"
+
+command -v fio > /dev/null || { skip "fio missing (tools/deps.sh test installs it)"; finish; exit 0; }
+stats0=$(cat /proc/sys/kernel/bpf_stats_enabled)
+BENCH_OUT="$TMP/fleet" "$ROOT/tools/bench/fleet.sh" --smoke > "$TMP/out" 2>&1
+rc=$?
+expect_eq "fleet.sh --smoke: exit status" "$rc" 0 || tail -20 "$TMP/out"
+expect_eq "every size measured" "$(jq -c '[.sizes[].disks]' "$TMP/fleet/fleet.json")" "[1,2,4,10]"
+expect_true "a cost per I/O for every size" \
+	jq -e '[.sizes[].bpf_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
+expect_true "the table printed" grep -q "^10 .*ns/IO\|^10 " "$TMP/fleet/table.txt"
+expect_eq "no loop device left on its images" "$(losetup -a | grep -c blktrace-bench-fleet)" 0
+expect_eq "no work directory left" "$(ls -d /dev/shm/blktrace-bench-fleet.* 2> /dev/null | wc -l)" 0
+expect_eq "bpf_stats_enabled as it was" "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats0"
+finish

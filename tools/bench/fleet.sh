@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# make bench, part 3: what tracing several disks at once costs. One blktrace-bench
+# traces N loop disks (N = 1, 2, 4, and 10, where the members beyond the first 8 are
+# looked up in a BPF hash map, member_map) while fio reads all N at once (4 KiB random
+# reads, io_uring, iodepth 8, O_DIRECT, one job per disk). With bpf_stats on, the BPF
+# run time of the tracer's programs (its own fds) over the I/Os the N disks completed
+# (/proc/diskstats) is the cost per I/O; beside it the IOPS traced against untraced in
+# the same round, and the tracer's CPU time and peak RSS.
+#   tools/bench/fleet.sh           3 rounds of 3 s per N (~2 min)
+#   tools/bench/fleet.sh --smoke   1 round of 1 s (seconds); exits non-zero on a failure
+# Knobs: BENCH_ROUNDS, BENCH_RUNTIME (s), BENCH_OUT (results dir). The loop disks, their
+# images, the tracer and bpf_stats_enabled are undone on exit, error and Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+HERE=$ROOT/tools/bench
+. "$HERE/lib.sh" # bench_args, bpf_snapshot
+
+bench_args "bench fleet" "$0" "$@"
+if [ "$SMOKE" = 1 ]; then
+	ROUNDS=${BENCH_ROUNDS:-1} RUNTIME=${BENCH_RUNTIME:-1} SIZE=32M
+else
+	ROUNDS=${BENCH_ROUNDS:-3} RUNTIME=${BENCH_RUNTIME:-3} SIZE=256M
+fi
+OUT=${BENCH_OUT:-$ROOT/results/bench-fleet-$(date +%Y%m%d-%H%M%S)}
+SIZES=(1 2 4 10)
+say() { echo "bench fleet: $*"; }
+[ "$(id -u)" -eq 0 ] || { say "needs root (loop devices, BPF, bpf_stats)" >&2; exit 1; }
+for t in fio jq; do
+	command -v "$t" > /dev/null || { say "$t missing (tools/deps.sh test)" >&2; exit 1; }
+done
+
+work= tracer= stats_prev= devs=()
+cleanup() {
+	local rc=$? d
+	set +e
+	[ -n "$tracer" ] && kill -INT "$tracer" 2> /dev/null && wait "$tracer"
+	for d in "${devs[@]}"; do losetup -d "$d"; done
+	[ -n "$work" ] && rm -rf "$work"
+	[ -n "$stats_prev" ] && echo "$stats_prev" > /proc/sys/kernel/bpf_stats_enabled
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+mkdir -p "$OUT"
+work=$(mktemp -d /dev/shm/blktrace-bench-fleet.XXXXXX)
+BB=$work/blktrace-bench
+cp "$ROOT/blktrace-bench" "$BB" # frozen: a rebuild meanwhile must not change it
+names=()
+for i in $(seq 1 "${SIZES[-1]}"); do
+	truncate -s "$SIZE" "$work/disk$i"
+	fallocate -l "$SIZE" "$work/disk$i" # real pages: reads must not come from holes
+	devs+=("$(losetup -f --show "$work/disk$i")")
+	names+=("$(basename "${devs[-1]}")")
+done
+udevadm settle 2> /dev/null || true
+stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+
+# Completed reads and writes of the first N disks.
+ios() {
+	awk -v list=" ${names[*]:0:$1} " 'index(list, " " $3 " ") { n += $4 + $8 } END { printf "%.0f\n", n }' \
+		/proc/diskstats
+}
+# fio over the first N disks at once; its total IOPS.
+run_fio() {
+	local n=$1 args=() i
+	for ((i = 0; i < n; i++)); do
+		args+=(--name="d$i" --filename="${devs[i]}")
+	done
+	fio --rw=randread --bs=4k --ioengine=io_uring --iodepth=8 --direct=1 --time_based \
+		--runtime="$RUNTIME" --norandommap --randrepeat=1 --group_reporting \
+		--output-format=json "${args[@]}" | jq '.jobs[0].read.iops'
+}
+
+: > "$OUT/rounds.jsonl"
+failed=0
+for ((r = 1; r <= ROUNDS; r++)); do
+	for n in "${SIZES[@]}"; do
+		list=$(IFS=,; echo "${names[*]:0:$n}")
+		base=$(run_fio "$n")
+		"$BB" --trace "$list" -v > "$work/out" 2> "$work/err" &
+		tracer=$!
+		# Attached once it says so (-v), within 30 s, unless it died first.
+		for ((i = 0; i < 600; i++)); do
+			grep -q "with .* programs" "$work/err" && break
+			[ -e "/proc/$tracer/fdinfo" ] || break
+			sleep 0.05
+		done
+		grep -q "with .* programs" "$work/err" ||
+			{ say "N=$n: the tracer did not attach: $(cat "$work/err")" >&2; failed=1; }
+		read -r t0 _ < <(bpf_snapshot "$tracer")
+		c0=$(ios "$n")
+		cpu0=$(awk '{ print $14 + $15 }' "/proc/$tracer/stat")
+		iops=$(run_fio "$n")
+		read -r t1 _ < <(bpf_snapshot "$tracer")
+		c1=$(ios "$n")
+		cpu1=$(awk '{ print $14 + $15 }' "/proc/$tracer/stat")
+		rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tracer/status")
+		kill -INT "$tracer"
+		wait "$tracer" || { say "N=$n: the tracer failed" >&2; failed=1; }
+		tracer=
+		jq -n -c --argjson n "$n" --argjson r "$r" --argjson base "$base" --argjson iops "$iops" \
+			--argjson ns "$((t1 - t0))" --argjson ios "$((c1 - c0))" \
+			--argjson cpu "$(((cpu1 - cpu0) * 1000 / $(getconf CLK_TCK)))" --argjson rss "$rss" \
+			'{disks: $n, round: $r, untraced_iops: $base, traced_iops: $iops,
+			  pct_of_untraced: (100 * $iops / $base), bpf_ns_per_io: ($ns / ([$ios, 1] | max)),
+			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}' >> "$OUT/rounds.jsonl"
+		printf 'bench fleet:   round %d, %2d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO\n' \
+			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/rounds.jsonl")"
+	done
+done
+
+jq -s --arg kernel "$(uname -r)" --argjson cpus "$(nproc)" --argjson rounds "$ROUNDS" \
+	--argjson runtime "$RUNTIME" '
+def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+{schema: "blktrace-bench-bench-fleet/1", kernel: $kernel, cpus: $cpus, rounds: $rounds,
+ seconds_per_run: $runtime,
+ workload: "fio 4k randread, io_uring, iodepth 8, direct, one job per disk, all traced disks at once",
+ sizes: (group_by(.disks) | map({disks: .[0].disks,
+	bpf_ns_per_io: ([.[].bpf_ns_per_io] | median), pct_of_untraced: ([.[].pct_of_untraced] | median),
+	traced_iops: ([.[].traced_iops] | median), tool_cpu_ms: ([.[].tool_cpu_ms] | median),
+	peak_rss_kib: ([.[].peak_rss_kib] | max)})),
+ runs: .}' "$OUT/rounds.jsonl" > "$OUT/fleet.json"
+
+echo
+say "several disks in one tracer: fio on all N at once, ${RUNTIME}s x $ROUNDS rounds (medians)," \
+	"$(nproc) CPUs, kernel $(uname -r)"
+{
+	printf '%-6s %10s %12s %12s %10s %8s\n' disks "BPF ns/IO" "traced IOPS" "% untraced" "CPU ms" "RSS MiB"
+	jq -r '.sizes[] | [.disks, .bpf_ns_per_io, .traced_iops, .pct_of_untraced, .tool_cpu_ms,
+		.peak_rss_kib / 1024] | @tsv' "$OUT/fleet.json" |
+		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6 }'
+	echo "10 disks: members 9 and 10 matched through the member_map hash map."
+} | tee "$OUT/table.txt"
+say "wrote ${OUT#"$ROOT"/}/fleet.json"
+exit $failed
