@@ -6,7 +6,7 @@
 # counts and histograms, its findings from the disk or its saved info --json; import
 # of the kernel's own files (tests/fixtures/blktrace) gives what blkparse says of them;
 # bad input is refused; records without room are counted; workload mode's runs are in
-# the files.
+# the files; several disks have a set of files each.
 . "$(dirname "$0")/lib.sh"
 
 for t in blkparse btt iowatcher btrecord btreplay fio; do
@@ -356,7 +356,25 @@ expect_eq "workload mode: import == the runs: read requests, bytes, merges" \
 	"$(jqc "$TMP/wl.json" '{requests: ([.runs[].block.read.requests] | add),
 		bytes: ([.runs[].block.read.bytes] | add), merges: ([.runs[].block.read.merges] | add)}')"
 
-# 11. The files replace a trace of the same name whole: more CPU files of it go.
+# 11. Several disks in one trace: a set of files each, and each disk's result its own.
+if make_loop B 64M; then
+	b=$(basename "$B")
+	r0=$(diskstat "$A" 1) q0=$(diskstat "$B" 1)
+	"$BB" --trace "$a,$b" --blktrace "$TMP/twodisks" --json "$TMP/twodisks.json" -- sh -c "
+		dd if=$A of=/dev/null bs=64k count=10 iflag=direct status=none &&
+		dd if=$B of=/dev/null bs=64k count=7 iflag=direct status=none" > /dev/null 2>&1
+	expect_eq "two disks: exit 0" "$?" 0
+	expect_eq "two disks: a file set each" "$(ls "$TMP/twodisks" | sed 's/\.blktrace\..*//' | sort -u |
+		tr '\n' ' ')" "$(printf '%s\n' "$a" "$b" | sort | tr '\n' ' ')"
+	expect_eq "two disks: each result, its own set and reads (== diskstats)" \
+		"$(jqv "$TMP/twodisks.json" '[.results[] | "\(.device.name)=\(.blktrace.sets | map(.name) |
+			join(","))/\(.blktrace.sets[0].total.reads_completed)"] | join(" ")')" \
+		"$a=$a/$(($(diskstat "$A" 1) - r0)) $b=$b/$(($(diskstat "$B" 1) - q0))"
+else
+	not_ok "losetup B"
+fi
+
+# 12. The files replace a trace of the same name whole: more CPU files of it go.
 touch "$TMP/bt/$a.blktrace.$(nproc --all)" "$TMP/bt/other.blktrace.0"
 "$BB" --trace "$a" --blktrace "$TMP/bt" -- true > /dev/null 2>&1
 expect_true "a larger machine's extra CPU file is gone" test ! -e "$TMP/bt/$a.blktrace.$(nproc --all)"
