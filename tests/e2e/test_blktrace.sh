@@ -221,13 +221,17 @@ expect_eq "btrecord: exit 0" "$?" 0
 # kernel's traces alike; under the whole suite's load sometimes before its last I/Os):
 # what reached the disk decides, within 10 s a try (the replay takes 0.1 to 1.5 s), and
 # a try cut short is tried again, five at most.
+tries=""
 for try in 1 2 3 4 5; do
 	r0=$(diskstat "$A" 1) s0=$(diskstat "$A" 3)
-	(timeout -s KILL 10 btreplay -d "$TMP/replay" -N "$a" > /dev/null 2>&1) 2> /dev/null
+	(timeout -s KILL 10 btreplay -d "$TMP/replay" -N "$a" > "$TMP/btreplay.out" 2>&1) \
+		2> /dev/null
+	rc=$?
 	replayed="$(($(diskstat "$A" 1) - r0)) $(($(diskstat "$A" 3) - s0))"
 	[ "$replayed" = "40 5120" ] && break
+	tries="$tries [try $try: exit $rc, $replayed: $(tail -c 200 "$TMP/btreplay.out" | tr '\n' ' ')]"
 done
-expect_eq "btreplay: diskstats reads of the replay" "$replayed" "40 5120"
+expect_eq "btreplay: diskstats reads of the replay$tries" "$replayed" "40 5120"
 
 # 6. The kernel's own files: blkparse's summary of them == import's.
 FIX=$ROOT/tests/fixtures/blktrace/kernel-6.1
