@@ -439,7 +439,12 @@ static __always_inline __u64 issue_depth(struct blkio_counters *c, struct blkio_
 		depth = (__u64)w.held + 1;
 	if (depth != counted)
 		c->depth_corrected++;
-	return depth;
+	/*
+	 * Through memory the verifier cannot see into: 6.1's left this value with an
+	 * impossible range (umin 1, umax 0) and then refused the histogram index made of it.
+	 */
+	bpf_probe_read_kernel(&counted, sizeof(counted), &depth);
+	return counted;
 }
 
 /* Size, segment and byte-per-segment histograms of an issued request. */
