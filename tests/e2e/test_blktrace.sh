@@ -170,11 +170,20 @@ for k in .runs[0].limits .runs[0].findings .device.limits; do
 done
 
 # 3. btt on a workload of one request per bio (btt counts bios): 40 direct 64 KiB reads,
-# one in three: its D2C and Q2C are ours, its seeks 256 sectors each.
-"$BB" --trace "$a" --blktrace "$TMP/bt2" --json "$TMP/live2.json" -- sh -c "
-	for i in \$(seq 0 39); do
-		dd if=$A of=/dev/null bs=64k count=1 skip=\$((i * 3)) iflag=direct status=none
-	done" > /dev/null 2>&1
+# one in three: its D2C and Q2C are ours, its seeks 256 sectors each. On one CPU: btrecord
+# writes a per-CPU file's header before its last bunch of I/Os (stream_close), so a CPU
+# with one bunch (up to 8 Q within 10 ms) has "nbunches 0" and btreplay skips it.
+# The peers are judged on a whole trace: one this kernel reported every event of (see 9
+# for the completions it now and then does not fire), taken again otherwise, 3 times.
+for try in 1 2 3; do
+	"$BB" --trace "$a" --blktrace "$TMP/bt2" --json "$TMP/live2.json" -- taskset -c 0 sh -c "
+		for i in \$(seq 0 39); do
+			dd if=$A of=/dev/null bs=64k count=1 skip=\$((i * 3)) iflag=direct status=none
+		done" > /dev/null 2>&1
+	whole=$(jqv "$TMP/live2.json" '.blktrace.sets[0].actions | "\(.Q) \(.G) \(.D) \(.C)"')
+	[ "$whole" = "40 40 40 40" ] && break
+done
+expect_eq "the trace of 40 reads is whole (Q, G, D, C; try $try)" "$whole" "40 40 40 40"
 "$BB" import "$TMP/bt2" --json "$TMP/imp2.json" > /dev/null 2>&1
 blkparse -i "$a" -D "$TMP/bt2" -d "$TMP/bt2.bin" -O > /dev/null 2>&1
 (cd "$TMP" && btt -i bt2.bin -o btt -s seek > /dev/null 2>&1)
@@ -209,7 +218,7 @@ done
 r0=$(diskstat "$A" 1) s0=$(diskstat "$A" 3)
 fio --name=replay --read_iolog="$TMP/bt2.bin" --replay_redirect="$A" --direct=1 \
 	--output-format=json > "$TMP/fio.json" 2> "$TMP/fio.err"
-expect_eq "fio --read_iolog: exit 0" "$?" 0
+expect_eq "fio --read_iolog: exit 0$(head -c 300 "$TMP/fio.err" | tr '\n' ' ')" "$?" 0
 expect_eq "fio: 40 I/Os of our trace" "$(jqv "$TMP/fio.json" .jobs[0].read.total_ios)" 40
 expect_eq "fio: their bytes" "$(jqv "$TMP/fio.json" .jobs[0].read.io_bytes)" $((40 * 65536))
 expect_eq "fio: diskstats reads" "$(($(diskstat "$A" 1) - r0)) $(($(diskstat "$A" 3) - s0))" \
@@ -218,9 +227,9 @@ mkdir -p "$TMP/replay"
 btrecord -d "$TMP/bt2" -D "$TMP/replay" "$a" > /dev/null 2>&1
 expect_eq "btrecord: exit 0" "$?" 0
 # btreplay's threads hang now and then (a race of its own, one run in five here, on the
-# kernel's traces alike; under the whole suite's load sometimes before its last I/Os):
-# what reached the disk decides, within 10 s a try (the replay takes 0.1 to 1.5 s), and
-# a try cut short is tried again, five at most.
+# kernel's traces alike), mostly once the replay is done: what reached the disk decides,
+# within 10 s a try (the replay takes 0.1 to 1.5 s), and a try cut short is tried again,
+# five at most.
 tries=""
 for try in 1 2 3 4 5; do
 	r0=$(diskstat "$A" 1) s0=$(diskstat "$A" 3)
