@@ -172,7 +172,7 @@ expect_cmp "passive: seconds >= 1.5" "$(jqv "$TMP/passive.json" .runs[0].seconds
 # numbered from 1, end to end, due on the interval's grid and never before (a late wakeup
 # makes one longer and the next, due on the grid again, shorter), at most 3 in 1.7 s and
 # inside the whole run.
-"$BB" --trace "$a" --duration 1.7 --interval 0.5 > "$TMP/interval.txt"
+"$BB" --trace "$a" --duration 1.7 --interval 0.5 --json "$TMP/interval.json" > "$TMP/interval.txt"
 expect_true "interval: then the whole run" grep -q '^passive:' "$TMP/interval.txt"
 # "interval #2, 0.50 to 1.00 s": "interval 2 (0.50-1.00 s)" read as "interval 2 s".
 sed -n 's/^interval #\([0-9]*\), \([0-9.]*\) to \([0-9.]*\) s:.*/\1 \2 \3/p' "$TMP/interval.txt" \
@@ -188,6 +188,14 @@ if awk '{ if ($1 != NR || ($2 + 0) != prev || $3 < $2 || $3 < 0.5 * $1 - 0.001 |
 else
 	not_ok "$what: $(tr '\n' ';' < "$TMP/intervals")"
 fi
+# The JSON keeps the same intervals (start, seconds), end to end from 0.
+jq -r '.runs[0].intervals[] | "\(.start) \(.seconds)"' "$TMP/interval.json" > "$TMP/intervals.json"
+expect_eq "interval: the JSON's intervals are the text's" \
+	"$(awk '{ printf "%d %.2f %.2f;", NR, $1, $1 + $2 }' "$TMP/intervals.json")" \
+	"$(tr '\n' ';' < "$TMP/intervals")"
+expect_true "interval: the JSON's start at 0, each where the last ended" awk '
+	{ d = $1 - prev; if (d < -1e-6 || d > 1e-6) bad = 1; prev = $1 + $2 }
+	END { exit bad || NR == 0 }' "$TMP/intervals.json"
 
 # 8. Passive mode: Ctrl-C prints what was collected and exits 0.
 "$BB" -v --trace "$a" --json "$TMP/int.json" > "$TMP/int.txt" 2> "$TMP/int.err" &
