@@ -15,9 +15,11 @@ build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjanss
 # opened in a real browser, its screenshot measured (tests/e2e/test_html.sh); udev:
 # udevadm test applies the rule apply writes (tests/e2e/test_tune.sh); prometheus (and its
 # promtool), curl and python3: serve tested against a real Prometheus server and bad HTTP
-# clients.
+# clients; libbpf-tools: biolatency, the peer our device time is checked against
+# (tests/e2e/test_latency.sh).
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
-      man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3)
+      man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3
+      libbpf-tools)
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
