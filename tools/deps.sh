@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages blktrace-bench needs to build, test, package and
-# benchmark (tools/deps.sh [build|test|deb|vm|all]; each group includes build;
-# all = build, test and deb, what `make check` needs), and says what it installs.
+# benchmark (tools/deps.sh [build|test|deb|vm|bench|all]; each group includes build;
+# all = build, test, deb and bench, what `make check` needs: its bench smoke test runs
+# the peers), and says what it installs.
 # Quiet when everything is there.
 # The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
@@ -24,6 +25,9 @@ test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-co
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make vmtest: qemu, the guest's user space and the kernel packages' tools.
 # dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4).
+# make bench: the workload and the peers it measures us against (libbpf-tools:
+# biolatency, bitesize, biosnoop; bpftrace and its bitesize.bt), jq for the results.
+bench=(fio bpftrace libbpf-tools jq util-linux coreutils)
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
     dmsetup mdadm e2fsprogs)
 case "${1:-all}" in
@@ -31,9 +35,10 @@ build) want=("${build[@]}") ;;
 test) want=("${build[@]}" "${test[@]}") ;;
 deb) want=("${build[@]}" "${deb[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
-all) want=("${build[@]}" "${test[@]}" "${deb[@]}") ;;
+bench) want=("${build[@]}" "${bench[@]}") ;;
+all) want=("${build[@]}" "${test[@]}" "${deb[@]}" "${bench[@]}") ;;
 *)
-	echo "usage: tools/deps.sh [build|test|deb|vm|all]" >&2
+	echo "usage: tools/deps.sh [build|test|deb|vm|bench|all]" >&2
 	exit 2
 	;;
 esac
