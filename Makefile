@@ -106,8 +106,8 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
-.PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke deb install \
-	uninstall clean format format-check fuzz fuzz-build
+.PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke bench-soak deb \
+	install uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
 
@@ -228,17 +228,23 @@ demo:
 	$(Q)tools/demo.sh
 
 bench:
-	$(Q)tools/deps.sh test
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh
 	$(Q)tools/bench/fleet.sh
 
 # Seconds: one short round per configuration, to keep the bench from rotting.
 bench-smoke:
-	$(Q)tools/deps.sh test
+	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
 	$(Q)tools/bench/bench.sh --smoke
 	$(Q)tools/bench/fleet.sh --smoke
+
+# Ten minutes of passive tracing under fio: is the tracer's memory constant?
+bench-soak:
+	$(Q)tools/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory all $(OUT)/bench-floor
+	$(Q)tools/bench/bench.sh --parts soak
 
 # dpkg-buildpackage in a copy of the tree (build/deb/blktrace-bench-VERSION), so the
 # tree stays clean; the .deb and lintian's verdict land in build/deb/.
