@@ -33,48 +33,32 @@ struct btrace {
 static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_choice c[NR_TPS],
 		     unsigned int act[NR_TPS])
 {
+	/* Tracepoint, where its argument form is noted, program, wanted, action. */
+#define PROG(tp, form, prog, want, act)                                                            \
+	{                                                                                          \
+		{ tp, form, s->progs.tp_btf_##prog, s->progs.raw_tp_##prog, want }, act            \
+	}
 	const struct {
 		struct bpf_prog_choice c;
 		unsigned int act;
 	} t[NR_TPS] = {
-		{ { "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_queue,
-		    s->progs.raw_tp_queue, true },
-		  __BLK_TA_QUEUE },
-		{ { "block_getrq", BLKIO_TP_GETRQ, s->progs.tp_btf_getrq, s->progs.raw_tp_getrq,
-		    true },
-		  __BLK_TA_GETRQ },
-		{ { "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_insert,
-		    s->progs.raw_tp_insert, true },
-		  __BLK_TA_INSERT },
-		{ { "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_issue,
-		    s->progs.raw_tp_issue, true },
-		  __BLK_TA_ISSUE },
-		{ { "block_rq_complete", -1, s->progs.tp_btf_complete, s->progs.raw_tp_complete,
-		    true },
-		  __BLK_TA_COMPLETE },
-		{ { "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_requeue,
-		    s->progs.raw_tp_requeue, true },
-		  __BLK_TA_REQUEUE },
-		{ { "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
-		    s->progs.raw_tp_rq_merge, true },
-		  __BLK_TA_BACKMERGE },
-		{ { "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_backmerge,
-		    s->progs.raw_tp_backmerge, true },
-		  __BLK_TA_BACKMERGE },
-		{ { "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_frontmerge,
-		    s->progs.raw_tp_frontmerge, true },
-		  __BLK_TA_FRONTMERGE },
-		{ { "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
-		    true },
-		  __BLK_TA_SPLIT },
-		{ { "block_bio_remap", BLKIO_TP_BIO_REMAP, s->progs.tp_btf_remap,
-		    s->progs.raw_tp_remap, true },
-		  __BLK_TA_REMAP },
+		PROG("block_bio_queue", BLKIO_TP_BIO_QUEUE, queue, true, __BLK_TA_QUEUE),
+		PROG("block_getrq", BLKIO_TP_GETRQ, getrq, true, __BLK_TA_GETRQ),
+		PROG("block_rq_insert", BLKIO_TP_RQ_INSERT, insert, true, __BLK_TA_INSERT),
+		PROG("block_rq_issue", BLKIO_TP_RQ_ISSUE, issue, true, __BLK_TA_ISSUE),
+		PROG("block_rq_complete", -1, complete, true, __BLK_TA_COMPLETE),
+		PROG("block_rq_requeue", BLKIO_TP_RQ_REQUEUE, requeue, true, __BLK_TA_REQUEUE),
+		PROG("block_rq_merge", BLKIO_TP_RQ_MERGE, rq_merge, true, __BLK_TA_BACKMERGE),
+		PROG("block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, backmerge, true,
+		     __BLK_TA_BACKMERGE),
+		PROG("block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, frontmerge, true,
+		     __BLK_TA_FRONTMERGE),
+		PROG("block_split", BLKIO_TP_SPLIT, split, true, __BLK_TA_SPLIT),
+		PROG("block_bio_remap", BLKIO_TP_BIO_REMAP, remap, true, __BLK_TA_REMAP),
 		/* A bio-based device (dm, md) completes bios, not requests. */
-		{ { "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
-		    s->progs.raw_tp_bio_complete, bio },
-		  __BLK_TA_COMPLETE },
+		PROG("block_bio_complete", -1, bio_complete, bio, __BLK_TA_COMPLETE),
 	};
+#undef PROG
 	unsigned int i;
 
 	for (i = 0; i < NR_TPS; i++) {
@@ -83,7 +67,7 @@ static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_cho
 	}
 }
 
-static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool bio)
+static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool btf, bool bio)
 {
 	struct blktrace_bpf *s = b->skel;
 	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
@@ -91,7 +75,7 @@ static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool bi
 	unsigned int act[NR_TPS];
 
 	programs(s, bio, c, act);
-	bpf_load__choose(vmlinux, c, NR_TPS, b->btf_flavour, s->rodata->old_args);
+	bpf_load__choose(vmlinux, c, NR_TPS, btf, s->rodata->old_args);
 	s->rodata->complete_status =
 		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
 }
@@ -115,8 +99,7 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 	struct blktrace_bpf *s = b->skel;
 	int err;
 
-	b->btf_flavour = btf;
-	choose_programs(b, vmlinux, ms->any_bio);
+	choose_programs(b, vmlinux, btf, ms->any_bio);
 	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
 	if (!err && ms->in_map)
 		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);

@@ -42,7 +42,7 @@ static bool has_bpf_loop(void)
 	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
 }
 
-static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bio)
+static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool btf, bool bio)
 {
 	struct blkio_bpf *s = t->skel;
 	bool snoop = t->opts->snoop_ring_bytes, loop = has_bpf_loop();
@@ -74,7 +74,7 @@ static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bi
 	};
 
 	t->walk = loop;
-	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), t->btf_flavour, s->rodata->old_args);
+	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), btf, s->rodata->old_args);
 }
 
 static int configure(struct tracer *t, const struct member_set *ms, struct diag *d)
@@ -133,8 +133,7 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 {
 	struct tracer *t = ctx;
 
-	t->btf_flavour = btf;
-	choose_programs(t, vmlinux, ms->any_bio);
+	choose_programs(t, vmlinux, btf, ms->any_bio);
 	return configure(t, ms, d);
 }
 
