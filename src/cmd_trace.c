@@ -245,11 +245,9 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			goto cleanup;
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
-		/*
-		 * The next report a whole interval after this one: a late wakeup makes an
-		 * interval longer, never the next one shorter (and folds missed ones in).
-		 */
-		next = now + o->interval;
+		/* A wakeup later than a whole interval folds the missed ones into this one. */
+		while (next <= now)
+			next += o->interval;
 	}
 	err = tracer__snapshot_all(t, cur);
 	if (err)
