@@ -91,7 +91,7 @@ SAN_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/san/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%)
 SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/san/unit/%)
-SKEL := $(OUT)/blkio.skel.h
+SKEL := $(OUT)/blkio.skel.h $(OUT)/blktrace.skel.h
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c) over the parsers of untrusted input,
 # each run for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME; a crash, a leak or a
@@ -105,7 +105,7 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(OUT)/fuzz/fuzz_%)
 FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS)
+.SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
 .PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
@@ -117,14 +117,16 @@ deps:
 $(OUT) $(OUT)/san $(OUT)/unit $(OUT)/san/unit $(OUT)/fuzz:
 	$(Q)mkdir -p $@
 
-$(OUT)/blkio.bpf.o: bpf/blkio.bpf.c | $(OUT)
+# bpf/NAME.bpf.c -> build/NAME.skel.h (skeleton NAME_bpf): blkio, the aggregate;
+# blktrace, the per-event records of --blktrace.
+$(OUT)/%.bpf.o: bpf/%.bpf.c | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
-$(SKEL): $(OUT)/blkio.bpf.o
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name blkio_bpf > $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
 # The bench's calibration programs (tools/bench/floor.*): a skeleton of their own,
 # built by make bench (and make check, whose bench smoke test runs them) only.

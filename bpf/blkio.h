@@ -200,6 +200,8 @@ enum blkio_tp {
 	BLKIO_TP_BIO_FRONTMERGE,
 	BLKIO_TP_SPLIT,
 	BLKIO_TP_BIO_QUEUE,
+	BLKIO_TP_GETRQ,	    /* bpf/blktrace.bpf.c only */
+	BLKIO_TP_BIO_REMAP, /* bpf/blktrace.bpf.c only */
 	BLKIO_NR_TPS,
 };
 
@@ -227,6 +229,29 @@ struct blkio_member {
 	__u32 tags;		/* tags per hardware queue */
 	__u64 part_start;	/* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
+};
+
+/*
+ * The disk filter in read-only data, one for each BPF object (bpf/members.bpf.h matches
+ * it): the common case is one disk, member 0; more members follow in the arrays, and
+ * beyond BLKIO_MAX_DISKS in a hash map. A member whose dev is 0 is matched by name.
+ * What every event reads, the flags and member 0 with its dev_t, lies in the first 64
+ * bytes; the names only several members need come after.
+ */
+struct blkio_filter {
+	__u32 nr_disks;
+	__u32 by_name;		/* some member has no dev_t */
+	__u32 use_member_map;	/* more members than the arrays hold */
+	__u32 pad;
+	struct blkio_member members[BLKIO_MAX_DISKS];
+	__u64 disk_names[BLKIO_MAX_DISKS][2];	  /* disk_name, NUL-padded */
+	/*
+	 * The bytes of disk_name that count: the name and its NUL. What follows the NUL in
+	 * the kernel's disk_name is not always zero: 5.10's nvme_alloc_ns copies all
+	 * DISK_NAME_LEN bytes of an uninitialised stack buffer, so a path disk's name
+	 * carries stack garbage.
+	 */
+	__u64 disk_name_masks[BLKIO_MAX_DISKS][2];
 };
 
 #endif /* BLKTRACE_BENCH_BLKIO_H */

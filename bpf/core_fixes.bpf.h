@@ -56,6 +56,24 @@ static __always_inline struct gendisk *bio_disk(struct bio *bio, bool btf)
 }
 
 /*
+ * The same commit: the kernel's bio_dev(), a dev_t (MAJ << 20 | MIN), was the disk's
+ * (disk_devt(bio->bi_disk)) and is now the block device's, a partition's own.
+ */
+static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
+{
+	struct bio___old *old = (void *)bio;
+	struct block_device *bdev;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(old->bi_disk)) {
+		disk = RD(btf, old, bi_disk);
+		return ((__u32)RD(btf, disk, major) << 20) | (__u32)RD(btf, disk, first_minor);
+	}
+	bdev = RD(btf, bio, bi_bdev);
+	return RD(btf, bdev, bd_dev);
+}
+
+/*
  * commit a54895fa057c ("block: remove the request_queue to argument request based
  * tracepoints") and its siblings in v5.11: the block_rq_* (but complete),
  * block_bio_*merge and block_split tracepoints lost their leading request_queue

@@ -5,8 +5,8 @@
 # bash-completion loads on the first <TAB> after the command name. Commands,
 # options, --rw/--engine values, --set and --knobs settings, disks (from
 # /sys/class/block, or $BLKTRACE_BENCH_SYSFS as the tool reads it), result files for
-# compare, report, apply and verify, and the command after "--". tests/shell/test_docs.sh
-# checks it against --help.
+# compare, report, apply and verify, traces for import, and the command after "--".
+# tests/shell/test_docs.sh checks it against --help.
 
 # COMPREPLY: the words of $1 that start with $cur.
 _blktrace_bench_words()
@@ -21,7 +21,7 @@ _blktrace_bench_takes_value()
 	-t | --trace | -d | --duration | -i | --interval | --snoop | --snoop-text | \
 		--fail-on-regression | --rw | --bs | --size | --count | --runtime | --engine | \
 		--iodepth | --file | --set | --state-dir | --html | -o | --output | --knobs | \
-		--budget | --workload | --root | --listen | --textfile)
+		--budget | --workload | --root | --listen | --textfile | --blktrace | --limits-from)
 		return 0
 		;;
 	esac
@@ -56,7 +56,7 @@ _blktrace_bench()
 		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
 		--state-dir --json --verbose"
 	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
-		--recommend --brief $workload_opts"
+		--recommend --brief --blktrace $workload_opts"
 	# The command table of src/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
@@ -70,6 +70,7 @@ _blktrace_bench()
 		[verify]="results --json --fail-on-regression --destructive --overwrite --state-dir
 			--verbose"
 		[serve]="none --trace --listen --textfile --interval --duration --verbose"
+		[import]="trace --json --limits-from"
 	)
 	local general="--help --usage --version"
 
@@ -133,8 +134,16 @@ _blktrace_bench()
 		_filedir json
 		return
 		;;
-	--state-dir | --root | --textfile)
+	--state-dir | --root | --textfile | --blktrace)
 		_filedir -d
+		return
+		;;
+	--limits-from)
+		# A disk, or a saved info --json.
+		_blktrace_bench_disks
+		local disks=("${COMPREPLY[@]}")
+		_filedir json
+		COMPREPLY+=("${disks[@]}")
 		return
 		;;
 	--html | -o | --output)
@@ -142,10 +151,10 @@ _blktrace_bench()
 		return
 		;;
 	-j | --json)
-		# trace, tune and verify write the next word; info and compare print to stdout
-		# unless --json=FILE.
+		# trace, tune, verify and import write the next word; info and compare print to
+		# stdout unless --json=FILE.
 		if [[ $cur != -* && ($cmd == trace || $cmd == tune || $cmd == verify ||
-			$split == true) ]]; then
+			$cmd == import || $split == true) ]]; then
 			_filedir json
 			return
 		fi
@@ -174,6 +183,7 @@ _blktrace_bench()
 		;;
 	disk) _blktrace_bench_disks ;;
 	results) _filedir json ;;
+	trace) _filedir ;; # a directory of blktrace files, or one of them
 	esac
 } &&
 	complete -F _blktrace_bench blktrace-bench

@@ -60,6 +60,8 @@ enum {
 	OPT_ROOT,
 	OPT_LISTEN,
 	OPT_TEXTFILE,
+	OPT_BLKTRACE,
+	OPT_LIMITS_FROM,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -85,6 +87,12 @@ static const struct argp_option options[] = {
 	  "Also write one binary record per request to FILE (see --snoop-text)", 0 },
 	{ "snoop-text", OPT_SNOOP_TEXT, "FILE", 0,
 	  "Print a --snoop FILE as text, one line per request", 0 },
+	{ "blktrace", OPT_BLKTRACE, "DIR", 0,
+	  "Also write every event in blktrace's format, one file per CPU (DIR/DEV.blktrace.CPU), "
+	  "for blkparse, btt, iowatcher and btrecord",
+	  0 },
+	{ "limits-from", OPT_LIMITS_FROM, "DEV|FILE", 0,
+	  "import: the queue limits the findings weigh, from a disk or a saved info --json", 0 },
 	{ "verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN,
 	  "Use the raw_tp programs even where tp_btf works", 0 },
@@ -318,10 +326,14 @@ static error_t parse_positive_duration(struct argp_state *state, const char *opt
 	return 0;
 }
 
-/* trace, tune and verify take "--json FILE"; info and compare "--json" alone (stdout). */
+/*
+ * trace, tune, verify and import take "--json FILE"; info and compare "--json" alone
+ * (stdout).
+ */
 static void parse_json(struct argp_state *state, char *arg, const char *cmd, struct options *o)
 {
-	bool takes_file = !strcmp(cmd, "trace") || !strcmp(cmd, "tune") || !strcmp(cmd, "verify");
+	bool takes_file = !strcmp(cmd, "trace") || !strcmp(cmd, "tune") || !strcmp(cmd, "verify") ||
+			  !strcmp(cmd, "import");
 
 	if (!arg && takes_file && state->next < state->argc &&
 	    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
@@ -392,6 +404,38 @@ static error_t parse_set(struct argp_state *state, const char *arg, struct optio
 	return 0;
 }
 
+/* Options that name a place, kept as given but never empty: the field each sets. */
+static const struct {
+	int key;
+	const char *name, *what;
+	size_t offset;
+} named_options[] = {
+	{ OPT_LISTEN, "listen", "value", offsetof(struct options, listen) },
+	{ OPT_TEXTFILE, "textfile", "value", offsetof(struct options, textfile) },
+	{ OPT_STATE_DIR, "state-dir", "directory name", offsetof(struct options, state_dir) },
+	{ OPT_ROOT, "root", "directory name", offsetof(struct options, root) },
+	{ OPT_BLKTRACE, "blktrace", "directory name", offsetof(struct options, blktrace) },
+	{ OPT_LIMITS_FROM, "limits-from", "name", offsetof(struct options, limits_from) },
+};
+
+/* One of named_options: 0, a refusal of an empty one, or ARGP_ERR_UNKNOWN. */
+static error_t parse_named(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = ((struct parse_state *)state->input)->opts;
+	size_t i;
+
+	for (i = 0; i < sizeof(named_options) / sizeof(named_options[0]); i++) {
+		if (named_options[i].key != key)
+			continue;
+		if (!*arg)
+			return usage_error(state, "--%s: empty %s", named_options[i].name,
+					   named_options[i].what);
+		*(const char **)((char *)o + named_options[i].offset) = arg;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
 /* Tracing and output options, compare's and tune's; ARGP_ERR_UNKNOWN for the others. */
 static error_t parse_general(int key, char *arg, struct argp_state *state)
 {
@@ -417,27 +461,10 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FAIL_ON_REGRESSION:
 		return parse_fail_on_regression(state, arg, o);
-	case OPT_LISTEN:
-	case OPT_TEXTFILE:
-		if (!*arg)
-			return usage_error(state, "--%s: empty value",
-					   key == OPT_LISTEN ? "listen" : "textfile");
-		*(key == OPT_LISTEN ? &o->listen : &o->textfile) = arg;
-		return 0;
-	case OPT_STATE_DIR:
-		if (!*arg)
-			return usage_error(state, "--state-dir: empty directory name");
-		o->state_dir = arg;
-		return 0;
 	case OPT_BUDGET:
 		return parse_positive_duration(state, "budget", arg, &o->budget);
-	case OPT_ROOT:
-		if (!*arg)
-			return usage_error(state, "--root: empty directory name");
-		o->root = arg;
-		return 0;
 	}
-	return ARGP_ERR_UNKNOWN;
+	return parse_named(key, arg, state);
 }
 
 /* The built-in workload's options with a value; ARGP_ERR_UNKNOWN for the others. */
@@ -557,16 +584,17 @@ enum {
 	M_APPLY = 1 << 9,
 	M_VERIFY = 1 << 10,
 	M_SERVE = 1 << 11,
+	M_IMPORT = 1 << 12,
 	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
 	M_LOADS_BPF = M_TRACING | M_TUNE | M_VERIFY | M_SERVE,
-	M_ALL = (1 << 12) - 1,
+	M_ALL = (1 << 13) - 1,
 };
 
 /* The commands without a word of their own are trace's modes; the others are named. */
 static const char *const mode_names[] = {
-	"in passive mode", "in command mode", "in workload mode", "with --snoop-text",
-	"by info",	   "by compare",      "by report",	  "by restore",
-	"by tune",	   "by apply",	      "by verify",	  "by serve",
+	"in passive mode", "in command mode", "in workload mode", "with --snoop-text", "by info",
+	"by compare",	   "by report",	      "by restore",	  "by tune",	       "by apply",
+	"by verify",	   "by serve",	      "by import",
 };
 
 #define WORKLOAD_USE "it belongs to the built-in workload (--rw, or tune's)"
@@ -581,13 +609,15 @@ static const struct {
 	{ 'd', M_PASSIVE | M_SERVE,
 	  "it ends passive mode (--trace DEV, without --rw or a command)" },
 	{ 'i', M_PASSIVE | M_SERVE, "it prints passive mode's reports every SEC" },
-	{ 'j', M_TRACING | M_INFO | M_COMPARE | M_TUNE | M_VERIFY,
-	  "it is the report of trace, info, compare, tune and verify" },
+	{ 'j', M_TRACING | M_INFO | M_COMPARE | M_TUNE | M_VERIFY | M_IMPORT,
+	  "it is the report of trace, info, compare, tune, verify and import" },
 	{ OPT_HTML, M_TRACING | M_COMPARE,
 	  "it is the page of trace and compare (report writes its page with -o)" },
 	{ 'o', M_REPORT, "it is report's page (trace and compare take --html FILE)" },
 	{ OPT_SNOOP, M_TRACING, "it records the requests a trace sees" },
 	{ OPT_SNOOP_TEXT, M_SNOOP_TEXT, "it prints a --snoop file and nothing else" },
+	{ OPT_BLKTRACE, M_TRACING, "it writes the events a trace sees in blktrace's format" },
+	{ OPT_LIMITS_FROM, M_IMPORT, "it is import's: the traced disk's limits" },
 	{ 'v', M_LOADS_BPF, "it shows what loading the BPF programs of a trace says" },
 	{ OPT_RAW_TP, M_LOADS_BPF, "it picks the BPF programs of a trace" },
 	{ OPT_FAIL_ON_REGRESSION, M_COMPARE | M_VERIFY, "it is compare's and verify's" },
@@ -633,8 +663,8 @@ static unsigned int modes_of(int key, const char **use)
 
 static unsigned int mode_of(const char *cmd, const struct options *o)
 {
-	static const char *const named[] = { "info", "compare", "report", "restore",
-					     "tune", "apply",	"verify", "serve" };
+	static const char *const named[] = { "info",  "compare", "report", "restore", "tune",
+					     "apply", "verify",	 "serve",  "import" };
 	size_t i;
 
 	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
@@ -689,6 +719,9 @@ static const struct {
 	{ "serve", 0,
 	  "serve takes no arguments: blktrace-bench serve [--trace DEVS] [--listen ADDR:PORT] "
 	  "[--textfile DIR]" },
+	{ "import", 1,
+	  "import takes one trace: blktrace-bench import DIR|FILE [--json FILE] "
+	  "[--limits-from DEV|FILE]" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
@@ -712,7 +745,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
 	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
-	"DEV, apply RESULT.json, verify RESULT.json, serve (see COMMAND --help).";
+	"DEV, apply RESULT.json, verify RESULT.json, serve, import DIR|FILE (see COMMAND "
+	"--help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -28,7 +28,7 @@ struct options {
 	bool raw_tp;	    /* hidden: force the raw_tp programs */
 	char **command;	    /* after "--": the command to run, NULL-terminated */
 	int nr_command;
-	const char *positional[4]; /* info DEV, compare A B, report RESULT, tune DEV... */
+	const char *positional[4]; /* info DEV, compare A B, report RESULT, import DIR|FILE... */
 	int nr_positional;
 	/* compare --fail-on-regression PCT: exit 3 when a headline metric is this much worse */
 	double fail_on_regression;
@@ -74,6 +74,9 @@ struct options {
 	/* serve: where /metrics listens, where the textfile collector's file goes. */
 	const char *listen;   /* --listen ADDR:PORT */
 	const char *textfile; /* --textfile DIR */
+	/* --blktrace DIR: blktrace's files, one per CPU; import --limits-from DEV|FILE. */
+	const char *blktrace;
+	const char *limits_from; /* the limits the findings weigh */
 };
 
 struct diag;

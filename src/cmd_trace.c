@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "btrace_out.h"
 #include "cli.h"
 #include "commands.h"
 #include "driver_probes.h"
@@ -38,6 +39,7 @@ static double now_s(void)
 /* The outputs of a trace, opened before anything is traced (open_outputs). */
 struct trace_outputs {
 	struct outfile json, snoop, html;
+	struct btrace_out *blktrace; /* --blktrace DIR */
 };
 
 /* The text report goes to stdout unless the JSON or the HTML does. */
@@ -263,6 +265,8 @@ cleanup:
 
 /* 4 MiB: at 72 bytes a record, ~58k requests, 0.4 s at 150k IOPS between two drains. */
 #define SNOOP_RING_BYTES (4U << 20)
+/* 16 MiB: ~5 records of 80 bytes per request, ~40k requests between two drains. */
+#define BTRACE_RING_BYTES (16U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
 static void say_tracing(const struct options *o, const struct result *res, size_t nr,
@@ -288,22 +292,90 @@ static void say_tracing(const struct options *o, const struct result *res, size_
 }
 
 /*
- * Detach, then drain the snoop ring buffer, then free the maps: the report's own
- * I/O must not be traced, and the last records must not be lost.
+ * Each result's share of the files' summary: its device's set and its layers' (the
+ * tracer's order); the losses are the whole trace's. The sets move out of sum, which is
+ * freed. 0 or -ENOMEM.
+ */
+static int share_blktrace(struct result *res, size_t nr, struct btrace_summary *sum)
+{
+	size_t i, off = 0, n;
+	int err = 0;
+
+	for (i = 0; i < nr && !err; off += n, i++) {
+		struct btrace_summary *s = calloc(1, sizeof(*s));
+
+		n = 1 + res[i].nr_layers;
+		if (s) {
+			*s = *sum;
+			s->sets = calloc(n, sizeof(*sum->sets));
+		}
+		if (!s || !s->sets) {
+			free(s);
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(s->sets, &sum->sets[off], n * sizeof(*sum->sets));
+		memset(&sum->sets[off], 0, n * sizeof(*sum->sets));
+		s->nr_sets = n;
+		res[i].blktrace = s;
+	}
+	btrace_summary__free(sum);
+	return err;
+}
+
+/* --blktrace: the files named, what they hold into the results, said as blktrace ends. */
+static int commit_blktrace(const struct options *o, struct result *res, size_t nr,
+			   struct trace_outputs *out, struct diag *d)
+{
+	struct btrace_summary sum = {};
+	uint64_t events = 0;
+	char skipped[256];
+	size_t i;
+	int err;
+
+	err = btrace_out__commit(out->blktrace, &sum, d);
+	if (err)
+		return err;
+	for (i = 0; i < sum.nr_sets; i++)
+		events += sum.sets[i].total.events;
+	fprintf(stderr, "blktrace-bench: %llu blktrace events in %s (%s.blktrace.*%s), %llu lost\n",
+		(unsigned long long)events, o->blktrace, sum.nr_sets ? sum.sets[0].name : "",
+		sum.nr_sets > 1 ? " and the others'" : "", (unsigned long long)sum.lost);
+	if (btrace_summary__skipped(&sum, skipped, sizeof(skipped)))
+		fprintf(stderr,
+			"blktrace-bench: the kernel skipped our programs for events (%s), of "
+			"the traced disks or others: the files lack those of the traced ones\n",
+			skipped);
+	err = share_blktrace(res, nr, &sum);
+	return err ? diag__fail(d, err, "out of memory") : 0;
+}
+
+/*
+ * Detach, then drain the ring buffers, then free the maps: the report's own I/O must
+ * not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			const struct result *res, size_t nr, struct outfile *snoop_out,
-			struct diag *d)
+			struct result *res, size_t nr, struct trace_outputs *out, struct diag *d)
 {
 	unsigned long long records = 0, lost = 0;
+	struct outfile *snoop_out = &out->snoop;
 	size_t i, k;
 	int err;
 
 	tracer__detach(*t);
+	btrace_out__detach(out->blktrace);
 	err = snoop__stop(*sn, &records);
 	*sn = NULL;
 	tracer__close(*t);
 	*t = NULL;
+	if (o->blktrace) {
+		int bt_err = commit_blktrace(o, res, nr, out, d);
+
+		if (bt_err) {
+			outfile__abort(snoop_out);
+			return bt_err;
+		}
+	}
 	if (!o->snoop)
 		return 0;
 	for (k = 0; k < nr; k++)
@@ -381,14 +453,34 @@ static int report(const struct options *o, const struct result *res, size_t nr,
 }
 
 /*
+ * The traced devices of the results in the tracers' order: each disk, then the layers
+ * under it. cmd_trace checked that they fit, and that no disk is traced twice.
+ */
+static unsigned int trace_devices(struct result *res, size_t nr, const struct device **devs)
+{
+	size_t i, k;
+	unsigned int n = 0;
+
+	for (k = 0; k < nr; k++) {
+		devs[n++] = &res[k].device;
+		for (i = 0; i < res[k].nr_layers; i++)
+			devs[n++] = &res[k].layers[i].dev;
+	}
+	return n;
+}
+
+/*
  * The output files, checked and created before anything is traced: not a device,
  * not the workload's file, not each other.
  */
-static int open_outputs(const struct options *o, struct trace_outputs *out, struct diag *d)
+static int open_outputs(const struct options *o, struct result *res, size_t nr,
+			struct trace_outputs *out, struct diag *d)
 {
-	struct outfile_input in[3] = { { o->rw ? o->file : NULL, "the workload's --file" },
+	struct outfile_input in[4] = { { o->rw ? o->file : NULL, "the workload's --file" },
 				       { o->json, "the --json output as well" },
-				       { o->snoop, "the --snoop output as well" } };
+				       { o->snoop, "the --snoop output as well" },
+				       { o->html, "the --html output as well" } };
+	const struct device *devs[BLKIO_MAX_DEVICES];
 	int err = 0;
 
 	if (o->snoop && !strcmp(o->snoop, "-"))
@@ -403,27 +495,42 @@ static int open_outputs(const struct options *o, struct trace_outputs *out, stru
 		err = outfile__open(&out->snoop, "--snoop", o->snoop, in, 2, d);
 	if (!err && o->html)
 		err = outfile__open(&out->html, "--html", o->html, in, 3, d);
+	if (!err && o->blktrace)
+		err = btrace_out__open(&out->blktrace, o->blktrace, devs,
+				       trace_devices(res, nr, devs), in, 4, d);
 	return err;
 }
 
-/* Attach: the tracer, and the snoop writer when asked. -EINTR: a signal came first. */
+/* --blktrace: the per-event programs beside the aggregate ones, same devices. */
+static int start_blktrace(const struct options *o, const struct env_config *cfg,
+			  const struct tracer_opts *topts, struct btrace_out *out, struct diag *d)
+{
+	struct btrace_opts bopts = {
+		.devs = topts->devs,
+		.nr_devs = topts->nr_devs,
+		.force_raw_tp = o->raw_tp || cfg->force_raw_tp,
+		.verbose = o->verbose,
+		.ring_bytes = BTRACE_RING_BYTES,
+	};
+
+	return btrace_out__start(out, &bopts, d);
+}
+
+/*
+ * Attach: the tracer, the snoop writer and the --blktrace writer when asked. -EINTR: a
+ * signal came first.
+ */
 static int start_tracing(const struct options *o, const struct env_config *cfg, struct result *res,
-			 size_t nr, struct tracer **t, struct snoop **sn, struct outfile *snoop_out,
+			 size_t nr, struct tracer **t, struct snoop **sn, struct trace_outputs *out,
 			 struct diag *d)
 {
 	const struct device *devs[BLKIO_MAX_DEVICES];
 	struct tracer_opts topts = {};
-	size_t i, k, n = 0;
+	size_t k;
 	int err;
 
-	/* cmd_trace checked that they fit, and that no disk is traced twice. */
-	for (k = 0; k < nr; k++) {
-		devs[n++] = &res[k].device;
-		for (i = 0; i < res[k].nr_layers; i++)
-			devs[n++] = &res[k].layers[i].dev;
-	}
 	topts.devs = devs;
-	topts.nr_devs = n;
+	topts.nr_devs = trace_devices(res, nr, devs);
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.lose_every = cfg->lose_completions;
 	topts.verbose = o->verbose;
@@ -443,12 +550,12 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 		return -EINTR;
 	}
 	if (o->snoop) {
-		err = snoop__start(tracer__events_fd(*t), snoop_out->f, sn);
+		err = snoop__start(tracer__events_fd(*t), out->snoop.f, sn);
 		if (err)
 			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
 					  strerror(-err));
 	}
-	return 0;
+	return o->blktrace ? start_blktrace(o, cfg, &topts, out->blktrace, d) : 0;
 }
 
 /*
@@ -473,7 +580,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	}
 	if (err)
 		return err;
-	err = start_tracing(o, cfg, res, 1, &t, &sn, &out->snoop, d);
+	err = start_tracing(o, cfg, res, 1, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
 	say_tracing(o, res, 1, t);
@@ -484,7 +591,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		die_msg("interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, 1, &out->snoop, d);
+	err = stop_tracing(&t, &sn, o, res, 1, out, d);
 	if (!err)
 		err = report(o, res, 1, out, d);
 	if (!err && ran == -EINTR) {
@@ -571,7 +678,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	int err, status = 0;
 	double t0, seconds = 0;
 
-	err = start_tracing(o, cfg, res, nr, &t, &sn, &out->snoop, d);
+	err = start_tracing(o, cfg, res, nr, &t, &sn, out, d);
 	if (err)
 		goto cleanup;
 	start = calloc(n, sizeof(*start));
@@ -607,7 +714,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		last_run(&res[i])->seconds = seconds;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, nr, &out->snoop, d);
+		err = stop_tracing(&t, &sn, o, res, nr, out, d);
 	if (!err)
 		err = report(o, res, nr, out, d);
 cleanup:
@@ -790,7 +897,7 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	env.nr_layers = res[0].nr_layers;
 	prepare_results(o, cfg, &env.state, res, nr);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
-	err = open_outputs(o, &out, d);
+	err = open_outputs(o, res, nr, &out, d);
 	if (!err)
 		err = o->rw ? run_workload(o, cfg, &env, res, &out, d)
 			    : run_trace(o, cfg, res, nr, &out, d);
@@ -798,6 +905,7 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	outfile__abort(&out.json);
 	outfile__abort(&out.snoop);
 	outfile__abort(&out.html);
+	btrace_out__close(out.blktrace);
 cleanup:
 	free_results(res, nr);
 	return err;

@@ -27,6 +27,7 @@ static const struct cmd commands[] = {
 	{ "apply", cmd_apply },
 	{ "verify", cmd_verify },
 	{ "serve", cmd_serve },
+	{ "import", cmd_import },
 };
 // clang-format on
 

@@ -365,6 +365,9 @@ int findings__compute(const struct device *dev, const struct block_stats *b,
 	if (l->max_segments > 0 && l->max_segment_size > 0 &&
 	    __builtin_mul_overflow(l->max_segments, l->max_segment_size, &segcap))
 		segcap = -1;
+	/* No limit known (a trace imported without --limits-from): nothing to weigh. */
+	if (!xen_story && l->max_sectors_kb <= 0 && segcap <= 0 && l->max_segments <= 0)
+		goto out;
 	if (xen_story) {
 		by_segs = c.s.segments_bound;
 		if (c.s.size_bound > by_segs)

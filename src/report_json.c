@@ -594,6 +594,8 @@ json_t *report_json__doc(const struct report *rep)
 	json_object_set_new(doc, "series_findings", series_findings_json(rep));
 	if (rep->has_recommendation)
 		json_object_set_new(doc, "recommendation", recommendations_json(rep));
+	if (res->blktrace)
+		json_object_set_new(doc, "blktrace", report_json__blktrace(res->blktrace));
 	return doc;
 }
 

@@ -22,4 +22,7 @@ json_t *report_json__device(const struct device *dev);
 json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
 			   const char *kind, const char *note);
 
+/* The `blktrace` object: what the blktrace files of --blktrace or import hold. */
+json_t *report_json__blktrace(const struct btrace_summary *s);
+
 #endif /* BLKTRACE_BENCH_REPORT_JSON_H */

@@ -233,24 +233,31 @@ static void per_request_table(FILE *f, const struct run_summary *rs)
 	if (s->depth.count)
 		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "queue depth", s->depth.mean,
 			s->depth.p50, (unsigned long long)s->depth.max);
-	if (s->data_requests)
+	/* A limit the disk (or an imported trace) does not say is not weighed. */
+	if (s->data_requests && rs->limits.max_sectors_kb > 0 && rs->limits.max_segments > 0)
 		fprintf(f,
 			"  limit-bound: %.1f%% of data requests reached max_sectors_kb=%lld, "
 			"%.1f%% max_segments=%lld\n",
 			100 * s->limit_sectors, (long long)rs->limits.max_sectors_kb,
 			100 * s->limit_segments, (long long)rs->limits.max_segments);
+	else if (s->data_requests && rs->limits.max_sectors_kb > 0)
+		fprintf(f, "  limit-bound: %.1f%% of data requests reached max_sectors_kb=%lld\n",
+			100 * s->limit_sectors, (long long)rs->limits.max_sectors_kb);
 }
 
-/* The block layer's latencies, and beside them the application's when it is known. */
-static void latency_table(FILE *f, const struct run_summary *rs)
+/*
+ * The block layer's latencies, and beside them the application's when it is known. Queue
+ * and total time start at G (allocation), or at Q (a blktrace import).
+ */
+static void latency_table(FILE *f, const struct run_summary *rs, bool from_queue)
 {
 	const struct block_summary *s = &rs->block;
 
 	fprintf(f, "\n  %-16s %10s %10s %10s %10s %10s %10s\n", "latency (us)", "mean", "p50",
 		"p90", "p99", "p99.9", "max");
-	lat_row(f, "queue (G2D)", &s->lat[BLKIO_LAT_QUEUE]);
+	lat_row(f, from_queue ? "queue (Q2D)" : "queue (G2D)", &s->lat[BLKIO_LAT_QUEUE]);
 	lat_row(f, "device (D2C)", &s->lat[BLKIO_LAT_DEVICE]);
-	lat_row(f, "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
+	lat_row(f, from_queue ? "total (Q2C)" : "total (G2C)", &s->lat[BLKIO_LAT_TOTAL]);
 	if (rs->has_app)
 		lat_row(f, "app (per I/O)", &rs->app.lat);
 }
@@ -321,7 +328,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 		return;
 	ops_table(f, &b->c, rs);
 	per_request_table(f, rs);
-	latency_table(f, rs);
+	latency_table(f, rs, res->lat_from_queue);
 	hist_lines(f, "request size (bytes)", HIST_KIND_SIZE, rs->block.size_all);
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);

@@ -89,6 +89,9 @@ void result__free(struct result *res)
 	free(res->layers);
 	res->layers = NULL;
 	res->nr_layers = 0;
+	btrace_summary__free(res->blktrace);
+	free(res->blktrace);
+	res->blktrace = NULL;
 }
 
 int run__add_interval(struct run *run, const struct interval_sample *s)

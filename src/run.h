@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "blkio.h"
+#include "btrace_summary.h"
 #include "device.h"
 #include "stack.h"
 
@@ -130,6 +131,10 @@ struct result {
 	char stack_top_kind[96]; /* the device in words, when it has layers: "md raid1" */
 	struct run *runs;
 	size_t nr_runs;
+	/* --blktrace, import: what the blktrace files hold; NULL otherwise. */
+	struct btrace_summary *blktrace;
+	/* import: the queue and total latencies start at Q (the bio queued), not G. */
+	bool lat_from_queue;
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */

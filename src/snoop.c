@@ -5,22 +5,21 @@
  * main thread never delays it. See snoop.h for the file layout.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <bpf/libbpf.h>
 #include "diag.h"
+#include "ringbuf_drain.h"
 #include "snoop.h"
 #include "summary.h"
 #include "text.h"
 
+/* 20 ms at 150k IOPS is ~220 KB of the 4 MiB ring buffer. */
+#define SNOOP_TICK_MS 20
+
 struct snoop {
-	struct ring_buffer *rb;
+	struct ringbuf_drain *drain;
 	FILE *f;
-	pthread_t thread;
-	volatile int stop;
 	int err;
 	unsigned long long records;
 };
@@ -37,25 +36,6 @@ static int on_event(void *ctx, void *data, size_t size)
 	}
 	s->records++;
 	return 0;
-}
-
-static void *drain(void *arg)
-{
-	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
-	struct snoop *s = arg;
-	int n;
-
-	/*
-	 * The programs submit without wakeups (cheaper per record), so nothing would
-	 * wake an epoll: drain on a timer. 20 ms at 150k IOPS is ~220 KB of the 4 MiB.
-	 */
-	while (!s->stop && !s->err) {
-		n = ring_buffer__consume(s->rb);
-		if (n < 0 && !s->err)
-			s->err = n;
-		nanosleep(&tick, NULL);
-	}
-	return NULL;
 }
 
 int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out)
@@ -75,18 +55,12 @@ int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out)
 		err = -errno ?: -EIO;
 		goto cleanup;
 	}
-	s->rb = ring_buffer__new(ringbuf_fd, on_event, s, NULL);
-	if (!s->rb) {
-		err = -errno;
-		goto cleanup;
-	}
-	err = -pthread_create(&s->thread, NULL, drain, s);
+	err = ringbuf_drain__start(ringbuf_fd, on_event, s, SNOOP_TICK_MS, &s->drain);
 	if (err)
 		goto cleanup;
 	*out = s;
 	return 0;
 cleanup:
-	ring_buffer__free(s->rb);
 	free(s);
 	return err;
 }
@@ -97,13 +71,9 @@ int snoop__stop(struct snoop *s, unsigned long long *records)
 
 	if (!s)
 		return 0;
-	s->stop = 1;
-	pthread_join(s->thread, NULL);
-	/* What the programs wrote before they were detached. */
-	if (!s->err)
-		ring_buffer__consume(s->rb);
-	err = s->err;
-	ring_buffer__free(s->rb);
+	err = ringbuf_drain__stop(s->drain);
+	if (s->err) /* our own write error first: it is what stopped the draining */
+		err = s->err;
 	if (records)
 		*records = s->records;
 	free(s);

@@ -137,9 +137,12 @@ static void fill_metrics(struct run_summary *s)
 		return;
 	set_metric(s, METRIC_REQ_BYTES_MEAN, b->size.mean);
 	set_metric(s, METRIC_REQ_BYTES_P50, b->size.p50);
-	set_metric(s, METRIC_SEGMENTS_MEAN, b->segments.mean);
-	set_metric(s, METRIC_SEGMENTS_P50, b->segments.p50);
-	set_metric(s, METRIC_SEGMENT_BYTES_MEAN, b->seg_bytes.mean);
+	/* Bio-based devices and blktrace imports count no segments: no figure, not a 0. */
+	if (b->segments.count) {
+		set_metric(s, METRIC_SEGMENTS_MEAN, b->segments.mean);
+		set_metric(s, METRIC_SEGMENTS_P50, b->segments.p50);
+		set_metric(s, METRIC_SEGMENT_BYTES_MEAN, b->seg_bytes.mean);
+	}
 	set_metric(s, METRIC_DEPTH_MEAN, b->depth.mean);
 	set_metric(s, METRIC_DEPTH_MAX, (double)b->depth.max);
 	set_metric(s, METRIC_DEVICE_P50, b->lat[BLKIO_LAT_DEVICE].p50);

@@ -34,5 +34,7 @@ int text__json_set(json_t *obj, const char *key, json_t *value);
 void text__join(char *buf, size_t len, int argc, char **argv);
 /* s[0..n) for a terminal: printable ASCII as is, '\' as \\, other bytes as \xNN. */
 const char *text__escape(char *buf, size_t size, const char *s, size_t n);
+/* argv[0..argc) joined by spaces into buf, cut on a character boundary (a command line). */
+void text__join(char *buf, size_t len, int argc, char **argv);
 
 #endif /* BLKTRACE_BENCH_TEXT_H */

@@ -60,29 +60,6 @@ size_t tracer__map_bytes(const struct tracer *t);
 int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
 		       unsigned long long *run_cnt);
 
-/* Why one program flavour failed to load: which program, and the verifier's last lines. */
-struct tracer_load_failure {
-	int err; /* -errno of the load; 0: this flavour was not tried */
-	char prog[64];
-	char log_tail[1024]; /* "\n    line" per line */
-};
-
-/*
- * The message for a load that failed in every flavour tried (f[0] tp_btf, f[1] raw_tp):
- * "needs root" only when the process lacks the capabilities (has_caps false) and the
- * kernel said EPERM/EACCES; otherwise the verifier's rejection, named per program, to
- * be reported as a bug.
- */
-void tracer__load_error(char *buf, size_t len, const struct tracer_load_failure f[2], bool has_caps,
-			const char *release);
-
-/*
- * A disk name as the BPF side compares it: its first BLKIO_DISK_NAME_BYTES in out, and
- * in mask the bytes that count (the name and its NUL; the kernel's bytes after the NUL
- * may be anything).
- */
-void tracer__pack_name(const char *name, __u64 out[2], __u64 mask[2]);
-
 /*
  * A device's statistics from its `stats` value summed over the CPUs (maxima from the
  * CPUs on the current epoch) and its latency histograms, already in out->lat: the

@@ -16,18 +16,22 @@ build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjanss
 # opened in a real browser, its screenshot measured (tests/e2e/test_html.sh); udev:
 # udevadm test applies the rule apply writes (tests/e2e/test_tune.sh); prometheus (and its
 # promtool), curl and python3: serve tested against a real Prometheus server and bad HTTP
-# clients.
+# clients; libbpf-tools: biolatency, the peer our device time is checked against
+# (tests/e2e/test_latency.sh); blktrace: blkparse, btt, iowatcher and btrecord/btreplay,
+# the peers that read --blktrace's files.
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
-      man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3)
+      man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3
+      libbpf-tools blktrace)
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
-# make vmtest: qemu, the guest's user space and the kernel packages' tools.
-# dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4).
 # make bench: the workload and the peers it measures us against (libbpf-tools:
 # biolatency, bitesize, biosnoop; bpftrace and its bitesize.bt), jq for the results.
 bench=(fio bpftrace libbpf-tools jq util-linux coreutils)
+# make vmtest: qemu, the guest's user space and the kernel packages' tools.
+# dmsetup, mdadm, mke2fs: the stacks the guests build (dm-linear, dm-crypt, RAID1, ext4);
+# blktrace: the kernel's own tracer and blkparse, the guests' oracle of --blktrace.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
-    dmsetup mdadm e2fsprogs)
+    dmsetup mdadm e2fsprogs blktrace)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 test) want=("${build[@]}" "${test[@]}") ;;

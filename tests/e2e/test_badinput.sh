@@ -86,6 +86,13 @@ expect_fail "compare: a file that is no result" 2 "no \"runs\" array" -- \
 expect_eq "the command's exit status is ours" "$?" 3
 "$BB" --trace "$a" -- true > /dev/null 2>&1
 expect_eq "success exits 0" "$?" 0
+# A command a signal ended: 128+N, the status the shell itself gives it.
+for sig in TERM KILL; do
+	{ sh -c "kill -$sig \$\$"; } 2> /dev/null # bash's "Killed" note
+	want=$?
+	"$BB" --trace "$a" -- sh -c "kill -$sig \$\$" > /dev/null 2>&1
+	expect_eq "a command ended by SIG$sig: the shell's status ($want)" "$?" "$want"
+done
 "$BB" --trace "$a" --json - -- true > "$TMP/stdout.json" 2> "$TMP/err"
 expect_eq "--json -: stdout holds only the JSON document" "$(jq -r .schema "$TMP/stdout.json")" \
 	"blktrace-bench/1"

@@ -8,7 +8,8 @@ command -v fio > /dev/null || { skip "fio missing (tools/deps.sh test installs i
 stats0=$(cat /proc/sys/kernel/bpf_stats_enabled)
 BENCH_OUT="$TMP/fleet" "$ROOT/tools/bench/fleet.sh" --smoke > "$TMP/out" 2>&1
 rc=$?
-expect_eq "fleet.sh --smoke: exit status" "$rc" 0 || tail -20 "$TMP/out"
+expect_eq "fleet.sh --smoke: exit status" "$rc" 0
+[ "$rc" = 0 ] || tail -20 "$TMP/out" | sed 's/^/    /' # what went wrong, in the log
 expect_eq "every size measured" "$(jq -c '[.sizes[].disks]' "$TMP/fleet/fleet.json")" "[1,2,4,10]"
 expect_true "a cost per I/O for every size" \
 	jq -e '[.sizes[].bpf_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"

@@ -30,7 +30,7 @@ expect_eq "smoke: every part ran" "$(jqv "$J" '.parts | join(",")' 2> /dev/null)
 cfg() { jqv "$J" ".configs[] | select(.name == \"$1\") | $2" 2> /dev/null; }
 
 for c in untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop \
-	libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop \
+	blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop \
 	bpftrace-biolatency bitesize.bt; do
 	status=$(cfg $c .status)
 	if [ "$c" = libbpf-biosnoop ] && [ "$status" != ran ]; then
@@ -99,6 +99,8 @@ expect_eq "smoke: map memory grows with CPUs" \
 	"$(cfg blktrace-bench '.map_memory.at_cpus | map(.bytes) | . == sort and .[0] < .[2]')" true
 
 expect_eq "smoke: blktrace-bench lost no records" "$(cfg blktrace-bench .lost_records)" 0
+expect_eq "smoke: blktrace-bench --blktrace lost no record" \
+	"$(cfg blktrace-bench-blktrace .lost_records)" 0
 # Our tracer saw every I/O the disk did while it was attached: each was issued. Their
 # completions too, but for those the kernel never reported: this kernel (6.18, io_uring
 # on loop) skips block_rq_complete for a few requests now and then, bpftrace's

@@ -75,13 +75,17 @@ expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$command
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option --help lists except those it
 # refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
-# to report, --knobs and friends to tune and apply, --listen and --textfile to serve.
+# to report, --knobs and friends to tune and apply, --listen and --textfile to serve,
+# --limits-from to import.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is not used in passive mode: it is compare's and verify's"
 "$BB" --output x.html > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --output" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --output is not used in passive mode: it is report's page (trace and compare take --html FILE)"
+"$BB" --limits-from sda > /dev/null 2> "$TMP/refused.err"
+expect_eq "trace refuses --limits-from" "$?/$(cat "$TMP/refused.err")" \
+	"2/blktrace-bench: --limits-from is not used in passive mode: it is import's: the traced disk's limits"
 # An option trace refuses in every mode (passive, workload, command) is another command's.
 # (After a flag, the 1 is a command: passive and command mode are then the same test.)
 refused_everywhere() {
@@ -94,7 +98,7 @@ while read -r opt; do
 done < "$TMP/opts.trace" > "$TMP/trace.refuses"
 expect_eq "trace refuses the options of other commands" "$(tr '
 ' ' ' < "$TMP/trace.refuses")" \
-	"--apply --budget --dry-run --fail-on-regression --knobs --listen --output --root --textfile --undo --workload "
+	"--apply --budget --dry-run --fail-on-regression --knobs --limits-from --listen --output --root --textfile --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \

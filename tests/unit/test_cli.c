@@ -144,7 +144,7 @@ static void test_cli_tuning(void **state)
 	assert_false(d.named);
 	assert_int_equal(cli_parse("apply", 3, apply_json, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "--json is not used by apply: it is the report of trace, info, "
-				   "compare, tune and verify");
+				   "compare, tune, verify and import");
 	assert_int_equal(cli_parse("verify", 7, verify, &o, &d), 0);
 	assert_string_equal(o.json, "v.json");
 	assert_true(o.fail_on_regression_set && o.fail_on_regression == 5);
@@ -271,6 +271,11 @@ static void test_cli_commands_refuse_others(void **state)
 	char *text_trace[] = { "x", "--snoop-text", "f", "--trace", "loop0", NULL };
 	char *vv[] = { "blktrace-bench", "-vv", "--trace", "loop0", "-v", NULL };
 	char *twice[] = { "blktrace-bench", "--trace", "loop0", "--trace", "loop1", NULL };
+	char *info_bt[] = { "info", "--blktrace", "d", "loop0", NULL };
+	char *import_bt[] = { "import", "--blktrace", "d", "t", NULL };
+	char *import_v[] = { "import", "-v", "t", NULL };
+	char *cmd_limits[] = { "x", "-t", "loop0", "--limits-from", "sda", "--", "true", NULL };
+	char *import_two[] = { "import", "a", "b", NULL };
 	struct diag d;
 
 	(void)state;
@@ -288,6 +293,14 @@ static void test_cli_commands_refuse_others(void **state)
 	/* -v counts: it may be given again. */
 	assert_int_equal(parse_words("trace", vv, &d), 0);
 	assert_refused("trace", twice, "--trace given twice");
+	/* --blktrace is a trace's; import reads blktrace files and takes --limits-from. */
+	assert_refused("info", info_bt, "--blktrace is not used by info: it writes the events");
+	assert_refused("import", import_bt, "--blktrace is not used by import");
+	assert_refused("import", import_v, "--verbose is not used by import");
+	assert_refused("trace", cmd_limits,
+		       "--limits-from is not used in command mode: it is "
+		       "import's");
+	assert_refused("import", import_two, "import takes one trace");
 }
 
 /* --help and --version print and leave nothing else to do: 1, nothing in d. */
@@ -367,6 +380,8 @@ static const struct option_row rows[] = {
 	{ "apply", "apply t.json --dry-run", F_BOOL, AT(dry_run), NULL, 1 },
 	{ "apply", "apply --undo", F_BOOL, AT(undo), NULL, 1 },
 	{ "apply", "apply t.json --root /tmp/r", F_STR, AT(root), "/tmp/r", 0 },
+	{ "trace", TRACE "--blktrace bt", F_STR, AT(blktrace), "bt", 0 },
+	{ "import", "import bt --limits-from sda.json", F_STR, AT(limits_from), "sda.json", 0 },
 };
 
 static int split(char *line, char **argv, int max)

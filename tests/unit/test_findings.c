@@ -276,6 +276,42 @@ static void test_max_sectors_at_hw(void **state)
 	test_free(dev);
 }
 
+/*
+ * The README's rule: "a limit under 5% is left out". 5 of 100 requests at max_sectors_kb
+ * are a finding of their own (exactly 5%), 4 of 100 are not, nor 49 of 1000 (4.9%).
+ */
+static void test_min_share(void **state)
+{
+	struct device *dev = fixture_dev("loop", "loop0");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+
+	(void)state;
+	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 20, 5);
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 95);
+	assert_int_equal(compute(dev, b, f), 2);
+	assert_string_equal(f[0].kind, "uncapped");
+	assert_share(f[0].share, 0.95);
+	assert_string_equal(f[1].kind, "max_sectors_kb");
+	assert_share(f[1].share, 0.05);
+	assert_has(f[1].text, "5.0% of requests were capped at 1280 KiB by max_sectors_kb=1280");
+
+	memset(b, 0, sizeof(*b));
+	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 20, 4);
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 96);
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "uncapped");
+	assert_share(f[0].share, 0.96);
+
+	memset(b, 0, sizeof(*b));
+	add_requests(b, BLKIO_OP_WRITE, 1280 * 1024, 20, 49);
+	add_requests(b, BLKIO_OP_WRITE, 64 * 1024, 16, 951);
+	assert_int_equal(compute(dev, b, f), 1);
+	assert_string_equal(f[0].kind, "uncapped");
+	test_free(b);
+	test_free(dev);
+}
+
 /* dd bs=64k: every request is what the application wrote; nothing capped it. */
 static void test_uncapped_app_block_size(void **state)
 {
@@ -559,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_xen_lowered_max_sectors),
 		cmocka_unit_test(test_loop_max_sectors_44),
 		cmocka_unit_test(test_max_sectors_at_hw),
+		cmocka_unit_test(test_min_share),
 		cmocka_unit_test(test_uncapped_app_block_size),
 		cmocka_unit_test(test_read_ahead),
 		cmocka_unit_test(test_read_ahead_capped),

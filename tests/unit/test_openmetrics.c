@@ -243,6 +243,76 @@ static void test_formats(void **state)
 	free(om);
 }
 
+/* The sample names a family of type may have in fmt (OpenMetrics 1.0, "Metric types"). */
+static bool sample_of(enum om_format fmt, const char *family, const char *type, const char *sample)
+{
+	static const char *const hist[] = { "_bucket", "_count", "_sum", "_created" };
+	size_t len = strlen(family), i;
+	const char *rest = sample + len;
+
+	if (strncmp(sample, family, len))
+		return false;
+	if (!strcmp(type, "histogram")) {
+		for (i = 0; i < sizeof(hist) / sizeof(hist[0]); i++)
+			if (!strcmp(rest, hist[i]))
+				return true;
+		return false;
+	}
+	if (fmt == OM_TEXT_0_0_4) /* the family is named by its samples */
+		return !*rest;
+	if (!strcmp(type, "counter"))
+		return !strcmp(rest, "_total") || !strcmp(rest, "_created");
+	if (!strcmp(type, "info"))
+		return !strcmp(rest, "_info");
+	return !*rest;
+}
+
+/*
+ * Every sample belongs to the family above it, named as its type wants; what counts events
+ * since tracing began is a counter in both formats (NAME_total in 0.0.4), nothing else is.
+ */
+static void check_types(enum om_format fmt)
+{
+	static const char *const counters[] = {
+		"requests",	  "bytes",	   "bio_merges",
+		"request_merges", "splits",	   "requeues",
+		"errors",	  "completions",   "untracked_completions",
+		"lost_events",	  "data_requests", "limit_bound_requests",
+		"tracer_reloads",
+	};
+	char family[128] = "", type[32] = "", sample[128], want[160], *t, *line, *save = NULL;
+	size_t i, nr_counters = 0;
+
+	make_disk();
+	t = render(fmt, 105, 100);
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		snprintf(want, sizeof(want), "# TYPE blktrace_bench_%s%s counter", counters[i],
+			 fmt == OM_TEXT_0_0_4 ? "_total" : "");
+		if (!has_line(t, want))
+			fail_msg("no \"%s\"", want);
+	}
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "# TYPE %127s %31s", family, type) == 2) {
+			nr_counters += !strcmp(type, "counter");
+			continue;
+		}
+		if (line[0] == '#')
+			continue;
+		snprintf(sample, sizeof(sample), "%.*s", (int)strcspn(line, "{ "), line);
+		if (!sample_of(fmt, family, type, sample))
+			fail_msg("%s: a sample of %s, of type %s", sample, family, type);
+	}
+	assert_int_equal(nr_counters, sizeof(counters) / sizeof(counters[0]));
+	free(t);
+}
+
+static void test_family_types(void **state)
+{
+	(void)state;
+	check_types(OM_TEXT_0_0_4);
+	check_types(OM_OPENMETRICS_1);
+}
+
 static void test_escaping(void **state)
 {
 	char *t;
@@ -287,11 +357,9 @@ static void test_negotiate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counters_and_gauges),
-		cmocka_unit_test(test_buckets),
-		cmocka_unit_test(test_cumulative),
-		cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_counters_and_gauges), cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_cumulative),	    cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_family_types),	    cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_negotiate),
 	};
 

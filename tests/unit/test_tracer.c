@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The tracer's load-failure message: "needs root" only for a process without the
- * capabilities, a verifier rejection otherwise, named per flavour and program. The
- * fold of the BPF side's per-CPU value into the counters user space reads.
+ * The loaders' load-failure message: "needs root" only for a process without the
+ * capabilities, a verifier rejection otherwise, named per flavour and program; the disk
+ * filter's names compared as BPF compares them. The fold of the BPF side's per-CPU
+ * value into the counters user space reads.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "bpf_load.h"
+#include "bpf_members.h"
 #include "tracer.h"
 
 static void has(const char *s, const char *want)
@@ -23,7 +26,7 @@ static void has(const char *s, const char *want)
 
 static void test_verifier_rejection_as_root(void **state)
 {
-	struct tracer_load_failure f[2] = {
+	struct bpf_load_failure f[2] = {
 		{ -EACCES, "tp_btf_rq_issue",
 		  "\n    R3 max value is outside of the allowed memory range" },
 		{ -EINVAL, "raw_tp_rq_issue", "\n    BPF_STX uses reserved fields" },
@@ -31,7 +34,7 @@ static void test_verifier_rejection_as_root(void **state)
 	char buf[2048];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, true, "6.1.0-57-cloud-amd64");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.1.0-57-cloud-amd64");
 	assert_null(strstr(buf, "needs root"));
 	has(buf, "the kernel (6.1.0-57-cloud-amd64) refused the BPF programs; this is a bug, "
 		 "please report it with the output of -vv");
@@ -43,43 +46,43 @@ static void test_verifier_rejection_as_root(void **state)
 
 static void test_needs_root_without_caps(void **state)
 {
-	struct tracer_load_failure f[2] = { { -EPERM, "", "" }, { 0, "", "" } };
+	struct bpf_load_failure f[2] = { { -EPERM, "", "" }, { 0, "", "" } };
 	char buf[512];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, false, "6.18.0");
+	bpf_load__error(buf, sizeof(buf), f, false, "6.18.0");
 	has(buf, "loading BPF programs needs root");
 	assert_null(strstr(buf, "refused"));
 
 	/* The same EPERM with the capabilities is no privilege problem. */
-	tracer__load_error(buf, sizeof(buf), f, true, "6.18.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.18.0");
 	assert_null(strstr(buf, "needs root"));
 	has(buf, "tp_btf flavour: Operation not permitted");
 }
 
 static void test_only_the_flavours_tried(void **state)
 {
-	struct tracer_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
+	struct bpf_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
 	char buf[512];
 
 	(void)state;
-	tracer__load_error(buf, sizeof(buf), f, true, "5.10.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "5.10.0");
 	assert_null(strstr(buf, "tp_btf flavour"));
 	has(buf, "\n  raw_tp flavour: program raw_tp_split: Permission denied");
 	/* A lone EACCES of raw_tp without capabilities is still "needs root". */
-	tracer__load_error(buf, sizeof(buf), f, false, "5.10.0");
+	bpf_load__error(buf, sizeof(buf), f, false, "5.10.0");
 	has(buf, "needs root");
 }
 
 static void test_truncates_safely(void **state)
 {
-	struct tracer_load_failure f[2] = { { -EACCES, "tp_btf_rq_issue", "\n    x" },
-					    { -EACCES, "raw_tp_rq_issue", "\n    y" } };
+	struct bpf_load_failure f[2] = { { -EACCES, "tp_btf_rq_issue", "\n    x" },
+					 { -EACCES, "raw_tp_rq_issue", "\n    y" } };
 	char buf[40];
 
 	(void)state;
 	memset(buf, 'Z', sizeof(buf));
-	tracer__load_error(buf, sizeof(buf), f, true, "6.1.0");
+	bpf_load__error(buf, sizeof(buf), f, true, "6.1.0");
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 }
 
@@ -88,7 +91,7 @@ static bool bpf_matches(const char kernel[32], const char *name)
 {
 	__u64 want[2], mask[2], got[2];
 
-	tracer__pack_name(name, want, mask);
+	bpf_members__pack_name(name, want, mask);
 	memcpy(got, kernel, sizeof(got));
 	return (got[0] & mask[0]) == want[0] && (got[1] & mask[1]) == want[1];
 }

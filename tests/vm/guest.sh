@@ -287,5 +287,11 @@ rm -f /tmp/loop.img
 # 9. Fleets: ten disks in one set of programs, and serve.
 . "$(dirname "${BASH_SOURCE[0]}")/guest-fleet.sh"
 
+# 10. Requeues: scsi_debug gives requests back.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-requeue.sh"
+
+# 11. --blktrace beside the kernel's own blktrace, and import.
+. "$(dirname "${BASH_SOURCE[0]}")/guest-blktrace.sh"
+
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
 echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"

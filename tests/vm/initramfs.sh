@@ -4,7 +4,7 @@
 #   tests/vm/initramfs.sh OUT.cpio.gz KDIR RELEASE
 #
 # Guest user space: busybox-static for the basics, bash, jq, util-linux's sfdisk,
-# dmsetup, mdadm and mke2fs for the test script, and the tool itself, each with the shared libraries `ldd`
+# dmsetup, mdadm, mke2fs and the kernel's blktrace for the test script, and the tool itself, each with the shared libraries `ldd`
 # names; the test scripts from tests/vm/; and the modules the tests load (with their
 # dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
 set -euo pipefail
@@ -41,12 +41,23 @@ add_bin "$(command -v mdadm)" /usr/sbin/mdadm
 add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
+# The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh), and
+# blkparse to set its events beside ours one by one.
+add_bin "$(command -v blktrace)" /usr/sbin/blktrace
+add_bin "$(command -v blkparse)" /usr/bin/blkparse
 cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"
 cp "$ROOT/tests/vm/init" "$stage/init"
 chmod +x "$stage/init"
 
 # Modules: modprobe resolves the dependencies from the kernel's own modules.dep.
 depmod -b "$kdir" "$rel"
+add_module() { # KO DEST: decompressed
+	case $1 in
+	*.xz) xz -dc "$1" > "$2" ;;
+	*.zst) zstd -qdc "$1" > "$2" ;;
+	*) cp "$1" "$2" ;;
+	esac
+}
 n=0
 for m in "${MODULES[@]}"; do
 	modprobe -d "$kdir" -S "$rel" --show-depends "$m" 2>/dev/null |
@@ -54,11 +65,17 @@ for m in "${MODULES[@]}"; do
 done | awk '!seen[$0]++' | while read -r ko; do
 	n=$((n + 1))
 	name=$(printf '%02d-%s' "$n" "$(basename "$ko" | sed 's/\.ko.*$//').ko")
-	case $ko in
-	*.xz) xz -dc "$ko" > "$stage/lib/modules/$name" ;;
-	*.zst) zstd -qdc "$ko" > "$stage/lib/modules/$name" ;;
-	*) cp "$ko" "$stage/lib/modules/$name" ;;
-	esac
+	add_module "$ko" "$stage/lib/modules/$name"
+done
+# Modules a test loads itself, with parameters of its own (scsi_debug: requeues,
+# tests/vm/guest-requeue.sh): in lib/modules/extra, which init leaves alone. What they
+# depend on (scsi_mod) is among the modules above.
+mkdir -p "$stage/lib/modules/extra"
+extra=(scsi_debug)
+for m in "${extra[@]}"; do
+	ko=$(modprobe -d "$kdir" -S "$rel" --show-depends "$m" 2>/dev/null |
+		sed -n 's/^insmod \([^ ]*\).*/\1/p' | tail -1)
+	[ -z "$ko" ] || add_module "$ko" "$stage/lib/modules/extra/$m.ko"
 done
 echo "$rel" > "$stage/etc/kernel-release"
 

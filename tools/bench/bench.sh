@@ -4,8 +4,8 @@
 # (part 3), and whether a long trace keeps its memory (part 4, the soak).
 #
 # Part 1 runs one fio job (4 KiB random reads, io_uring, iodepth 32, O_DIRECT) on a
-# loop disk of its own on /dev/shm, untraced and under each tracer: ours, with and
-# without --snoop; Debian's libbpf-tools biolatency, biolatency -Q, bitesize and
+# loop disk of its own on /dev/shm, untraced and under each tracer: ours, alone, with
+# --snoop and with --blktrace (its files on tmpfs); Debian's libbpf-tools biolatency, biolatency -Q, bitesize and
 # biosnoop; two bpftrace scripts; two calibration rows. Every tracer runs in the
 # background, passive, so the numbers hold nothing but the cost of tracing. A peer
 # that cannot attach on this kernel is shown so ("cannot attach here: why"). Phases:
@@ -97,7 +97,7 @@ OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 
 # Part 1's configurations, in table order; each is defined in one place, config_def.
 CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
-	libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop
+	blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop
 	bpftrace-biolatency bitesize.bt)
 # Part 3's tracers and shapes (fio iodepth x jobs; disks read at once).
 SCALE_CONFIGS=(blktrace-bench floor-clock libbpf-biolatency)
@@ -388,6 +388,12 @@ config_def() {
 		ready=err:'with .* programs'
 		desc="blktrace-bench --trace $d --snoop FILE (a 72-byte record per request"
 		desc+=" through a ring buffer, plus the aggregates)" ;;
+	blktrace-bench-blktrace)
+		# On tmpfs, beside the disk image: the files' own writes are not the bench's.
+		cmd=("$BB" --trace "$d" -v --blktrace "$work/blktrace" --json "$log.json")
+		ready=err:'with .* programs'
+		desc="blktrace-bench --trace $d --blktrace DIR (blktrace's files: an 80-byte record"
+		desc+=" per event, Q G D C per request, written per CPU; plus the aggregates)" ;;
 	libbpf-biolatency | libbpf-biolatency-Q)
 		cmd=("$LIBBPF_TOOLS/biolatency") peer=1
 		[ "$1" = libbpf-biolatency ] || cmd+=(-Q)
@@ -511,9 +517,11 @@ run_round() {
 		warn "$cfg: no BPF programs found in its fds"
 		return 1
 	fi
-	if [ "${cfg%-snoop}" = blktrace-bench ]; then
-		rm -f "$log.snoop" # up to 72 bytes per I/O: the figures are what we keep
-		ours=$(jq -c '.runs[0].block | {lost_records, traced_completed: .completed, untracked,
+	if [ "${cfg#blktrace-bench}" != "$cfg" ]; then
+		# Up to 72 bytes (snoop) or ~300 (blktrace) per I/O: the figures are what we keep.
+		rm -rf "$log.snoop" "$work/blktrace"
+		ours=$(jq -c '(.blktrace.lost // 0) as $bt | .runs[0].block
+			| {lost_records: (.lost_records + $bt), traced_completed: .completed, untracked,
 			traced_issued: ([.read, .write, .flush, .discard, .other | .requests] | add),
 			lost_completions}' "$log.json") || { warn "$cfg: no report in $log.json"; return 1; }
 	fi

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Reading blktrace files: a set of per-CPU files merged by time, or one stream sorted in
+ * memory. See btrace_read.h.
+ */
+#include <byteswap.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "btrace_read.h"
+#include "btrace_summary.h"
+#include "diag.h"
+
+#define SET_SUFFIX ".blktrace."
+/* Names a directory may hold before the message stops listing them. */
+#define NAMES_LISTED 4
+
+struct stream {
+	FILE *f;
+	bool own;   /* opened here, closed here */
+	char *path; /* for messages */
+	int cpu;    /* a per-CPU file's CPU; -1 for a stream of any */
+	int swap;   /* -1 not known yet, 0 native, 1 the other byte order */
+	uint64_t records;
+	bool has_next;
+	struct btrace_record next;
+};
+
+struct sorted_record {
+	struct btrace_record r;
+	size_t idx; /* the order read: equal times keep it */
+};
+
+struct btrace_reader {
+	char name[DEVICE_NAME_MAX];
+	char where[PATH_MAX + 64];
+	struct stream *streams;
+	unsigned int n;
+	struct sorted_record *sorted; /* a single stream, sorted */
+	size_t nr_sorted, pos;
+};
+
+static void swap_record(struct blk_io_trace *t)
+{
+	t->magic = bswap_32(t->magic);
+	t->sequence = bswap_32(t->sequence);
+	t->time = bswap_64(t->time);
+	t->sector = bswap_64(t->sector);
+	t->bytes = bswap_32(t->bytes);
+	t->action = bswap_32(t->action);
+	t->pid = bswap_32(t->pid);
+	t->device = bswap_32(t->device);
+	t->cpu = bswap_32(t->cpu);
+	t->error = bswap_16(t->error);
+	t->pdu_len = bswap_16(t->pdu_len);
+}
+
+static bool magic_ok(uint32_t magic)
+{
+	return (magic & 0xffffff00) == BLK_IO_TRACE_MAGIC;
+}
+
+/* The header's checks: byte order (from the first record), magic, version, CPU. */
+static int check_header(struct stream *s, struct blk_io_trace *t, struct diag *d)
+{
+	if (s->swap < 0) {
+		if (!magic_ok(t->magic) && !magic_ok(bswap_32(t->magic)))
+			return diag__usage(d, "%s: not a blktrace file (magic 0x%08x)", s->path,
+					   t->magic);
+		s->swap = !magic_ok(t->magic);
+	}
+	if (s->swap)
+		swap_record(t);
+	if (!magic_ok(t->magic))
+		return diag__usage(d, "%s: record %llu: bad magic 0x%08x", s->path,
+				   (unsigned long long)s->records + 1, t->magic);
+	if ((t->magic & 0xff) != BLK_IO_TRACE_VERSION)
+		return diag__usage(d, "%s: blktrace format version %u; this build reads version %u",
+				   s->path, t->magic & 0xff, BLK_IO_TRACE_VERSION);
+	if (t->cpu >= BTRACE_MAX_CPUS || (s->cpu >= 0 && t->cpu != (uint32_t)s->cpu))
+		return diag__usage(d, "%s: record %llu is of CPU %u%s", s->path,
+				   (unsigned long long)s->records + 1, t->cpu,
+				   s->cpu >= 0 ? ", not this file's" : ", out of range");
+	return 0;
+}
+
+/* One record of s: 1, 0 at its end, -errno with d. */
+static int read_one(struct stream *s, struct btrace_record *rec, struct diag *d)
+{
+	size_t got = fread(&rec->t, 1, sizeof(rec->t), s->f), keep;
+	int err;
+
+	if (!got && feof(s->f))
+		return 0;
+	if (got < sizeof(rec->t))
+		goto short_read;
+	err = check_header(s, &rec->t, d);
+	if (err)
+		return err;
+	memset(rec->pdu, 0, sizeof(rec->pdu));
+	keep = rec->t.pdu_len < sizeof(rec->pdu) ? rec->t.pdu_len : sizeof(rec->pdu);
+	if (fread(rec->pdu, 1, keep, s->f) != keep)
+		goto short_read;
+	/* The rest of a longer payload (a message, driver data) is not used. */
+	for (got = keep; got < rec->t.pdu_len; got++)
+		if (fgetc(s->f) == EOF)
+			goto short_read;
+	s->records++;
+	return 1;
+short_read:
+	if (ferror(s->f))
+		return diag__fail(d, -EIO, "%s: read error: %s", s->path, strerror(errno));
+	return diag__usage(d, "%s: truncated after %llu records", s->path,
+			   (unsigned long long)s->records);
+}
+
+static int refill(struct stream *s, struct diag *d)
+{
+	int ret = read_one(s, &s->next, d);
+
+	s->has_next = ret > 0;
+	return ret < 0 ? ret : 0;
+}
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	const struct sorted_record *x = a, *y = b;
+
+	if (x->r.t.time != y->r.t.time)
+		return x->r.t.time < y->r.t.time ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* A single stream: every record in memory, then by time (equal times in file order). */
+static int load_sorted(struct btrace_reader *r, struct diag *d)
+{
+	struct stream *s = &r->streams[0];
+	size_t cap = 0;
+	int ret;
+
+	for (;;) {
+		if (r->nr_sorted == cap) {
+			struct sorted_record *p;
+
+			if (cap >= BTRACE_READ_MAX_SORTED)
+				return diag__usage(d,
+						   "%s: more than %u records in one file; give "
+						   "the per-CPU files (NAME.blktrace.CPU)",
+						   s->path, BTRACE_READ_MAX_SORTED);
+			cap = cap ? cap * 2 : 4096;
+			p = realloc(r->sorted, cap * sizeof(*p));
+			if (!p)
+				return diag__fail(d, -ENOMEM, "out of memory");
+			r->sorted = p;
+		}
+		ret = read_one(s, &r->sorted[r->nr_sorted].r, d);
+		if (ret <= 0)
+			break;
+		r->sorted[r->nr_sorted].idx = r->nr_sorted;
+		r->nr_sorted++;
+	}
+	if (ret < 0)
+		return ret;
+	if (!r->nr_sorted)
+		return diag__usage(d, "%s: empty: no blktrace records", s->path);
+	qsort(r->sorted, r->nr_sorted, sizeof(*r->sorted), cmp_sorted);
+	return 0;
+}
+
+int btrace_read__next(struct btrace_reader *r, struct btrace_record *rec, struct diag *d)
+{
+	struct stream *best = NULL;
+	unsigned int i;
+
+	if (r->sorted) {
+		if (r->pos >= r->nr_sorted)
+			return 0;
+		*rec = r->sorted[r->pos++].r;
+		return 1;
+	}
+	/* The stream whose next record is earliest; on a tie the lower CPU, as blkparse. */
+	for (i = 0; i < r->n; i++)
+		if (r->streams[i].has_next &&
+		    (!best || r->streams[i].next.t.time < best->next.t.time))
+			best = &r->streams[i];
+	if (!best)
+		return 0;
+	*rec = best->next;
+	return refill(best, d) ?: 1;
+}
+
+/* NAME and CPU of a per-CPU file's name (NAME.blktrace.CPU); false for any other. */
+static bool set_file(const char *fname, char *name, size_t len, unsigned int *cpu)
+{
+	const char *suffix = strstr(fname, SET_SUFFIX), *digits;
+	char *end;
+	unsigned long v;
+
+	if (!suffix || suffix == fname || (size_t)(suffix - fname) >= len)
+		return false;
+	digits = suffix + strlen(SET_SUFFIX);
+	if (*digits < '0' || *digits > '9')
+		return false;
+	errno = 0;
+	v = strtoul(digits, &end, 10);
+	if (*end || errno || v >= BTRACE_MAX_CPUS)
+		return false;
+	snprintf(name, len, "%.*s", (int)(suffix - fname), fname);
+	*cpu = v;
+	return true;
+}
+
+/* The one trace a directory holds: its NAME into r->name. */
+static int find_set(const char *dir, struct btrace_reader *r, struct diag *d)
+{
+	char names[NAMES_LISTED][DEVICE_NAME_MAX], name[DEVICE_NAME_MAX], listed[512] = "";
+	unsigned int cpu, n = 0, i;
+	bool more = false;
+	struct dirent *e;
+	DIR *dh = opendir(dir);
+
+	if (!dh)
+		return diag__fail(d, -errno, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(dh))) {
+		if (!set_file(e->d_name, name, sizeof(name), &cpu))
+			continue;
+		for (i = 0; i < n && strcmp(names[i], name); i++)
+			;
+		if (i < n)
+			continue;
+		if (n == NAMES_LISTED) {
+			more = true;
+			continue;
+		}
+		snprintf(names[n++], sizeof(names[0]), "%s", name);
+	}
+	closedir(dh);
+	if (!n)
+		return diag__usage(d, "%s: no blktrace files in it (NAME.blktrace.CPU)", dir);
+	snprintf(r->name, sizeof(r->name), "%s", names[0]);
+	if (n == 1)
+		return 0;
+	for (i = 0; i < n; i++)
+		snprintf(listed + strlen(listed), sizeof(listed) - strlen(listed), "%s%s",
+			 i ? ", " : "", names[i]);
+	return diag__usage(d, "%s holds the traces of %s%s: name one (%s/%s)", dir, listed,
+			   more ? ", ..." : "", dir, names[0]);
+}
+
+/* The per-CPU files of DIR/NAME, from CPU 0 up to the first missing one, as blkparse. */
+static int open_set(struct btrace_reader *r, const char *dir, struct diag *d)
+{
+	unsigned int cpu;
+	struct stat st;
+	char *path;
+	int err;
+
+	for (cpu = 0; cpu < BTRACE_MAX_CPUS; cpu++) {
+		struct stream *s;
+
+		if (asprintf(&path, "%s/%s" SET_SUFFIX "%u", dir, r->name, cpu) < 0)
+			return diag__fail(d, -ENOMEM, "out of memory");
+		if (stat(path, &st)) {
+			free(path);
+			break;
+		}
+		s = realloc(r->streams, (r->n + 1) * sizeof(*s));
+		if (!s) {
+			free(path);
+			return diag__fail(d, -ENOMEM, "out of memory");
+		}
+		r->streams = s;
+		s = &r->streams[r->n++];
+		memset(s, 0, sizeof(*s));
+		s->path = path;
+		s->cpu = cpu;
+		s->swap = -1;
+		s->own = true;
+		s->f = fopen(path, "rb");
+		if (!s->f)
+			return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
+		err = refill(s, d);
+		if (err)
+			return err;
+	}
+	snprintf(r->where, sizeof(r->where), "%s/%s" SET_SUFFIX "0-%u", dir, r->name, cpu - 1);
+	return 0;
+}
+
+static struct btrace_reader *new_reader(void)
+{
+	return calloc(1, sizeof(struct btrace_reader));
+}
+
+int btrace_read__open_stream(FILE *f, const char *name, struct btrace_reader **out, struct diag *d)
+{
+	struct btrace_reader *r = new_reader();
+	const char *base = strrchr(name, '/');
+	int err;
+
+	*out = NULL;
+	if (!r || !(r->streams = calloc(1, sizeof(*r->streams))) ||
+	    !(r->streams[0].path = strdup(name))) {
+		btrace_read__close(r);
+		return diag__fail(d, -ENOMEM, "out of memory");
+	}
+	r->n = 1;
+	r->streams[0].f = f;
+	r->streams[0].cpu = -1;
+	r->streams[0].swap = -1;
+	snprintf(r->name, sizeof(r->name), "%s", base ? base + 1 : name);
+	snprintf(r->where, sizeof(r->where), "%s", name);
+	err = load_sorted(r, d);
+	if (err) {
+		btrace_read__close(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+/*
+ * PATH as blkparse -i takes it: DIR (its one trace), NAME.blktrace.N or DIR/NAME (the
+ * set); 1 for any other file: a stream.
+ */
+static int open_path(const char *path, struct btrace_reader *r, struct diag *d)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX];
+	unsigned int cpu;
+	struct stat st;
+	int err;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		err = find_set(path, r, d);
+		return err ? err : open_set(r, path, d);
+	}
+	if (!set_file(base, r->name, sizeof(r->name), &cpu)) {
+		if (!stat(path, &st))
+			return 1;
+		snprintf(r->name, sizeof(r->name), "%s", base);
+	}
+	err = open_set(r, dir, d);
+	if (!err && !r->n)
+		err = diag__fail(d, -ENOENT, "%s: %s", path, strerror(ENOENT));
+	return err;
+}
+
+int btrace_read__open(const char *path, struct btrace_reader **out, struct diag *d)
+{
+	struct btrace_reader *r = new_reader();
+	FILE *f;
+	int err;
+
+	*out = NULL;
+	if (!r)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	err = open_path(path, r, d);
+	if (err == 1) { /* one stream of any CPU */
+		btrace_read__close(r);
+		f = fopen(path, "rb");
+		if (!f)
+			return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
+		err = btrace_read__open_stream(f, path, out, d);
+		if (!err) {
+			(*out)->streams[0].own = true;
+			return 0;
+		}
+		fclose(f);
+		return err;
+	}
+	if (err) {
+		btrace_read__close(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+const char *btrace_read__name(const struct btrace_reader *r)
+{
+	return r->name;
+}
+
+const char *btrace_read__where(const struct btrace_reader *r)
+{
+	return r->where;
+}
+
+void btrace_read__close(struct btrace_reader *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	for (i = 0; r->streams && i < r->n; i++) {
+		if (r->streams[i].own && r->streams[i].f)
+			fclose(r->streams[i].f);
+		free(r->streams[i].path);
+	}
+	free(r->streams);
+	free(r->sorted);
+	free(r);
+}

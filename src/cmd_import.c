@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The import command: blktrace files (ours, from --blktrace, or the kernel's, from
+ * `blktrace -d DEV`, taken where blktrace runs) into a result: the report with its
+ * histograms and findings, its JSON, a file compare takes. The events become block
+ * statistics in btrace_stats.c; the disk's limits, for the findings, come from
+ * --limits-from (a disk here, or a saved info --json), else are unknown.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "btrace_read.h"
+#include "btrace_stats.h"
+#include "cli.h"
+#include "commands.h"
+#include "device_load.h"
+#include "report_out.h"
+#include "text.h"
+
+/* What the trace holds: the events counted and summed up, and its name. */
+struct imported {
+	struct btrace_summary sum; /* one set */
+	struct block_stats *b;	   /* the run's */
+	double seconds;
+	bool bio_based;
+};
+
+static int read_all(struct btrace_reader *r, struct btrace_stats *st,
+		    struct btrace_set_summary *set, struct diag *d)
+{
+	struct btrace_record rec;
+	int ret, err;
+
+	while ((ret = btrace_read__next(r, &rec, d)) > 0) {
+		err = btrace_summary__add(set, &rec.t);
+		if (!err)
+			err = btrace_stats__add(st, &rec);
+		if (err)
+			return diag__fail(d, err, "%s", strerror(-err));
+	}
+	return ret;
+}
+
+static int read_trace(const char *path, struct imported *im, struct diag *d)
+{
+	struct btrace_reader *r = NULL;
+	struct btrace_stats *st = NULL;
+	struct btrace_set_summary *set;
+	int err;
+
+	im->sum.sets = set = calloc(1, sizeof(*set));
+	if (!set || btrace_stats__new(&st)) {
+		free(st);
+		return diag__fail(d, -ENOMEM, "out of memory");
+	}
+	im->sum.nr_sets = 1;
+	err = btrace_read__open(path, &r, d);
+	if (!err) {
+		snprintf(set->name, sizeof(set->name), "%s", btrace_read__name(r));
+		snprintf(im->sum.where, sizeof(im->sum.where), "%s", btrace_read__where(r));
+		err = read_all(r, st, set, d);
+	}
+	if (!err && !set->total.events)
+		err = diag__usage(d, "%s: no events in the trace", path);
+	if (!err)
+		btrace_stats__result(st, im->b, &im->seconds, &im->bio_based);
+	btrace_stats__free(st);
+	btrace_read__close(r);
+	return err;
+}
+
+/* The disk: as --limits-from describes it, else what the trace says (no limits). */
+static int trace_device(const struct options *o, const struct env_config *cfg,
+			const struct imported *im, struct device *dev, struct diag *d)
+{
+	const struct btrace_set_summary *set = &im->sum.sets[0];
+	struct stat st;
+	int err = 0;
+
+	if (o->limits_from && !stat(o->limits_from, &st) && S_ISREG(st.st_mode))
+		err = device_load__file(o->limits_from, dev, d);
+	else if (o->limits_from)
+		err = device__resolve(cfg->sysfs_root, o->limits_from, dev, d);
+	else
+		device_load__named(set->name, set->dev >> 20, set->dev & 0xfffff, dev);
+	if (err)
+		return err;
+	dev->bio_based |= im->bio_based;
+	return 0;
+}
+
+static int build(const struct options *o, const struct env_config *cfg, struct imported *im,
+		 struct result *res, struct diag *d)
+{
+	struct run *run = result__add_run(res, true, false);
+	int err;
+
+	if (!run)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	im->b = run->block;
+	err = read_trace(o->positional[0], im, d);
+	if (!err)
+		err = trace_device(o, cfg, im, &res->device, d);
+	if (err)
+		return err;
+	res->has_device = true;
+	res->lat_from_queue = true;
+	snprintf(res->tool_version, sizeof(res->tool_version), "%s", BLKTRACE_BENCH_VERSION);
+	text__join(res->command_line, sizeof(res->command_line), o->argc, o->argv);
+	snprintf(run->label, sizeof(run->label), "import %s", im->sum.sets[0].name);
+	run->seconds = im->seconds;
+	/* blktrace records no segment counts: no finding may weigh them. */
+	run->has_limits = true;
+	run->limits = res->device.limits;
+	run->limits.max_segments = -1;
+	run->limits.max_segment_size = -1;
+	res->blktrace = malloc(sizeof(*res->blktrace));
+	if (!res->blktrace)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	*res->blktrace = im->sum;
+	memset(&im->sum, 0, sizeof(im->sum));
+	return 0;
+}
+
+int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d)
+{
+	struct outfile_input in[2] = { { o->positional[0], "the trace" },
+				       { o->limits_from, "--limits-from" } };
+	struct imported im = {};
+	struct outfile json = {};
+	struct result res = {};
+	const struct btrace_set_summary *set;
+	int err = 0;
+
+	if (o->json)
+		err = outfile__open(&json, "--json", o->json, in, 2, d);
+	if (!err)
+		err = build(o, cfg, &im, &res, d);
+	if (!err) {
+		set = &res.blktrace->sets[0];
+		fprintf(stderr, "blktrace-bench: %llu events of %s on %u CPU%s from %s\n",
+			(unsigned long long)set->total.events, set->name, set->nr_cpus,
+			set->nr_cpus == 1 ? "" : "s", res.blktrace->where);
+		if (!o->limits_from)
+			fprintf(stderr, "blktrace-bench: no queue limits, no findings: "
+					"--limits-from DEV|FILE gives them\n");
+		err = report_out__write(&res, o->json, &json, false, false, d);
+	}
+	outfile__abort(&json);
+	btrace_summary__free(&im.sum);
+	result__free(&res);
+	return err;
+}
