@@ -37,7 +37,7 @@ struct tracer {
 
 /*
  * bpf_loop (5.17) lets the issue program walk the slots for lost completions
- * (blkio.bpf.c, lost_in_flight); older kernels load the issue program without the walk.
+ * (blkio.bpf.c, issue_depth); older kernels load the issue program without the walk.
  */
 static bool has_bpf_loop(void)
 {

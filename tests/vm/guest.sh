@@ -197,6 +197,30 @@ if run flush-vda --trace vda --json "$W/flush.json" -- \
 		"$(jqv "$W/flush.json" .runs[0].block.untracked)" 0
 fi
 
+# 4c. --snoop, both flavours: a record per write the disk completed, each naming dd (its
+# process read through BTF where the kernel has bpf_get_current_task_btf, 5.11, else
+# by helpers), issued directly (vda) and through mq-deadline on sda, where each request
+# is inserted first and its process comes from the insert.
+sched0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/sda/queue/scheduler)
+echo mq-deadline > /sys/block/sda/queue/scheduler
+for disk in vda sda; do
+	for flavour in tp_btf raw_tp; do
+		force=(); [ $flavour = raw_tp ] && force=(--raw-tp)
+		c0=$(diskstat 5 "$disk")
+		run "snoop-$disk-$flavour" --trace "$disk" "${force[@]}" --snoop "$W/s.snoop" -- \
+			dd if=/dev/zero of=/dev/"$disk" bs=64k count=32 oflag=direct || continue
+		c1=$(diskstat 5 "$disk")
+		"$BB" --snoop-text "$W/s.snoop" > "$W/s.txt"
+		t="snoop $disk $flavour ($(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/$disk/queue/scheduler))"
+		expect_eq "$t: a record per write" "$(awk 'NR > 1 && $5 == "write"' "$W/s.txt" | wc -l)" \
+			$((c1 - c0))
+		expect_eq "$t: each names dd, one process" \
+			"$(awk 'NR > 1 && $5 == "write" { print $2, $3 }' "$W/s.txt" | sort -u | wc -l) \
+$(awk 'NR > 1 && $5 == "write" { print $3 }' "$W/s.txt" | sort -u)" "1 dd"
+	done
+done
+echo "$sched0" > /sys/block/sda/queue/scheduler
+
 # The issue program that keeps lost completions out of the depth needs bpf_loop (5.17).
 if run walk -v --trace vda -- true; then
 	if awk -v v="$(uname -r)" 'BEGIN { split(v, a, "."); exit !(a[1] > 5 || (a[1] == 5 && a[2] >= 17)) }'; then
