@@ -6,6 +6,9 @@
 
 command -v fio > /dev/null || { skip "fio missing (tools/deps.sh test installs it)"; finish; exit 0; }
 stats0=$(cat /proc/sys/kernel/bpf_stats_enabled)
+# make bench runs it after bench.sh into the same directory: bench.sh's files stay.
+mkdir -p "$TMP/fleet"
+for f in table.txt rounds.jsonl; do echo "bench.sh's $f" > "$TMP/fleet/$f"; done
 BENCH_OUT="$TMP/fleet" "$ROOT/tools/bench/fleet.sh" --smoke > "$TMP/out" 2>&1
 rc=$?
 expect_eq "fleet.sh --smoke: exit status" "$rc" 0
@@ -13,7 +16,10 @@ expect_eq "fleet.sh --smoke: exit status" "$rc" 0
 expect_eq "every size measured" "$(jq -c '[.sizes[].disks]' "$TMP/fleet/fleet.json")" "[1,2,4,10]"
 expect_true "a cost per I/O for every size" \
 	jq -e '[.sizes[].bpf_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
-expect_true "the table printed" grep -q "^10 .*ns/IO\|^10 " "$TMP/fleet/table.txt"
+expect_true "the table printed" grep -q "^10 .*ns/IO\|^10 " "$TMP/fleet/fleet-table.txt"
+for f in table.txt rounds.jsonl; do
+	expect_eq "bench.sh's $f left as it was" "$(cat "$TMP/fleet/$f")" "bench.sh's $f"
+done
 expect_eq "no loop device left on its images" "$(losetup -a | grep -c blktrace-bench-fleet)" 0
 expect_eq "no work directory left" "$(ls -d /dev/shm/blktrace-bench-fleet.* 2> /dev/null | wc -l)" 0
 expect_eq "bpf_stats_enabled as it was" "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats0"

@@ -75,7 +75,7 @@ run_fio() {
 		--output-format=json "${args[@]}" | jq '.jobs[0].read.iops'
 }
 
-: > "$OUT/rounds.jsonl"
+: > "$OUT/fleet-rounds.jsonl"
 failed=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for n in "${SIZES[@]}"; do
@@ -107,9 +107,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			--argjson cpu "$(((cpu1 - cpu0) * 1000 / $(getconf CLK_TCK)))" --argjson rss "$rss" \
 			'{disks: $n, round: $r, untraced_iops: $base, traced_iops: $iops,
 			  pct_of_untraced: (100 * $iops / $base), bpf_ns_per_io: ($ns / ([$ios, 1] | max)),
-			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}' >> "$OUT/rounds.jsonl"
+			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}' >> "$OUT/fleet-rounds.jsonl"
 		printf 'bench fleet:   round %d, %2d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO\n' \
-			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/rounds.jsonl")"
+			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/fleet-rounds.jsonl")"
 	done
 done
 
@@ -124,7 +124,7 @@ def median: sort | if length == 0 then null elif length % 2 == 1 then .[length /
 	bpf_ns_per_io: ([.[].bpf_ns_per_io] | median), pct_of_untraced: ([.[].pct_of_untraced] | median),
 	traced_iops: ([.[].traced_iops] | median), tool_cpu_ms: ([.[].tool_cpu_ms] | median),
 	peak_rss_kib: ([.[].peak_rss_kib] | max)})),
- runs: .}' "$OUT/rounds.jsonl" > "$OUT/fleet.json"
+ runs: .}' "$OUT/fleet-rounds.jsonl" > "$OUT/fleet.json"
 
 echo
 say "several disks in one tracer: fio on all N at once, ${RUNTIME}s x $ROUNDS rounds (medians)," \
@@ -135,6 +135,6 @@ say "several disks in one tracer: fio on all N at once, ${RUNTIME}s x $ROUNDS ro
 		.peak_rss_kib / 1024] | @tsv' "$OUT/fleet.json" |
 		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6 }'
 	echo "10 disks: members 9 and 10 matched through the member_map hash map."
-} | tee "$OUT/table.txt"
+} | tee "$OUT/fleet-table.txt"
 say "wrote ${OUT#"$ROOT"/}/fleet.json"
 exit $failed
