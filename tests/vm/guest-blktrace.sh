@@ -131,38 +131,20 @@ fi
 
 # B3. Requeues (R): scsi_debug answers every 4th command "host busy" (guest-requeue.sh
 # says how), beside the kernel's blktrace; then import counts them as in its trace.
-sd_ko=/lib/modules/extra/scsi_debug.ko
-sd_dir=/sys/bus/pseudo/drivers/scsi_debug
-if [ ! -e "$sd_ko" ]; then
-	skip "blktrace requeue: no scsi_debug module for this kernel"
-elif ! insmod "$sd_ko" dev_size_mb=16 statistics=1; then
-	not_ok "blktrace requeue: insmod scsi_debug failed"
-else
-	sd=""
-	for _ in $(seq 1 100); do
-		set -- "$sd_dir"/adapter*/host*/target*/*/block/*
-		[ -e "$1" ] && [ "$(cat "$1/size")" -gt 0 ] &&
-			dd if="/dev/${1##*/}" of=/dev/null bs=4k count=1 iflag=direct 2> /dev/null &&
-			sd=${1##*/} && break
-		sleep 0.1
-	done
-	if [ -z "$sd" ]; then
-		not_ok "blktrace requeue: scsi_debug made no disk that reads"
-	else
-		echo 4 > "$sd_dir/every_nth"
-		echo 0x8000 > "$sd_dir/opts" # SDEBUG_OPT_HOST_BUSY
-		kernel_trace "$sd" "$W/kbtr" run bt-requeue --trace "$sd" --blktrace "$W/btr" \
-			--json "$W/btr.json" -- dd if=/dev/zero of="/dev/$sd" bs=4k count=64 oflag=direct
-		echo 0 > "$sd_dir/opts"
-		echo 0 > "$sd_dir/every_nth"
-		j=$W/btr.json
-		expect_cmp "blktrace requeue: R logged" "$(jqv "$j" '.blktrace.sets[0].actions.R // 0')" \
-			">" 0
-		against_kernel "blktrace requeue" "$j" "$W/btr" "$W/kbtr" "$sd" &&
-			run bt-requeue-import import "$W/btr" --json "$W/btri.json" &&
-			expect_eq "blktrace requeue: import of ours == import of the kernel's: requeues" \
-				"$(jqv "$W/btri.json" .runs[0].block.requeues)" \
-				"$(jqv "$W/kbtr.json" .runs[0].block.requeues)"
-	fi
+if scsi_debug_up "blktrace requeue"; then
+	echo 4 > "$SD_DIR/every_nth"
+	echo 0x8000 > "$SD_DIR/opts" # SDEBUG_OPT_HOST_BUSY
+	kernel_trace "$sd" "$W/kbtr" run bt-requeue --trace "$sd" --blktrace "$W/btr" \
+		--json "$W/btr.json" -- dd if=/dev/zero of="/dev/$sd" bs=4k count=64 oflag=direct
+	echo 0 > "$SD_DIR/opts"
+	echo 0 > "$SD_DIR/every_nth"
+	j=$W/btr.json
+	expect_cmp "blktrace requeue: R logged" "$(jqv "$j" '.blktrace.sets[0].actions.R // 0')" \
+		">" 0
+	against_kernel "blktrace requeue" "$j" "$W/btr" "$W/kbtr" "$sd" &&
+		run bt-requeue-import import "$W/btr" --json "$W/btri.json" &&
+		expect_eq "blktrace requeue: import of ours == import of the kernel's: requeues" \
+			"$(jqv "$W/btri.json" .runs[0].block.requeues)" \
+			"$(jqv "$W/kbtr.json" .runs[0].block.requeues)"
 	rmmod scsi_debug || not_ok "blktrace requeue: rmmod scsi_debug failed"
 fi

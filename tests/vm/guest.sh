@@ -58,6 +58,34 @@ run() {
 	return 0
 }
 
+# scsi_debug_up LABEL: load scsi_debug (made by initramfs.sh) and wait for its disk, once
+# the kernel's scan has read it and it answers (before any busy); its name in $sd. On
+# failure a skip (no module for this kernel) or a FAIL under LABEL, the module unloaded,
+# and status 1. The caller unloads it after its tests: rmmod scsi_debug.
+SD_DIR=/sys/bus/pseudo/drivers/scsi_debug
+scsi_debug_up() {
+	local ko=/lib/modules/extra/scsi_debug.ko
+	sd=""
+	if [ ! -e "$ko" ]; then
+		skip "$1: no scsi_debug module for this kernel"
+		return 1
+	fi
+	if ! insmod "$ko" dev_size_mb=16 statistics=1; then
+		not_ok "$1: insmod scsi_debug failed"
+		return 1
+	fi
+	for _ in $(seq 1 100); do
+		set -- "$1" "$SD_DIR"/adapter*/host*/target*/*/block/*
+		[ -e "$2" ] && [ "$(cat "$2/size")" -gt 0 ] &&
+			dd if="/dev/${2##*/}" of=/dev/null bs=4k count=1 iflag=direct 2> /dev/null &&
+			sd=${2##*/} && return 0
+		sleep 0.1
+	done
+	not_ok "$1: scsi_debug made no disk that reads"
+	rmmod scsi_debug || not_ok "$1: rmmod scsi_debug failed"
+	return 1
+}
+
 sysfs_restore=()
 set_sysfs() { sysfs_restore+=("$1=$(cat "$1")"); echo "$2" > "$1"; }
 restore_all() {
