@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* The /metrics endpoint over libmicrohttpd; see http_metrics.h. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,53 @@ int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct
 	return 0;
 }
 
+/*
+ * libmicrohttpd is opened when a server starts (dlopen), not linked: linked, it and the
+ * TLS libraries it needs (gnutls, p11-kit, nettle, gmp...: 2.3 MiB of resident memory
+ * here) are mapped and initialised by every command, trace included, which never serves
+ * HTTP. Each function has the header's own prototype (typeof), so calls are checked as
+ * before. The ABI has been libmicrohttpd.so.12 since 2014 (Debian: libmicrohttpd12).
+ */
+#define MHD_SONAME "libmicrohttpd.so.12"
+#define MHD_FUNCS(X)                                                                               \
+	X(start_daemon)                                                                            \
+	X(stop_daemon)                                                                             \
+	X(get_daemon_info)                                                                         \
+	X(create_response_from_buffer)                                                             \
+	X(create_response_from_buffer_with_free_callback_cls)                                      \
+	X(add_response_header)                                                                     \
+	X(queue_response)                                                                          \
+	X(destroy_response)                                                                        \
+	X(lookup_connection_value)
+
+static struct {
+#define MHD_POINTER(f) __typeof__(MHD_##f) *f;
+	MHD_FUNCS(MHD_POINTER)
+#undef MHD_POINTER
+} mhd;
+
+/* Open the library once (the main thread, before any server thread). */
+static int mhd_open(struct diag *d)
+{
+	static bool opened;
+	void *lib;
+
+	if (opened)
+		return 0;
+	lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return diag__fail(d, -ENOENT,
+				  "serve needs libmicrohttpd (Debian: libmicrohttpd12): %s",
+				  dlerror());
+#define MHD_LOOKUP(f)                                                                              \
+	if (!(*(void **)&mhd.f = dlsym(lib, "MHD_" #f)))                                           \
+		return diag__fail(d, -ENOENT, "%s has no MHD_" #f ": %s", MHD_SONAME, dlerror());
+	MHD_FUNCS(MHD_LOOKUP)
+#undef MHD_LOOKUP
+	opened = true; /* kept open for the process's life, as a linked library is */
+	return 0;
+}
+
 /* libmicrohttpd's own messages: bad clients are normal on a server, heard only with -v. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
@@ -75,16 +124,16 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status,
 				  const char *allow)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+		mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = mhd.queue_response(c, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -96,7 +145,7 @@ static void put_exposition(void *cls)
 static enum MHD_Result reply_metrics(struct http_metrics *h, struct MHD_Connection *c)
 {
 	const char *accept =
-		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+		mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enum om_format fmt = openmetrics__negotiate(accept);
 	struct MHD_Response *r;
 	struct exposition *x;
@@ -106,15 +155,15 @@ static enum MHD_Result reply_metrics(struct http_metrics *h, struct MHD_Connecti
 		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot read the BPF maps\n",
 				  NULL);
 	/* The response holds a reference; the last one sent frees the text. */
-	r = MHD_create_response_from_buffer_with_free_callback_cls(x->len, x->text, put_exposition,
+	r = mhd.create_response_from_buffer_with_free_callback_cls(x->len, x->text, put_exposition,
 								   x);
 	if (!r) {
 		exposition__put(x);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics__content_type(fmt));
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics__content_type(fmt));
+	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -147,6 +196,11 @@ int http_metrics__start(const struct http_listen *l, struct exporter *e, int ver
 	*out = NULL;
 	if (!h)
 		return diag__fail(d, -ENOMEM, "out of memory");
+	err = mhd_open(d);
+	if (err) {
+		free(h);
+		return err;
+	}
 	h->e = e;
 	h->verbose = verbose;
 	if (l->addr.ss_family == AF_INET6)
@@ -154,7 +208,7 @@ int http_metrics__start(const struct http_listen *l, struct exporter *e, int ver
 	/* The server's thread leaves the stop signals to the main thread's sleeps. */
 	stop_signals__block(&old);
 	errno = 0;
-	h->daemon = MHD_start_daemon(
+	h->daemon = mhd.start_daemon(
 		flags, 0, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, &l->addr,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_MAX_CONNECTIONS,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_SECONDS,
@@ -178,7 +232,7 @@ int http_metrics__start(const struct http_listen *l, struct exporter *e, int ver
 unsigned int http_metrics__port(const struct http_metrics *h)
 {
 	const union MHD_DaemonInfo *info =
-		MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+		mhd.get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
 
 	return info ? info->port : 0;
 }
@@ -187,6 +241,6 @@ void http_metrics__stop(struct http_metrics *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->daemon);
+	mhd.stop_daemon(h->daemon);
 	free(h);
 }

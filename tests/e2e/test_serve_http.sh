@@ -14,6 +14,17 @@ CLIENTS=$ROOT/tests/e2e/http_clients.py
 make_loop A 64M || { not_ok "losetup"; finish; exit 1; }
 a=$(basename "$A")
 start_serve PORT "$TMP/serve.log" --trace "$a" || { finish; exit 1; }
+# serve opens libmicrohttpd (and the TLS libraries it brings) itself; a trace never maps it.
+expect_true "serve has libmicrohttpd mapped" grep -q libmicrohttpd "/proc/$SERVE_PID/maps"
+"$BB" -v --trace "$a" --duration 30 > /dev/null 2> "$TMP/plain.err" &
+plain=$!
+background "$plain"
+if wait_until 10 "the tracing line" grep -q '^blktrace-bench: tracing' "$TMP/plain.err"; then
+	expect_eq "a trace maps no libmicrohttpd" "$(grep -c libmicrohttpd "/proc/$plain/maps")" 0
+fi
+kill -INT "$plain" 2> /dev/null
+wait "$plain"
+expect_eq "that trace, interrupted: exit status" "$?" 0
 alive() { kill -0 "$SERVE_PID" 2> /dev/null && [ "$(metric "$PORT" blktrace_bench_traced_devices)" = 1 ]; }
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status"; }
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }

@@ -40,6 +40,10 @@ add_bin "$(command -v dmsetup)" /usr/sbin/dmsetup
 add_bin "$(command -v mdadm)" /usr/sbin/mdadm
 add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
+# serve opens libmicrohttpd itself (dlopen), so ldd does not name it: it and its libraries.
+mhd=$(/sbin/ldconfig -p | awk '/libmicrohttpd\.so\.12 .*x86-64/ { print $NF; exit }')
+[ -n "$mhd" ] || { echo "initramfs: libmicrohttpd.so.12 not found (tools/deps.sh installs it)" >&2; exit 1; }
+add_bin "$mhd"
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
 # The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh), and
 # blkparse to set its events beside ours one by one.
