@@ -20,7 +20,6 @@
 struct btrace {
 	struct blktrace_bpf *skel;
 	size_t ring_bytes;
-	bool btf_flavour;
 };
 
 #define NR_TPS 12
@@ -119,6 +118,7 @@ static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d)
 {
 	struct btrace *b = calloc(1, sizeof(*b));
+	bool btf_flavour;
 	int err;
 
 	*out = NULL;
@@ -128,7 +128,7 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	err = bpf_load__any(&load_ops, b,
 			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
 						     opts->verbose },
-			    &b->btf_flavour, d);
+			    &btf_flavour, d);
 	if (err) {
 		btrace__close(b);
 		return err;
@@ -207,14 +207,4 @@ int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS])
 			err = add_skipped(c[i].raw_prog, &skipped[act[i]]);
 	}
 	return err;
-}
-
-const char *btrace__flavour(const struct btrace *b)
-{
-	return b->btf_flavour ? "tp_btf" : "raw_tp";
-}
-
-size_t btrace__map_bytes(const struct btrace *b)
-{
-	return bpf_load__map_bytes(b->skel->obj);
 }

@@ -43,7 +43,5 @@ int btrace__lost(struct btrace *b, uint64_t *lost);
  * 0 or -errno.
  */
 int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS]);
-const char *btrace__flavour(const struct btrace *b);
-size_t btrace__map_bytes(const struct btrace *b);
 
 #endif /* BLKTRACE_BENCH_BTRACE_H */

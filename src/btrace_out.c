@@ -16,6 +16,7 @@
 #include "blktrace.h"
 #include "btrace_out.h"
 #include "diag.h"
+#include "fleet.h" /* fleet__name: a set is named as its disk is everywhere */
 #include "ringbuf_drain.h"
 
 /* 10 ms at 150k IOPS and ~5 records per I/O is ~600 KB of the 16 MiB ring buffer. */
@@ -44,11 +45,6 @@ struct btrace_out {
 	uint64_t t0; /* CLOCK_MONOTONIC when tracing started */
 	int err;     /* the drain thread's first write error */
 };
-
-const char *btrace_out__set_name(const struct device *dev)
-{
-	return dev->part_name[0] ? dev->part_name : dev->name;
-}
 
 static uint32_t set_dev(const struct device *dev)
 {
@@ -129,7 +125,7 @@ int btrace_out__open(struct btrace_out **out, const char *dir, const struct devi
 	for (i = 0; i < n && !err; i++) {
 		o->sets[i].dev = set_dev(devs[i]);
 		snprintf(o->sum.sets[i].name, sizeof(o->sum.sets[i].name), "%s",
-			 btrace_out__set_name(devs[i]));
+			 fleet__name(devs[i]));
 		err = open_set(o, &o->sets[i], o->sum.sets[i].name, inputs, nr_inputs, d);
 	}
 	if (err) {

@@ -51,7 +51,4 @@ int btrace_out__commit(struct btrace_out *o, struct btrace_summary *sum, struct 
 /* Stop, remove the unnamed files (and DIR if it was made), free. NULL is safe. */
 void btrace_out__close(struct btrace_out *o);
 
-/* The file-set name of a traced device: its partition's name, else its own. */
-const char *btrace_out__set_name(const struct device *dev);
-
 #endif /* BLKTRACE_BENCH_BTRACE_OUT_H */

@@ -101,8 +101,11 @@ static int mhd_open(struct diag *d)
 				  "serve needs libmicrohttpd (Debian: libmicrohttpd12): %s",
 				  dlerror());
 #define MHD_LOOKUP(f)                                                                              \
-	if (!(*(void **)&mhd.f = dlsym(lib, "MHD_" #f)))                                           \
-		return diag__fail(d, -ENOENT, "%s has no MHD_" #f ": %s", MHD_SONAME, dlerror());
+	if (!(*(void **)&mhd.f = dlsym(lib, "MHD_" #f))) {                                         \
+		diag__fail(d, -ENOENT, "%s has no MHD_" #f ": %s", MHD_SONAME, dlerror());         \
+		dlclose(lib);                                                                      \
+		return -ENOENT;                                                                    \
+	}
 	MHD_FUNCS(MHD_LOOKUP)
 #undef MHD_LOOKUP
 	opened = true; /* kept open for the process's life, as a linked library is */
