@@ -159,7 +159,14 @@ static __always_inline int emit(member_t *m, __u64 sector, __u32 bytes, __u32 ac
 	return 0;
 }
 
-/* blk_add_trace_bio: a bio's sector, size and flags. */
+/* blk_add_trace_bio: a bio's sector, size and flags, with ACT, ERROR and a payload. */
+static __always_inline int bio_emit(member_t *m, struct bio *bio, bool btf, __u32 act,
+				    __s32 error, const void *pdu, __u32 pdu_len)
+{
+	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
+		    act | categories(RD(btf, bio, bi_opf)), error, pdu, pdu_len);
+}
+
 static __always_inline int bio_event(struct bio *bio, bool btf, __u32 act, __s32 error)
 {
 	member_t *m;
@@ -169,8 +176,7 @@ static __always_inline int bio_event(struct bio *bio, bool btf, __u32 act, __s32
 	m = bio_member(bio, btf);
 	if (!m)
 		return 0;
-	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
-		    act | categories(RD(btf, bio, bi_opf)), error, NULL, 0);
+	return bio_emit(m, bio, btf, act, error, NULL, 0);
 }
 
 /* blk_add_trace_rq: the request's sector (none for passthrough), bytes, FS or PC. */
@@ -209,9 +215,8 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 
 	if (!m || !(m->flags & BLKIO_MEMBER_BIO))
 		return 0;
-	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
-		    __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE) | categories(RD(btf, bio, bi_opf)),
-		    status_errno(RD(btf, bio, bi_status)), NULL, 0);
+	return bio_emit(m, bio, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE),
+			status_errno(RD(btf, bio, bi_status)), NULL, 0);
 }
 
 /* X: the payload is where the rest of the bio starts, big-endian. */
@@ -222,9 +227,8 @@ static __always_inline int on_split(struct bio *bio, __u64 new_sector, bool btf)
 
 	if (!m)
 		return 0;
-	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
-		    __BLK_TA_SPLIT | categories(RD(btf, bio, bi_opf)),
-		    status_errno(RD(btf, bio, bi_status)), pdu, sizeof(__u64));
+	return bio_emit(m, bio, btf, __BLK_TA_SPLIT, status_errno(RD(btf, bio, bi_status)), pdu,
+			sizeof(__u64));
 }
 
 /*
@@ -244,9 +248,8 @@ static __always_inline int on_remap(struct bio *bio, __u32 dev, __u64 from, bool
 	r.device_from = bpf_htonl(dev);
 	r.device_to = bpf_htonl(bio_dev(bio, btf));
 	r.sector_from = bpf_cpu_to_be64(from);
-	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
-		    __BLK_TA_REMAP | TC_ACT(BLK_TC_QUEUE) | categories(RD(btf, bio, bi_opf)),
-		    RD(btf, bio, bi_status), &r, sizeof(r));
+	return bio_emit(m, bio, btf, __BLK_TA_REMAP | TC_ACT(BLK_TC_QUEUE), RD(btf, bio, bi_status),
+			&r, sizeof(r));
 }
 
 static __always_inline int on_complete(struct request *rq, __u64 error, __u32 nr_bytes, bool btf)

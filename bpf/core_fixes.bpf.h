@@ -13,6 +13,7 @@
 #define BLKTRACE_BENCH_CORE_FIXES_BPF_H
 
 #include <bpf/bpf_core_read.h>
+#include "blkio.h" /* BLKIO_DEV */
 
 #define RD(btf, ptr, field) ((btf) ? (ptr)->field : BPF_CORE_READ((ptr), field))
 
@@ -67,7 +68,7 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
 
 	if (bpf_core_field_exists(old->bi_disk)) {
 		disk = RD(btf, old, bi_disk);
-		return ((__u32)RD(btf, disk, major) << 20) | (__u32)RD(btf, disk, first_minor);
+		return BLKIO_DEV(RD(btf, disk, major), RD(btf, disk, first_minor));
 	}
 	bdev = RD(btf, bio, bi_bdev);
 	return RD(btf, bdev, bd_dev);
