@@ -16,7 +16,7 @@ expect_eq "fleet.sh --smoke: exit status" "$rc" 0
 expect_eq "every size measured" "$(jq -c '[.sizes[].disks]' "$TMP/fleet/fleet.json")" "[1,2,4,10]"
 expect_true "a cost per I/O for every size" \
 	jq -e '[.sizes[].bpf_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
-expect_true "the table printed" grep -q "^10 .*ns/IO\|^10 " "$TMP/fleet/fleet-table.txt"
+expect_true "the table printed" grep -q '^10 ' "$TMP/fleet/fleet-table.txt"
 for f in table.txt rounds.jsonl; do
 	expect_eq "bench.sh's $f left as it was" "$(cat "$TMP/fleet/$f")" "bench.sh's $f"
 done

@@ -99,8 +99,8 @@ static void test_depth_and_pairing(void **state)
 	const struct btrace_record evs[] = {
 		D(R, 8, 512, 100),
 		D(W, 8, 1024, 200),
-		C(R, 8, 512, 1100),
-		C(W, 8, 1024, 2200),
+		C(W, 8, 1024, 1200), /* the write first: 1000 ns */
+		C(R, 8, 512, 2100),  /* then the read: 2000 ns */
 		D(R, 16, 512, 3000),
 		C(R, 16, 512, 3500),
 		END,
@@ -113,7 +113,9 @@ static void test_depth_and_pairing(void **state)
 	assert_int_equal(b.count[BLKIO_COUNT_DEPTH][1], 2);
 	assert_int_equal(b.count[BLKIO_COUNT_DEPTH][2], 1);
 	assert_int_equal(b.max.depth, 2);
-	assert_int_equal(b.c.sum_ns[BLKIO_LAT_DEVICE], 1000 + 2000 + 500);
+	assert_int_equal(b.c.sum_ns[BLKIO_LAT_DEVICE], 2000 + 1000 + 500);
+	/* Paired by sector alone, first in first out, the longest would be 1900. */
+	assert_int_equal(b.max.ns[BLKIO_LAT_DEVICE], 2000);
 	assert_int_equal(b.c.nr_ns[BLKIO_LAT_QUEUE], 0); /* no Q: no Q2D */
 	assert_int_equal(b.c.untracked, 0);
 }
@@ -231,8 +233,8 @@ static void test_bio_based(void **state)
 	const struct btrace_record evs[] = {
 		Q(R, 0, 65536, 100),
 		Q(R, 128, 65536, 110),
-		C(R, 0, 65536, 1100),
-		C(R, 128, 65536, 2110),
+		C(R, 128, 65536, 1110), /* the second first: 1000 ns */
+		C(R, 0, 65536, 2100),	/* then the first: 2000 ns */
 		END,
 	};
 
@@ -244,6 +246,7 @@ static void test_bio_based(void **state)
 	assert_int_equal(b.max.depth, 2);
 	assert_int_equal(b.c.sum_ns[BLKIO_LAT_DEVICE], 1000 + 2000);
 	assert_int_equal(b.c.sum_ns[BLKIO_LAT_TOTAL], 1000 + 2000);
+	assert_int_equal(b.max.ns[BLKIO_LAT_TOTAL], 2000); /* paired in arrival order: 1990 */
 }
 
 /* A completion of a request issued before the trace began. */
