@@ -4,7 +4,8 @@
  * device time, merges, splits, requeues and errors, aggregated in per-CPU maps.
  *
  * Hot-path rules: the disk filter is the first thing every program does; no hash
- * map; the only shared write is the in-flight counter on its own cache line. The
+ * map; the only shared writes are the in-flight counts, issues and completions each on
+ * a cache line of its own (struct blkio_inflight). The
  * per-request state is the issue time and the request's address in an array slot
  * indexed by (hardware queue, driver tag), which is unique while a request is in flight.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
@@ -54,11 +55,8 @@ const volatile __u32 nr_slots = 1;
  */
 const volatile __u32 lose_every = 0;
 
-/* The shared atomics, one per device: each alone on its cache line. */
-struct {
-	__s64 n;
-	__u8 pad[56];
-} inflight[BLKIO_MAX_DEVICES] SEC(".data.inflight") = {};
+/* The shared atomics, one pair per device. */
+struct blkio_inflight inflight[BLKIO_MAX_DEVICES] SEC(".data.inflight") = {};
 
 /* The interval the maxima in `stats` belong to; bumped by the loader (tracer__reset_max). */
 __u64 max_epoch SEC(".data.epoch") = 0;
@@ -153,13 +151,13 @@ static __always_inline struct blkio_pcpu *my_stats(__u32 device)
 	return bpf_map_lookup_elem(&stats, &device);
 }
 
-/* The device's in-flight counter; NULL out of range (the verifier wants it said). */
-static __always_inline __s64 *inflight_of(__u32 device)
+/* The device's in-flight counts; NULL out of range (the verifier wants it said). */
+static __always_inline struct blkio_inflight *inflight_of(__u32 device)
 {
 	BOUNDED(device);
 	if (device >= BLKIO_MAX_DEVICES)
 		return NULL;
-	return &inflight[device].n;
+	return &inflight[device];
 }
 
 /* The CPU's maxima, cleared first if the loader has started a new interval. */
@@ -305,12 +303,12 @@ static __always_inline void who_issue(struct request *rq, bool btf, __u32 idx, _
 }
 
 /*
- * Requests the in-flight counter still holds although they are no longer in flight: the
+ * Requests the in-flight counts still hold although they are no longer in flight: the
  * kernel ended them without a block_rq_complete we saw (6.18 does so now and then, for
  * whole batches), so their slots stay occupied until their tags are issued again. A slot
  * whose request is idle, or carries another tag now, is such a request. Read-only, so
  * another CPU's issue or completion racing with the walk can only make it count one
- * too many for this sample, never leave the counter wrong.
+ * too many for this sample, never leave the counts wrong.
  */
 struct lost_walk {
 	__u32 base, tags, self; /* the member's first slot, tags per queue, the issuer's slot */
@@ -359,10 +357,11 @@ static __always_inline void walk_slots(member_t *m, struct lost_walk *w)
 }
 
 /*
- * The depth of a request at issue: the counter, less what it holds of lost completions,
- * and never more than the requests the slots hold in flight besides this one. (That
+ * The depth of a request at issue: the counts' difference, less what it holds of lost
+ * completions, and never more than the requests the slots hold in flight besides this
+ * one. (That
  * second bound catches what the first cannot explain: under heavy load one run in ~80 of
- * make check-loaded's depth test saw the counter one above every slot, with no lost slot
+ * make check-loaded's depth test saw the count one above every slot, with no lost slot
  * to blame. Issues in progress on other CPUs have counted but not yet taken their slot,
  * so the bound can only ever lower a sample.)
  */
@@ -452,7 +451,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	struct blkio_pcpu *p;
 	__u64 now, start, bytes, depth, flags;
 	struct blkio_slot *slot;
-	__s64 *n;
+	struct blkio_inflight *n;
 	__u32 op, idx = 0;
 
 	if (!mb)
@@ -480,7 +479,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 		if (slot->issued) {
 			/* The previous owner's completion was lost: this request takes its count. */
 			p->r.lost_completions++;
-			depth = *n;
+			depth = inflight_now(n);
 		} else {
 			depth = inflight_inc(n);
 		}
@@ -553,7 +552,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u32 data_len, idx = 0;
-	__s64 *n;
+	struct blkio_inflight *n;
 
 	if (!mb)
 		return 0;
@@ -607,7 +606,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	member_t *mb = rq_member(rq, btf);
 	struct blkio_slot *slot;
 	struct blkio_pcpu *p;
-	__s64 *n;
+	struct blkio_inflight *n;
 	__u32 idx;
 
 	if (!mb)
@@ -676,7 +675,7 @@ static __always_inline int on_bio_queue(struct bio *bio, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, bytes, key = (__u64)bio;
-	__s64 *n;
+	struct blkio_inflight *n;
 	__u32 op;
 
 	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
@@ -707,7 +706,7 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, *start, ns, key = (__u64)bio;
-	__s64 *n;
+	struct blkio_inflight *n;
 
 	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
 		return 0;

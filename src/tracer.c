@@ -419,14 +419,21 @@ unsigned int tracer__nr_devices(const struct tracer *t)
 }
 
 /*
- * The device's in-flight counter, from the mmapped .data section: a read the programs
- * never wait for. Only requests issued since attach take part (tracer.h).
+ * The device's in-flight counts, from the mmapped .data section: reads the programs
+ * never wait for. Completions first, so that a request issued and completed between
+ * the two reads is counted in neither. Only requests issued since attach take part
+ * (tracer.h).
  */
 long long tracer__in_flight(const struct tracer *t, unsigned int device)
 {
+	const struct blkio_inflight *n;
+	long long done;
+
 	if (device >= t->nr_devs || !t->skel->data_inflight)
 		return 0;
-	return __atomic_load_n(&t->skel->data_inflight->inflight[device].n, __ATOMIC_RELAXED);
+	n = &t->skel->data_inflight->inflight[device];
+	done = __atomic_load_n(&n->done, __ATOMIC_RELAXED);
+	return __atomic_load_n(&n->issued, __ATOMIC_RELAXED) - done;
 }
 
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
