@@ -26,7 +26,9 @@
 #    take with 2, 64 and 256 CPUs.
 # The calibration rows attach two tp_btf programs on the same two tracepoints that
 # do nothing (floor-empty) or only read the clock (floor-clock),
-# tools/bench/floor.bpf.c: what any tracer pays here before it records anything.
+# tools/bench/floor.bpf.c: what any tracer pays here before it records anything; and
+# floor-device, what a tracer of the disk's device time pays at least (the issue time
+# kept by tag, one latency histogram: what biolatency records).
 # Part 3, bpf_stats on: BPF ns/IO of blktrace-bench, floor-clock and libbpf-tools
 # biolatency at iodepth 1, 8, 32 and 128 with 1 and 2 fio jobs, then with one fio
 # job reading 1, 2 and 4 disks at once (one blktrace-bench per disk while --trace
@@ -96,7 +98,7 @@ STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 
 # Part 1's configurations, in table order; each is defined in one place, config_def.
-CONFIGS=(untraced floor-empty floor-clock blktrace-bench blktrace-bench-snoop
+CONFIGS=(untraced floor-empty floor-clock floor-device blktrace-bench blktrace-bench-snoop
 	blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop
 	bpftrace-biolatency bitesize.bt)
 # Part 3's tracers and shapes (fio iodepth x jobs; disks read at once).
@@ -380,6 +382,11 @@ config_def() {
 		cmd=("$FLOOR" clock) ready=out:'^ready'
 		desc="calibration: the same two programs, each reading the clock once"
 		desc+=" (bpf_ktime_get_ns) into a per-CPU value" ;;
+	floor-device)
+		cmd=("$FLOOR" device "$d") ready=out:'^ready'
+		desc="calibration: the least a tracer of $d's device time does (what libbpf-tools"
+		desc+=" biolatency records): the disk filter, the issue time kept by tag and read"
+		desc+=" back at completion, one latency histogram" ;;
 	blktrace-bench)
 		cmd=("$BB" --trace "$d" -v --json "$log.json") ready=err:'with .* programs'
 		desc="blktrace-bench --trace $d (passive; filters the disk first)" ;;

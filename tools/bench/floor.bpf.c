@@ -5,18 +5,27 @@
  * least, doing as little as a tracer can. `make bench` runs them as calibration
  * rows so that a tracer's cost can be read against what merely being called costs.
  *
- *   mode 0 (empty): return at once.
- *   mode 1 (clock): read the clock once per program, as any tracer that times the
- *                   device must, and keep it (a per-CPU sink, so it is not optimised
- *                   away).
+ *   mode 0 (empty):  return at once.
+ *   mode 1 (clock):  read the clock once per program, as any tracer that times the
+ *                    device must, and keep it (a per-CPU sink, so it is not optimised
+ *                    away).
+ *   mode 2 (device): the least a tracer of one disk's device time does, what
+ *                    libbpf-tools biolatency records: the disk filter, the issue time
+ *                    kept by driver tag, read back and cleared at completion, and one
+ *                    latency histogram with blktrace-bench's buckets (bpf/hist.h).
+ *                    Everything a tracer records beyond that costs above this row.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "hist.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+#define FLOOR_TAGS 4096
+
 const volatile __u32 mode = 0;
+const volatile __u32 dev = 0; /* mode 2: MAJ << 20 | MIN */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -25,12 +34,37 @@ struct {
 	__type(value, __u64);
 } sink SEC(".maps");
 
-static __always_inline int floor_body(__u64 *ctx)
+/* Mode 2: the issue time of the request holding each tag (one hardware queue). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FLOOR_TAGS);
+	__type(key, __u32);
+	__type(value, __u64);
+} issued SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64[HIST_LAT_BUCKETS]);
+} lat SEC(".maps");
+
+/* Mode 2: the request's issue-time slot if it is on the disk, else NULL. */
+static __always_inline __u64 *slot_of(struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	__u32 tag = rq->tag;
+
+	if ((((__u32)disk->major << 20) | (__u32)disk->first_minor) != dev)
+		return NULL;
+	return bpf_map_lookup_elem(&issued, &tag);
+}
+
+static __always_inline int floor_body(void)
 {
 	__u32 zero = 0;
 	__u64 *v;
 
-	(void)ctx; /* neither mode reads the arguments */
 	if (mode == 0)
 		return 0;
 	v = bpf_map_lookup_elem(&sink, &zero);
@@ -42,11 +76,34 @@ static __always_inline int floor_body(__u64 *ctx)
 SEC("tp_btf/block_rq_issue")
 int floor_issue(__u64 *ctx)
 {
-	return floor_body(ctx);
+	struct request *rq = (struct request *)ctx[0];
+	__u64 *t;
+
+	if (mode != 2)
+		return floor_body();
+	t = slot_of(rq);
+	if (t)
+		*t = bpf_ktime_get_ns();
+	return 0;
 }
 
 SEC("tp_btf/block_rq_complete")
 int floor_complete(__u64 *ctx)
 {
-	return floor_body(ctx);
+	struct request *rq = (struct request *)ctx[0];
+	__u64 *t, *h, start;
+	__u32 zero = 0, idx;
+
+	if (mode != 2)
+		return floor_body();
+	t = slot_of(rq);
+	if (!t || !*t)
+		return 0;
+	start = *t;
+	*t = 0;
+	idx = hist_lat_index(bpf_ktime_get_ns() - start);
+	h = bpf_map_lookup_elem(&lat, &zero);
+	if (h && idx < HIST_LAT_BUCKETS)
+		h[idx]++;
+	return 0;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * bench-floor MODE: attach the two calibration programs of floor.bpf.c (MODE empty
- * or clock), print "ready", and stay attached until SIGINT or SIGTERM. For
- * tools/bench/bench.sh only; it reads their run time from this process's fds.
+ * bench-floor MODE: attach the two calibration programs of floor.bpf.c (MODE empty,
+ * clock, or device DISK), print "ready", and stay attached until SIGINT or SIGTERM.
+ * For tools/bench/bench.sh only; it reads their run time from this process's fds. In
+ * device mode it prints, on exit, how many completions its histogram counted
+ * ("timed N"), for the test that holds it to the disk's count.
  *
  * bench-floor stats: turn BPF run-time statistics on for as long as it runs, through
  * BPF_ENABLE_STATS: the kernel counts such holders, so two benchmarks on one machine
@@ -11,10 +13,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "hist.h"
 #include "floor.skel.h"
 
 static volatile sig_atomic_t stop;
@@ -41,15 +45,55 @@ static int hold_stats(void)
 	return 0;
 }
 
+/* DISK's dev_t as the BPF side compares it (MAJ << 20 | MIN), from sysfs; 0 if none. */
+static unsigned int disk_dev(const char *disk)
+{
+	unsigned int maj, min;
+	char path[256];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", disk);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fscanf(f, "%u:%u", &maj, &min);
+	fclose(f);
+	return n == 2 ? maj << 20 | min : 0;
+}
+
+/* The latency histogram's total over every bucket and CPU; -1 if it cannot be read. */
+static long long timed(struct floor_bpf *skel)
+{
+	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.lat);
+	size_t n = (size_t)ncpus * HIST_LAT_BUCKETS;
+	__u64 *v = ncpus > 0 ? calloc(n, sizeof(*v)) : NULL;
+	long long total = -1;
+	__u32 zero = 0;
+
+	if (v && !bpf_map_lookup_elem(fd, &zero, v))
+		for (total = 0; n--;)
+			total += (long long)v[n];
+	free(v);
+	return total;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct floor_bpf *skel;
+	unsigned int dev = 0;
 	int err;
 
-	if (argc != 2 ||
-	    (strcmp(argv[1], "empty") && strcmp(argv[1], "clock") && strcmp(argv[1], "stats"))) {
-		fprintf(stderr, "usage: bench-floor empty|clock|stats\n");
+	if (argc == 3 && !strcmp(argv[1], "device")) {
+		dev = disk_dev(argv[2]);
+		if (!dev) {
+			fprintf(stderr, "bench-floor: %s: no such disk\n", argv[2]);
+			return 2;
+		}
+	} else if (argc != 2 || (strcmp(argv[1], "empty") && strcmp(argv[1], "clock") &&
+				 strcmp(argv[1], "stats"))) {
+		fprintf(stderr, "usage: bench-floor empty|clock|stats|device DISK\n");
 		return 2;
 	}
 	sigaction(SIGINT, &sa, NULL);
@@ -61,7 +105,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-floor: cannot open the BPF object: %s\n", strerror(errno));
 		return 1;
 	}
-	skel->rodata->mode = strcmp(argv[1], "clock") == 0;
+	skel->rodata->mode = dev ? 2 : strcmp(argv[1], "clock") == 0;
+	skel->rodata->dev = dev;
 	err = floor_bpf__load(skel);
 	if (!err)
 		err = floor_bpf__attach(skel);
@@ -74,6 +119,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	while (!stop)
 		pause();
+	if (dev)
+		printf("timed %lld\n", timed(skel));
 	floor_bpf__destroy(skel);
 	return 0;
 }

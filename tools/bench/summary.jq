@@ -47,6 +47,7 @@ $runs as $runs
 | [$io[] | select(.config == "untraced")] as $untraced
 | [$cost[] | select(.config == "libbpf-biolatency")] as $bio
 | [$cost[] | select(.config == "floor-clock")] as $floor
+| [$cost[] | select(.config == "floor-device")] as $floor_dev
 | [$cost[] | select(.config == "blktrace-bench")] as $ours
 | ($meta.parts | any(.[]; . == "tracers")) as $ran_tracers
 | {schema: "blktrace-bench-bench/3", date: $meta.date, mode: $meta.mode, parts: $meta.parts,
@@ -88,6 +89,8 @@ $runs as $runs
 	           | stat),
 	       ns_above_floor_clock: ([same_round($cs; $floor)[]
 	           | .[0].bpf_ns_per_io - .[1].bpf_ns_per_io] | stat),
+	       x_floor_device: ([same_round($cs; $floor_dev)[]
+	           | .[0].bpf_ns_per_io / .[1].bpf_ns_per_io] | stat),
 	       bpf_runs_per_io: ([$cs[] | .bpf_runs / ([.disk_ios, 1] | max)] | median),
 	       bpf_programs: ([$rs[], $cs[] | .bpf_programs] | max),
 	       tool_cpu_ms: ([$rs[].tracer_cpu_ms] | stat),
@@ -125,12 +128,16 @@ $runs as $runs
    | map(select(. != null and .rounds_ok > 0))) as $ourcfgs
 | def target($name; $value; $unit; $met): {target: $name, value: $value, unit: $unit,
 	met: (if $value == null then null else $met end)};
+  # What floor-device, the least a device-time tracer does, measures on the same scale.
+  def floor_device($f): ($cfg["floor-device"][$f].median) as $v
+	| if $v == null then {} else {floor_device: $v} end;
   .targets = [
 	($cfg["blktrace-bench"].x_biolatency.median as $v
 	 | target("blktrace-bench <= 0.35x libbpf-tools biolatency, BPF ns/IO"; $v; "x";
-	          $v <= 0.35)),
+	          $v <= 0.35) + floor_device("x_biolatency")),
 	($cfg["blktrace-bench"].x_floor_clock.median as $v
-	 | target("blktrace-bench <= 1.25x floor-clock, BPF ns/IO"; $v; "x"; $v <= 1.25)),
+	 | target("blktrace-bench <= 1.25x floor-clock, BPF ns/IO"; $v; "x"; $v <= 1.25)
+	   + floor_device("x_floor_clock")),
 	($cfg["blktrace-bench-snoop"].x_blktrace_bench.median as $v
 	 | target("--snoop <= 1.5x blktrace-bench, BPF ns/IO"; $v; "x"; $v <= 1.5)),
 	(([$ourcfgs[].lost_records] + [.soak.lost_records // empty])

@@ -69,7 +69,7 @@ BPF ns/IO: all of the tool's programs over the I/Os the disk completed; x biolat
 ms: the tool's own CPU during one fio run; RSS: its peak. CPU ns/IO: the whole
 machine's busy CPU per I/O; fio sys: fio's system CPU per I/O. "unresolved": the 95%
 interval is wider than the effect, this machine could not tell. floor-*: calibration,
-what any tracer pays here.
+what any tracer pays here (floor-device: any tracer of device time, one histogram).
 EOF
 	jq -r '.configs[] | "  \(.name): \(.description)"' "$J"
 	echo
@@ -142,10 +142,11 @@ targets() {
 	echo
 	echo "targets (issue 15, same-run figures):"
 	tsv '.targets[] | [(if .met == true then "met" elif .met == false then "NOT met"
-		else "not measured" end), .target, .value, .unit]' |
+		else "not measured" end), .target, .value, .unit, .floor_device]' |
 		awk -F'\t' '{
 			v = $3 == "-" ? "" : sprintf($3 == int($3) ? ": %d" : ": %.2f", $3)
 			if (v != "" && $4 != "") v = v ($4 ~ /^x/ ? "" : " ") $4
+			if ($5 != "-" && $5 != "") v = v sprintf(" (floor-device: %.2f%s)", $5, $4)
 			printf "  %-14s %s%s\n", "[" $1 "]", $2, v
 		}'
 }

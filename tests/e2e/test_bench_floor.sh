@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The bench's floor-device row stands for the least a device-time tracer does, so it must
+# really do it: its latency histogram counts every read the disk completed
+# (/proc/diskstats), 1000 direct 4 KiB reads by dd, and nothing of another disk's.
+. "$(dirname "$0")/lib.sh"
+
+FLOOR=$ROOT/build/bench-floor
+[ -x "$FLOOR" ] || { not_ok "build/bench-floor missing (make build/bench-floor)"; finish; exit 1; }
+make_loop A 64M || { not_ok "losetup"; finish; exit 1; }
+make_loop B 64M || { not_ok "losetup"; finish; exit 1; }
+
+"$FLOOR" device "$(basename "$A")" > "$TMP/floor.out" 2> "$TMP/floor.err" &
+pid=$!
+background $pid
+wait_until 10 "bench-floor device ready" grep -q '^ready' "$TMP/floor.out" || { finish; exit 1; }
+
+r0=$(diskstat "$A" 1)
+dd if="$A" of=/dev/null bs=4k count=1000 iflag=direct status=none
+dd if="$B" of=/dev/null bs=4k count=300 iflag=direct status=none
+r1=$(diskstat "$A" 1)
+kill -INT $pid
+wait $pid
+expect_eq "bench-floor device exits cleanly on SIGINT" "$?" 0
+expect_eq "dd read 1000 times from the disk (/proc/diskstats)" "$((r1 - r0))" 1000
+expect_eq "floor-device's histogram counts the disk's reads, not the other disk's" \
+	"$(sed -n 's/^timed //p' "$TMP/floor.out")" "$((r1 - r0))"
+
+"$FLOOR" device no-such-disk > /dev/null 2> "$TMP/bad.err"
+expect_eq "an unknown disk: exit 2" "$?" 2
+expect_eq "an unknown disk: one line naming it" "$(cat "$TMP/bad.err")" \
+	"bench-floor: no-such-disk: no such disk"
+finish
