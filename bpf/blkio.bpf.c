@@ -246,22 +246,12 @@ static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *
 			(hist)[__i]++;                                              \
 	} while (0)
 
-/*
- * The current process: its task read through BTF where the kernel has
- * bpf_get_current_task_btf (5.11), one cheap call and three loads; else two helpers,
- * pid and comm (~80 ns here).
- */
+/* The current process (core_fixes.bpf.h: through BTF where the kernel can). */
 static __always_inline void who_current(struct blkio_who *w, bool btf)
 {
-	if (btf && bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
-		struct task_struct *t = bpf_get_current_task_btf();
+	__u32 tid;
 
-		w->pid = t->tgid;
-		__builtin_memcpy(w->comm, t->comm, sizeof(w->comm));
-	} else {
-		w->pid = bpf_get_current_pid_tgid() >> 32;
-		bpf_get_current_comm(w->comm, sizeof(w->comm));
-	}
+	current_task(btf, &tid, &w->pid, w->comm);
 	w->depth = 0;
 }
 

@@ -122,12 +122,12 @@ static __always_inline __s32 status_errno(__u32 status)
 }
 
 /* One record to the ring buffer; counted in `lost` when it has no room. */
-static __always_inline int emit(member_t *m, __u64 sector, __u32 bytes, __u32 action,
+static __always_inline int emit(member_t *m, bool btf, __u64 sector, __u32 bytes, __u32 action,
 				__s32 error, const void *pdu, __u32 pdu_len)
 {
 	__u64 now = bpf_ktime_get_ns(), *n;
 	struct btrace_event *e;
-	__u32 zero = 0;
+	__u32 zero = 0, tgid;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -144,12 +144,11 @@ static __always_inline int emit(member_t *m, __u64 sector, __u32 bytes, __u32 ac
 	e->sector = sector;
 	e->bytes = bytes;
 	e->action = action;
-	e->pid = (__u32)bpf_get_current_pid_tgid();
+	current_task(btf, &e->pid, &tgid, e->comm);
 	e->device = m->device;
 	e->cpu = bpf_get_smp_processor_id();
 	e->error = (__u16)error;
 	e->pdu_len = pdu_len;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (pdu)
 		__builtin_memcpy(e->pdu, pdu, BTRACE_PDU_MAX);
 	else
@@ -163,7 +162,7 @@ static __always_inline int emit(member_t *m, __u64 sector, __u32 bytes, __u32 ac
 static __always_inline int bio_emit(member_t *m, struct bio *bio, bool btf, __u32 act,
 				    __s32 error, const void *pdu, __u32 pdu_len)
 {
-	return emit(m, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
+	return emit(m, btf, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
 		    act | categories(RD(btf, bio, bi_opf)), error, pdu, pdu_len);
 }
 
@@ -200,7 +199,7 @@ static __always_inline int rq_event(struct request *rq, bool btf, __u32 act, __s
 	}
 	if (sector == (__u64)-1) /* blk_rq_trace_sector: a flush has none */
 		sector = 0;
-	return emit(m, sector, bytes, act | categories(opf), error, NULL, 0);
+	return emit(m, btf, sector, bytes, act | categories(opf), error, NULL, 0);
 }
 
 static __always_inline int rq_whole(struct request *rq, bool btf, __u32 act)

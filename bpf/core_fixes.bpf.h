@@ -143,6 +143,30 @@ static __always_inline void inflight_dec(struct blkio_inflight *n)
 }
 
 /*
+ * v5.11 added bpf_get_current_task_btf ("bpf: Add bpf_get_current_task_btf helper"): the
+ * current task as a BTF pointer, whose ids and name are direct loads. Before, two helpers
+ * (pid_tgid and comm): ~80 ns more here, where every helper's return pays the SRSO
+ * "Safe RET" thunk. BTF pointers are read directly in tp_btf programs only (btf), so
+ * the raw_tp twins keep the helpers. TID: the thread, TGID: the process; COMM 16 bytes.
+ */
+static __always_inline void current_task(bool btf, __u32 *tid, __u32 *tgid, char *comm)
+{
+	if (btf && bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		struct task_struct *t = bpf_get_current_task_btf();
+
+		*tid = t->pid;
+		*tgid = t->tgid;
+		__builtin_memcpy(comm, t->comm, 16);
+	} else {
+		__u64 id = bpf_get_current_pid_tgid();
+
+		*tid = (__u32)id;
+		*tgid = id >> 32;
+		bpf_get_current_comm(comm, 16);
+	}
+}
+
+/*
  * Older verifiers (v5.10, v6.1) lose an index's bounds when the compiler, having
  * proved the index in range, drops the check and reuses a register copy the
  * verifier never saw checked ("R3 max value is outside of the allowed memory

@@ -130,6 +130,14 @@ expect_eq "the 1 MiB writes split (X), as the aggregate counts splits" \
 	"$(jqv "$TMP/live.json" .runs[0].block.splits)"
 grep -q "\[$(basename "$(command -v dd)")\]$" "$TMP/bp.txt" &&
 	ok "blkparse: the process notes name dd" || not_ok "blkparse: no event of [dd]"
+# The task each record names is the one that issued the I/O: a dd whose pid the shell
+# knows ($$, kept by exec), 10 direct reads queued (Q) by it, under its own name.
+"$BB" --trace "$a" --blktrace "$TMP/btp" -- sh -c "echo \$\$ > $TMP/dd.pid &&
+	exec dd if=$A of=/dev/null bs=4k count=10 iflag=direct status=none" > /dev/null 2>&1
+blkparse -i "$a" -D "$TMP/btp" > "$TMP/bpp.txt" 2> /dev/null
+expect_eq "blkparse: the 10 reads were queued by dd's pid, named dd" \
+	"$(awk '$6 == "Q" && $7 ~ /^R/ { print $5, $NF }' "$TMP/bpp.txt" | sort | uniq -c |
+		awk '{ print $1, $2, $3 }')" "10 $(cat "$TMP/dd.pid") [dd]"
 
 # 2. Round trip: import of our files == the live run, counts and histograms.
 "$BB" import "$TMP/bt" --json "$TMP/imp.json" > "$TMP/imp.txt" 2> "$TMP/imp.err"
