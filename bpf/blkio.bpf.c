@@ -5,23 +5,23 @@
  *
  * Hot-path rules: the disk filter is the first thing every program does; no hash
  * map; the only shared writes are the in-flight counts, issues and completions each on
- * a cache line of its own (struct blkio_inflight). The
- * per-request state is the issue time and the request's address in an array slot
- * indexed by (hardware queue, driver tag), which is unique while a request is in flight.
+ * a cache line of its own (struct blkio_inflight). The per-request state is the issue
+ * time and the request's address in an array slot indexed by (hardware queue, driver
+ * tag), which is unique while a request is in flight.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines.
  *
- * Where the time goes (bpf_stats, 4 KiB random reads at iodepth 32 on a /dev/shm
- * loop disk, 2 vCPUs, kernel 6.18 with SRSO "Safe RET" and retpolines): of ~480 ns
- * per I/O, ~155 ns is running two empty programs and ~150 ns the two clock reads
- * (helper calls; the kernel's own issue stamp is the plug's cached clock there, equal
- * to the allocation stamp, so it cannot stand in); `make bench` measures both floors
- * with tools/bench/floor.bpf.c. Of the rest, ~35 ns are the first reads of the
- * request's lines (the next reader, the kernel, then finds them cached), ~60 ns the
- * three latencies, ~10 ns the disk filter, and the slot, the in-flight counter and the
- * size, segment and depth histograms share the remainder. Measured by attaching
- * variants side by side: neither zeroing the slot nor the atomic counter costs more
- * than ~10 ns, and a slot padded to a cache line gained nothing.
+ * Where the time goes (bpf_stats, `make bench`: 4 KiB random reads at iodepth 32 on a
+ * /dev/shm loop disk, 2 vCPUs, kernel 6.18 with SRSO "Safe RET" and retpolines; per
+ * I/O): entering two programs ~115 ns; reading the clock in each ~210 (every helper
+ * call pays the return thunk); the least a tracer of device time does, the disk
+ * filter, the issue time by tag and one latency histogram, ~235 (floor-device,
+ * tools/bench/floor.bpf.c); these programs ~290. The ~55 ns above floor-device are
+ * what the report has beyond one histogram: the queue and total latencies (~20 ns in
+ * a build without them), the depth (the in-flight counts and their histogram), the
+ * size and segment histograms, the counters and the maxima. Measured by attaching
+ * variants side by side: neither zeroing the slot nor padding it to a cache line
+ * changed anything; one in-flight counter instead of two cost ~5-8 ns more.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.

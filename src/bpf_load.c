@@ -331,6 +331,22 @@ size_t bpf_load__map_bytes(const struct bpf_object *obj)
 	return total;
 }
 
+int bpf_load__sum_percpu(const struct bpf_map *map, __u32 key, int ncpus, void *buf, __u64 *out,
+			 size_t words)
+{
+	size_t stride = (bpf_map__value_size(map) + 7) / 8, i;
+	const __u64 *v = buf;
+	int cpu;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &key, buf))
+		return -errno;
+	memset(out, 0, words * sizeof(*out));
+	for (cpu = 0; cpu < ncpus; cpu++)
+		for (i = 0; i < words; i++)
+			out[i] += v[cpu * stride + i];
+	return 0;
+}
+
 int bpf_load__prog_info(const struct bpf_program *prog, struct bpf_prog_info *info)
 {
 	__u32 len = sizeof(*info);

@@ -100,6 +100,13 @@ void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], 
 /* Bytes of map memory an object holds, as the kernel accounts it (for --verbose). */
 size_t bpf_load__map_bytes(const struct bpf_object *obj);
 /*
+ * A per-CPU map's value at KEY, its first WORDS 64-bit words summed over NCPUS CPUs into
+ * OUT. BUF takes the lookup: NCPUS values of the map's value size rounded up to 8 bytes,
+ * as the kernel copies them. 0 or -errno.
+ */
+int bpf_load__sum_percpu(const struct bpf_map *map, __u32 key, int ncpus, void *buf, __u64 *out,
+			 size_t words);
+/*
  * A program's info from the kernel (run counts, recursion misses): 1, 0 when it is not
  * loaded (*info zeroed), or -errno.
  */

@@ -163,9 +163,8 @@ int btrace__events_fd(const struct btrace *b)
 
 int btrace__lost(struct btrace *b, uint64_t *lost)
 {
-	int i, ncpus = libbpf_num_possible_cpus();
-	__u64 *v;
-	__u32 key = 0;
+	int err, ncpus = libbpf_num_possible_cpus();
+	__u64 *v, sum = 0;
 
 	*lost = 0;
 	if (ncpus <= 0)
@@ -173,14 +172,10 @@ int btrace__lost(struct btrace *b, uint64_t *lost)
 	v = calloc(ncpus, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.lost), &key, v)) {
-		free(v);
-		return -errno;
-	}
-	for (i = 0; i < ncpus; i++)
-		*lost += v[i];
+	err = bpf_load__sum_percpu(b->skel->maps.lost, 0, ncpus, v, &sum, 1);
 	free(v);
-	return 0;
+	*lost = sum;
+	return err;
 }
 
 /* The runs the kernel skipped of one program (none if it is not loaded), added to *n. */

@@ -11,12 +11,6 @@
 #include "report_json.h"
 #include "text.h"
 
-/* jansson's integers are signed 64-bit; our counters never get near 2^63. */
-static json_t *jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 /* -1 means "the kernel has no such file": null, not a number. */
 static json_t *jlimit(int64_t v)
 {

@@ -7,6 +7,12 @@
 #include "device.h"
 #include "report.h"
 
+/* A counter as JSON: jansson's integers are signed 64-bit; ours never get near 2^63. */
+static inline json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
 /* The document the README describes; NULL on ENOMEM. */
 json_t *report_json__doc(const struct report *rep);
 /*

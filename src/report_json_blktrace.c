@@ -23,11 +23,6 @@ static const struct {
 	{ "write_merges", "write_merge_kib", BTRACE_IO_MERGED, 1 },
 };
 
-static json_t *jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 static json_t *counts_json(const struct btrace_counts *c)
 {
 	json_t *o = json_pack("{s:o, s:o, s:o}", "events", jint(c->events), "reads_requeued",

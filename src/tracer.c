@@ -264,24 +264,6 @@ const char *tracer__flavour(const struct tracer *t)
 	return t->btf_flavour ? "tp_btf" : "raw_tp";
 }
 
-/* Read element KEY of a per-CPU array and add its __u64 words over all CPUs. */
-static int sum_percpu(struct tracer *t, struct bpf_map *map, __u32 key, __u64 *out, size_t words)
-{
-	size_t stride = (bpf_map__value_size(map) + 7) / 8;
-	__u64 *v = t->buf;
-	int cpu, err;
-	size_t i;
-
-	err = bpf_map_lookup_elem(bpf_map__fd(map), &key, v);
-	if (err)
-		return -errno;
-	memset(out, 0, words * sizeof(*out));
-	for (cpu = 0; cpu < t->ncpus; cpu++)
-		for (i = 0; i < words; i++)
-			out[i] += v[cpu * stride + i];
-	return 0;
-}
-
 #define WORDS(x) (sizeof(x) / sizeof(__u64))
 
 static void add_words(__u64 *into, const __u64 *v, size_t words)
@@ -396,8 +378,8 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 		return -EINVAL;
 	err = read_stats(t, device, t->sum);
 	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
-		err = sum_percpu(t, t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k, out->lat[k],
-				 HIST_LAT_BUCKETS);
+		err = bpf_load__sum_percpu(t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k,
+					   t->ncpus, t->buf, out->lat[k], HIST_LAT_BUCKETS);
 	if (!err)
 		tracer__fold(t->sum, out);
 	return err;
