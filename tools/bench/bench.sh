@@ -6,7 +6,7 @@
 # Part 1 runs one fio job (4 KiB random reads, io_uring, iodepth 32, O_DIRECT) on a
 # loop disk of its own on /dev/shm, untraced and under each tracer: ours, alone, with
 # --snoop and with --blktrace (its files on tmpfs); Debian's libbpf-tools biolatency, biolatency -Q, bitesize and
-# biosnoop; two bpftrace scripts; two calibration rows. Every tracer runs in the
+# biosnoop; two bpftrace scripts; three calibration rows. Every tracer runs in the
 # background, passive, so the numbers hold nothing but the cost of tracing. A peer
 # that cannot attach on this kernel is shown so ("cannot attach here: why"). Phases:
 #  - IOPS and CPU: bpf_stats off (it costs two clock reads per program run, which no
