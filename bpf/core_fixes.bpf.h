@@ -122,12 +122,17 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
  * between the two reads is missing from the first and present in the second, so the
  * figure can only be low, never above what really was in flight after our increment
  * (the issuer's own request cannot complete before its issue event returns). At least 1.
+ * The second load's address depends on the first's value (an added zero the compiler
+ * cannot see through), so a weakly ordered CPU (arm64) cannot take it first either;
+ * x86 keeps loads in order anyway.
  */
 static __always_inline __s64 inflight_now(struct blkio_inflight *n)
 {
-	__s64 issued = *(volatile __s64 *)&n->issued;
-	__s64 depth = issued - *(volatile __s64 *)&n->done;
+	__s64 issued = *(volatile __s64 *)&n->issued, depth;
+	__u64 dep = (__u64)issued;
 
+	asm volatile("%[d] &= 0" : [d] "+r"(dep));
+	depth = issued - *(volatile __s64 *)((char *)&n->done + dep);
 	return depth > 0 ? depth : 1;
 }
 

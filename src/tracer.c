@@ -165,6 +165,9 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 		goto cleanup;
 	}
 	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
+	/* The same buffer takes the latency histograms' lookups (tracer__snapshot). */
+	_Static_assert(sizeof(struct blkio_pcpu) >= sizeof(struct blkio_lat_hist),
+		       "the lookup buffer holds a latency histogram per CPU");
 	bufsz = (size_t)t->ncpus * sizeof(struct blkio_pcpu);
 	t->buf = malloc(bufsz);
 	t->sum = malloc(sizeof(*t->sum));
@@ -191,7 +194,7 @@ cleanup:
 /*
  * Attach the loaded programs, the ones that end a request's life first: a request issued
  * while block_rq_issue is attached and block_rq_complete not yet would hold its slot and
- * the in-flight counter with a completion never seen. Issue comes last; then the time,
+ * the in-flight counts with a completion never seen. Issue comes last; then the time,
  * which tells a request issued before tracing from one never issued (trace_start_ns).
  */
 int tracer__start(struct tracer *t)
@@ -402,9 +405,9 @@ unsigned int tracer__nr_devices(const struct tracer *t)
 
 /*
  * The device's in-flight counts, from the mmapped .data section: reads the programs
- * never wait for. Completions first, so that a request issued and completed between
- * the two reads is counted in neither. Only requests issued since attach take part
- * (tracer.h).
+ * never wait for. Completions first (and the issues not before them): a request issued
+ * and completed between the two reads counts as in flight, so the figure may be a
+ * little high, never negative. Only requests issued since attach take part (tracer.h).
  */
 long long tracer__in_flight(const struct tracer *t, unsigned int device)
 {
@@ -414,7 +417,7 @@ long long tracer__in_flight(const struct tracer *t, unsigned int device)
 	if (device >= t->nr_devs || !t->skel->data_inflight)
 		return 0;
 	n = &t->skel->data_inflight->inflight[device];
-	done = __atomic_load_n(&n->done, __ATOMIC_RELAXED);
+	done = __atomic_load_n(&n->done, __ATOMIC_ACQUIRE);
 	return __atomic_load_n(&n->issued, __ATOMIC_RELAXED) - done;
 }
 

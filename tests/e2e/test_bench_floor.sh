@@ -12,7 +12,8 @@ make_loop B 64M || { not_ok "losetup"; finish; exit 1; }
 "$FLOOR" device "$(basename "$A")" > "$TMP/floor.out" 2> "$TMP/floor.err" &
 pid=$!
 background $pid
-wait_until 10 "bench-floor device ready" grep -q '^ready' "$TMP/floor.out" || { finish; exit 1; }
+wait_until 10 "bench-floor device ready" grep -q '^ready' "$TMP/floor.out" ||
+	{ sed 's/^/    /' "$TMP/floor.err"; finish; exit 1; }
 
 r0=$(diskstat "$A" 1)
 dd if="$A" of=/dev/null bs=4k count=1000 iflag=direct status=none
@@ -28,5 +29,5 @@ expect_eq "floor-device's histogram counts the disk's reads, not the other disk'
 "$FLOOR" device no-such-disk > /dev/null 2> "$TMP/bad.err"
 expect_eq "an unknown disk: exit 2" "$?" 2
 expect_eq "an unknown disk: one line naming it" "$(cat "$TMP/bad.err")" \
-	"bench-floor: no-such-disk: no such disk"
+	"bench-floor: no-such-disk: no such disk (a whole disk)"
 finish

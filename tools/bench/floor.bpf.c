@@ -14,6 +14,9 @@
  *                    kept by driver tag, read back and cleared at completion, and one
  *                    latency histogram with blktrace-bench's buckets (bpf/hist.h).
  *                    Everything a tracer records beyond that costs above this row.
+ *                    Keyed by tag alone, as fits the bench's loop disk (one hardware
+ *                    queue, 128 tags): not for disks whose queues repeat tags. Kernels
+ *                    since 5.17 (rq->q->disk, the tracepoints without a queue argument).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

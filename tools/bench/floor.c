@@ -45,7 +45,10 @@ static int hold_stats(void)
 	return 0;
 }
 
-/* DISK's dev_t as the BPF side compares it (MAJ << 20 | MIN), from sysfs; 0 if none. */
+/*
+ * DISK's dev_t as the BPF side compares it (MAJ << 20 | MIN), from sysfs; 0 if there is
+ * no such disk, or it is a partition (the programs match whole disks).
+ */
 static unsigned int disk_dev(const char *disk)
 {
 	unsigned int maj, min;
@@ -53,6 +56,9 @@ static unsigned int disk_dev(const char *disk)
 	FILE *f;
 	int n;
 
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", disk);
+	if (!access(path, F_OK))
+		return 0;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", disk);
 	f = fopen(path, "r");
 	if (!f)
@@ -88,7 +94,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "device")) {
 		dev = disk_dev(argv[2]);
 		if (!dev) {
-			fprintf(stderr, "bench-floor: %s: no such disk\n", argv[2]);
+			fprintf(stderr, "bench-floor: %s: no such disk (a whole disk)\n", argv[2]);
 			return 2;
 		}
 	} else if (argc != 2 || (strcmp(argv[1], "empty") && strcmp(argv[1], "clock") &&

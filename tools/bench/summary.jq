@@ -47,7 +47,6 @@ $runs as $runs
 | [$io[] | select(.config == "untraced")] as $untraced
 | [$cost[] | select(.config == "libbpf-biolatency")] as $bio
 | [$cost[] | select(.config == "floor-clock")] as $floor
-| [$cost[] | select(.config == "floor-device")] as $floor_dev
 | [$cost[] | select(.config == "blktrace-bench")] as $ours
 | ($meta.parts | any(.[]; . == "tracers")) as $ran_tracers
 | {schema: "blktrace-bench-bench/3", date: $meta.date, mode: $meta.mode, parts: $meta.parts,
@@ -89,8 +88,6 @@ $runs as $runs
 	           | stat),
 	       ns_above_floor_clock: ([same_round($cs; $floor)[]
 	           | .[0].bpf_ns_per_io - .[1].bpf_ns_per_io] | stat),
-	       x_floor_device: ([same_round($cs; $floor_dev)[]
-	           | .[0].bpf_ns_per_io / .[1].bpf_ns_per_io] | stat),
 	       bpf_runs_per_io: ([$cs[] | .bpf_runs / ([.disk_ios, 1] | max)] | median),
 	       bpf_programs: ([$rs[], $cs[] | .bpf_programs] | max),
 	       tool_cpu_ms: ([$rs[].tracer_cpu_ms] | stat),
