@@ -20,9 +20,9 @@
  * floor-device are what the report has beyond one histogram: the queue and total
  * latencies (the three latency histograms cost ~20 ns together in a build without
  * them), the depth (the in-flight counts and their histogram), the size and segment
- * histograms, the counters and the maxima. Measured by attaching
- * variants side by side: neither zeroing the slot nor padding it to a cache line
- * changed anything; one in-flight counter instead of two cost ~5-8 ns more.
+ * histograms, the counters and the maxima. Measured by attaching variants side by side:
+ * neither zeroing the slot nor padding it to a cache line changed anything; one
+ * in-flight counter instead of two cost ~5-8 ns more.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.
@@ -350,10 +350,9 @@ static __always_inline void walk_slots(member_t *m, struct lost_walk *w)
 /*
  * The depth of a request at issue: the counts' difference, less what it holds of lost
  * completions, and never more than the requests the slots hold in flight besides this
- * one. (That
- * second bound catches what the first cannot explain: under heavy load one run in ~80 of
- * make check-loaded's depth test saw the count one above every slot, with no lost slot
- * to blame. Issues in progress on other CPUs have counted but not yet taken their slot,
+ * one. (That second bound catches what the first cannot explain: under heavy load one
+ * run in ~80 of make check-loaded's depth test saw the count one above every slot, with
+ * no lost slot to blame. Issues in progress on other CPUs have counted but not yet taken their slot,
  * so the bound can only ever lower a sample.)
  */
 static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxes *m,

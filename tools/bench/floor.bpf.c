@@ -21,6 +21,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "blkio.h" /* BLKIO_DEV */
 #include "hist.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -28,7 +29,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define FLOOR_TAGS 4096
 
 const volatile __u32 mode = 0;
-const volatile __u32 dev = 0; /* mode 2: MAJ << 20 | MIN */
+const volatile __u32 dev = 0; /* mode 2: BLKIO_DEV(major, minor) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -58,7 +59,7 @@ static __always_inline __u64 *slot_of(struct request *rq)
 	struct gendisk *disk = rq->q->disk;
 	__u32 tag = rq->tag;
 
-	if ((((__u32)disk->major << 20) | (__u32)disk->first_minor) != dev)
+	if (BLKIO_DEV(disk->major, disk->first_minor) != dev)
 		return NULL;
 	return bpf_map_lookup_elem(&issued, &tag);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "blkio.h" /* BLKIO_DEV */
 #include "hist.h"
 #include "floor.skel.h"
 
@@ -46,7 +47,7 @@ static int hold_stats(void)
 }
 
 /*
- * DISK's dev_t as the BPF side compares it (MAJ << 20 | MIN), from sysfs; 0 if there is
+ * DISK's dev_t as the BPF side compares it (BLKIO_DEV), from sysfs; 0 if there is
  * no such disk, or it is a partition (the programs match whole disks).
  */
 static unsigned int disk_dev(const char *disk)
@@ -65,10 +66,14 @@ static unsigned int disk_dev(const char *disk)
 		return 0;
 	n = fscanf(f, "%u:%u", &maj, &min);
 	fclose(f);
-	return n == 2 ? maj << 20 | min : 0;
+	return n == 2 ? BLKIO_DEV(maj, min) : 0;
 }
 
-/* The latency histogram's total over every bucket and CPU; -1 if it cannot be read. */
+/*
+ * The latency histogram's total over every bucket and CPU; -1 if it cannot be read. (The
+ * loader's bpf_load__sum_percpu sums word by word; linking it would bring the loader's
+ * member tables and diagnostics into this standalone tool for one loop.)
+ */
 static long long timed(struct floor_bpf *skel)
 {
 	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.lat);
