@@ -23,8 +23,16 @@ kill -INT $pid
 wait $pid
 expect_eq "bench-floor device exits cleanly on SIGINT" "$?" 0
 expect_eq "dd read 1000 times from the disk (/proc/diskstats)" "$((r1 - r0))" 1000
-expect_eq "floor-device's histogram counts the disk's reads, not the other disk's" \
-	"$(sed -n 's/^timed //p' "$TMP/floor.out")" "$((r1 - r0))"
+# Not one more than the disk's reads (the other disk's 300 would show), and as many, but
+# for a completion the program never saw: 6.18 on loop now and then skips
+# block_rq_complete (about once in 30,000 under load; test_blktrace, test_bench_smoke),
+# and under load a run nested in another disk's is skipped for recursion; a tracer as
+# small as this one cannot tell. check-loaded saw 999 of 1000 once.
+timed=$(sed -n 's/^timed //p' "$TMP/floor.out")
+expect_cmp "floor-device's histogram counts no more than the disk's reads" \
+	"${timed:--1}" "<=" "$((r1 - r0))"
+expect_cmp "floor-device's histogram counts the disk's reads (short by a few at most)" \
+	"${timed:--1}" ">=" "$((r1 - r0 - 2))"
 
 "$FLOOR" device no-such-disk > /dev/null 2> "$TMP/bad.err"
 expect_eq "an unknown disk: exit 2" "$?" 2
