@@ -250,9 +250,7 @@ static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *
 /* The current process (core_fixes.bpf.h: through BTF where the kernel can). */
 static __always_inline void who_current(struct blkio_who *w, bool btf)
 {
-	__u32 tid;
-
-	current_task(btf, &tid, &w->pid, w->comm);
+	w->pid = current_task(btf, w->comm) >> 32; /* the process */
 	w->depth = 0;
 }
 

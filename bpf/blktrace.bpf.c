@@ -127,7 +127,7 @@ static __always_inline int emit(member_t *m, bool btf, __u64 sector, __u32 bytes
 {
 	__u64 now = bpf_ktime_get_ns(), *n;
 	struct btrace_event *e;
-	__u32 zero = 0, tgid;
+	__u32 zero = 0;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -144,7 +144,7 @@ static __always_inline int emit(member_t *m, bool btf, __u64 sector, __u32 bytes
 	e->sector = sector;
 	e->bytes = bytes;
 	e->action = action;
-	current_task(btf, &e->pid, &tgid, e->comm);
+	e->pid = (__u32)current_task(btf, e->comm); /* the thread, as blktrace logs it */
 	e->device = m->device;
 	e->cpu = bpf_get_smp_processor_id();
 	e->error = (__u16)error;

@@ -152,23 +152,19 @@ static __always_inline void inflight_dec(struct blkio_inflight *n)
  * current task as a BTF pointer, whose ids and name are direct loads. Before, two helpers
  * (pid_tgid and comm): ~80 ns more here, where every helper's return pays the SRSO
  * "Safe RET" thunk. BTF pointers are read directly in tp_btf programs only (btf), so
- * the raw_tp twins keep the helpers. TID: the thread, TGID: the process; COMM 16 bytes.
+ * the raw_tp twins keep the helpers. Returns what bpf_get_current_pid_tgid does, the
+ * process (tgid) above the thread; its name into COMM, TASK_COMM_LEN (16) bytes.
  */
-static __always_inline void current_task(bool btf, __u32 *tid, __u32 *tgid, char *comm)
+static __always_inline __u64 current_task(bool btf, char comm[16])
 {
 	if (btf && bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
 		struct task_struct *t = bpf_get_current_task_btf();
 
-		*tid = t->pid;
-		*tgid = t->tgid;
 		__builtin_memcpy(comm, t->comm, 16);
-	} else {
-		__u64 id = bpf_get_current_pid_tgid();
-
-		*tid = (__u32)id;
-		*tgid = id >> 32;
-		bpf_get_current_comm(comm, 16);
+		return (__u64)t->tgid << 32 | (__u32)t->pid;
 	}
+	bpf_get_current_comm(comm, 16);
+	return bpf_get_current_pid_tgid();
 }
 
 /*

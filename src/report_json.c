@@ -461,7 +461,7 @@ static json_t *series_json(const struct report *rep)
 		json_t *o, *runs = json_array(), *metrics = json_object();
 
 		for (k = 0; runs && k < s->nr_runs; k++)
-			json_array_append_new(runs, json_integer((json_int_t)s->runs[k]));
+			json_array_append_new(runs, jint(s->runs[k]));
 		for (k = 0; metrics && k < NR_METRICS; k++)
 			if (metric_defs[k].judged && s->metric[k].n)
 				json_object_set_new(metrics, metric_defs[k].name,

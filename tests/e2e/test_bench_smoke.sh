@@ -149,11 +149,15 @@ expect_eq "smoke: targets measured" \
 	"boolean boolean boolean boolean boolean null boolean"
 expect_eq "smoke: a targets line per target in the table" \
 	"$(grep -cE '^  \[(met|NOT met|not measured)\] ' "$T")" 7
-# Beside the two BPF-time targets, floor-device's own figure on the same scale.
-expect_eq "smoke: the biolatency target carries floor-device's x biolatency" \
-	"$(jqv "$J" .targets[0].floor_device)" "$(cfg floor-device .x_biolatency.median)"
-expect_eq "smoke: the floor-clock target carries floor-device's x floor-clock" \
-	"$(jqv "$J" .targets[1].floor_device)" "$(cfg floor-device .x_floor_clock.median)"
+# Beside the two BPF-time targets, floor-device's own figure on the same scale: from one
+# round, exactly its BPF ns/IO over biolatency's and over floor-clock's.
+fdev=$(cfg floor-device .bpf_ns_per_io.median)
+expect_cmp "smoke: the biolatency target carries floor-device's / biolatency's" \
+	"$(jqv "$J" '.targets[0].floor_device // -1')" "==" \
+	"$(awk -v a="$fdev" -v b="$bio" 'BEGIN { printf "%.17g", a / b }')"
+expect_cmp "smoke: the floor-clock target carries floor-device's / floor-clock's" \
+	"$(jqv "$J" '.targets[1].floor_device // -1')" "==" \
+	"$(awk -v a="$fdev" -v b="$floor" 'BEGIN { printf "%.17g", a / b }')"
 expect_eq "smoke: both lines print it" "$(grep -c '^  \[.*(floor-device: [0-9.]*x)$' "$T")" 2
 
 # BPF statistics: on through a holder of its own (never kernel.bpf_stats_enabled, which

@@ -16,13 +16,13 @@
  *                    Everything a tracer records beyond that costs above this row.
  *                    Keyed by tag alone, as fits the bench's loop disk (one hardware
  *                    queue, 128 tags): not for disks whose queues repeat tags. Kernels
- *                    since 5.17 (rq->q->disk, the tracepoints without a queue argument).
+ *                    since 5.11 (the tracepoints without a queue argument).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "blkio.h" /* BLKIO_DEV */
-#include "hist.h"
+#include "blkio.h"	    /* BLKIO_DEV, and hist.h */
+#include "core_fixes.bpf.h" /* rq_disk */
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -56,7 +56,7 @@ struct {
 /* Mode 2: the request's issue-time slot if it is on the disk, else NULL. */
 static __always_inline __u64 *slot_of(struct request *rq)
 {
-	struct gendisk *disk = rq->q->disk;
+	struct gendisk *disk = rq_disk(rq, true);
 	__u32 tag = rq->tag;
 
 	if (BLKIO_DEV(disk->major, disk->first_minor) != dev)

@@ -146,7 +146,7 @@ targets() {
 		awk -F'\t' '{
 			v = $3 == "-" ? "" : sprintf($3 == int($3) ? ": %d" : ": %.2f", $3)
 			if (v != "" && $4 != "") v = v ($4 ~ /^x/ ? "" : " ") $4
-			if ($5 != "-" && $5 != "") v = v sprintf(" (floor-device: %.2f%s)", $5, $4)
+			if ($5 != "-") v = v sprintf(" (floor-device: %.2f%s)", $5, $4)
 			printf "  %-14s %s%s\n", "[" $1 "]", $2, v
 		}'
 }
