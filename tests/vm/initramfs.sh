@@ -8,6 +8,7 @@
 # names; the test scripts from tests/vm/; and the modules the tests load (with their
 # dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
 set -euo pipefail
+trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$1 kdir=$2 rel=$3
 # dm, md RAID1 and dm-crypt (xts and ecb are looked up by name at table load: the
@@ -41,7 +42,9 @@ add_bin "$(command -v mdadm)" /usr/sbin/mdadm
 add_bin "$(command -v mke2fs)" /usr/sbin/mke2fs
 add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 # serve opens libmicrohttpd itself (dlopen), so ldd does not name it: it and its libraries.
-mhd=$(/sbin/ldconfig -p | awk '/libmicrohttpd\.so\.12 .*x86-64/ { print $NF; exit }')
+# awk reads to the end (no exit): a reader that leaves early can kill ldconfig with
+# SIGPIPE, and with pipefail that ends this script without a word (seen under load).
+mhd=$(/sbin/ldconfig -p | awk '/libmicrohttpd\.so\.12 .*x86-64/ && !f { f = $NF } END { print f }')
 [ -n "$mhd" ] || { echo "initramfs: libmicrohttpd.so.12 not found (tools/deps.sh installs it)" >&2; exit 1; }
 add_bin "$mhd"
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool

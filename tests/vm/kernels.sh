@@ -9,6 +9,9 @@
 # or changed. VMTEST_CACHE (default /var/cache/blktrace-bench-vmtest) holds the
 # lists (refreshed once a day) and the extracted kernels.
 set -euo pipefail
+trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
+# Under pipefail, a pipeline's reader never leaves before its writer is done (no
+# head, no awk exit): a writer killed by SIGPIPE would fail it, now and then.
 
 CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
 APT=$CACHE/apt
@@ -48,13 +51,13 @@ versions() {
 
 # The newest meta-package version in one of the suites given (a regex).
 pick() {
-	versions | awk -v re="$1" '$2 ~ re { print $1; exit }'
+	versions | awk -v re="$1" '$2 ~ re && !v { v = $1 } END { print v }'
 }
 
 # The kernel release a meta-package version depends on (6.1.0-57-cloud-amd64).
 release_of() {
 	apt-cache "${APTO[@]}" show "linux-image-cloud-amd64=$1" |
-		sed -n 's/^Depends:.*linux-image-\([^ ,]*-cloud-amd64\) .*/\1/p' | head -1
+		sed -n 's/^Depends:.*linux-image-\([^ ,]*-cloud-amd64\) .*/\1/p' | sed -n 1p
 }
 
 has_pkg() { apt-cache "${APTO[@]}" show "$1" > /dev/null 2>&1; }
@@ -96,7 +99,7 @@ for name in "$@"; do
 	5.10) ver=$(pick "^bullseye/") ;;
 	6.1) ver=$(pick '^bookworm(-security)?/') ;;
 	6.12) ver=$(pick "^bookworm-backports/") ;;
-	newest) ver=$(versions | head -1 | cut -d' ' -f1) ;;
+	newest) ver=$(versions | sed -n '1s/ .*//p') ;;
 	*) echo "kernels: unknown kernel '$name' (5.10, 6.1, 6.12, newest)" >&2; exit 2 ;;
 	esac
 	[ -n "$ver" ] || { echo "kernels: no cloud kernel for $name in the archive" >&2; exit 1; }

@@ -34,7 +34,9 @@ trap 'exit 130' INT TERM
 boot() { # NAME RELEASE KDIR
 	local name=$1 rel=$2 kdir=$3 d=$OUT/$1 img=$SCRATCH/$1 rc
 	rm -rf "$d" && mkdir -p "$d" "$img"
-	tests/vm/initramfs.sh "$d/initramfs.cpio.gz" "$kdir" "$rel" || return 1
+	# What went wrong before qemu starts goes to setup.log, which the report shows.
+	tests/vm/initramfs.sh "$d/initramfs.cpio.gz" "$kdir" "$rel" 2> "$d/setup.log" ||
+		{ echo "initramfs.sh exited $?" >> "$d/setup.log"; return 1; }
 	for disk in vda vdb sda nvme mpath; do truncate -s 256M "$img/$disk.img"; done
 	# vdc, vdd: the stacks (the README examples put a 1 GiB file on them); sparse.
 	for disk in vdc vdd; do truncate -s 2G "$img/$disk.img"; done
@@ -82,8 +84,13 @@ while read -r name rel kdir; do
 	passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0})) skipped=$((skipped + ${s:-0}))
 	if [ -z "$line" ] || [ "${f:-1}" -ne 0 ]; then
 		fail=1
-		[ -z "$line" ] && failed=$((failed + 1)) &&
+		if [ -z "$line" ] && [ ! -e "$d/qemu.log" ]; then
+			failed=$((failed + 1))
+			echo "  FAIL $name: the guest was not booted ($(tail -c 300 "$d/setup.log" 2>/dev/null))"
+		elif [ -z "$line" ]; then
+			failed=$((failed + 1))
 			echo "  FAIL $name: the guest did not finish (qemu: $(tail -c 300 "$d/qemu.log"))"
+		fi
 		echo "--- $name: guest kernel log (last 40 lines of $d/console.log)"
 		tail -40 "$d/console.log" 2>/dev/null
 	fi

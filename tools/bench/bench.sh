@@ -434,7 +434,7 @@ config_def() {
 # load and why, and whether this kernel has kprobes at all.
 attach_failure() { # ERRLOG
 	local why re="^libbpf: prog '\([^']*\)': BPF program load failed: \(.*\)"
-	why=$(sed -n "s/$re/its program \1 failed to load (\2)/p" "$1" | head -1)
+	why=$(sed -n "s/$re/its program \1 failed to load (\2)/p" "$1" | sed -n 1p)
 	if [ -z "$why" ]; then
 		why=$(grep -v '^libbpf: ' "$1" | tail -1)
 	# Not grep -q: with pipefail, zcat killed by SIGPIPE would fail the pipeline.
