@@ -101,6 +101,10 @@ void html__origin(FILE *f, const struct result *res, const char *file)
 		   res->host.kernel[0] ? res->host.kernel : "?");
 	html__fact(f, "blktrace-bench", "%s%s%s", res->tool_version,
 		   res->tracer_flavour[0] ? ", BPF programs: " : "", res->tracer_flavour);
+	if (res->has_skipped && res->tracer_skipped)
+		html__fact(f, "skipped by the kernel",
+			   "%llu runs of our programs: the counts may fall short by as many",
+			   (unsigned long long)res->tracer_skipped);
 	fputs("</table>\n", f);
 }
 

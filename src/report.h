@@ -27,6 +27,8 @@ struct report {
 	bool has_recommendation; /* --recommend */
 	struct recommendations rec;
 	struct above_pairs above; /* series the device saw alike, throughputs apart */
+	/* What the kernel skipped of our programs, in a sentence; "" when nothing. */
+	char skipped[224];
 };
 
 /* Build rep from res; recommend adds the sweep's recommendation. 0, or -ENOMEM. */

@@ -558,6 +558,15 @@ json_t *report_json__stack(const struct device *top, const struct layer *layers,
 	return o;
 }
 
+/* The programs that ran, and the runs of them the kernel skipped (null: not known). */
+static json_t *tracer_json(const struct result *res)
+{
+	if (!res->tracer_flavour[0])
+		return json_null();
+	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped",
+			 res->has_skipped ? jint(res->tracer_skipped) : json_null());
+}
+
 json_t *report_json__doc(const struct report *rep)
 {
 	const struct result *res = rep->res;
@@ -576,10 +585,7 @@ json_t *report_json__doc(const struct report *rep)
 		json_object_set_new(doc, "stack",
 				    report_json__stack(&res->device, res->layers, res->nr_layers,
 						       res->stack_top_kind, res->stack_note));
-	json_object_set_new(doc, "tracer",
-			    res->tracer_flavour[0]
-				    ? json_pack("{s:s}", "flavour", res->tracer_flavour)
-				    : json_null());
+	json_object_set_new(doc, "tracer", tracer_json(res));
 	runs = json_array();
 	for (i = 0; runs && i < rep->nr_runs; i++)
 		json_array_append_new(runs, run_json(&rep->runs[i]));

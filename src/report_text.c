@@ -533,4 +533,6 @@ void report_text__print(FILE *f, const struct report *rep, bool brief)
 	}
 	if (any_app)
 		linked_table(f, rep);
+	if (rep->skipped[0])
+		fprintf(f, "\n%s\n", rep->skipped);
 }

@@ -790,15 +790,17 @@ static int each_run(void *ctx, size_t i, json_t *j, const struct run_summary *rs
 static int read_header(struct rd *r)
 {
 	struct result *res = &r->out->res;
-	json_t *h = r->out->loaded.header, *dev;
+	json_t *h = r->out->loaded.header, *dev, *tracer;
 
 	rd_str(r, h, "", "tool_version", res->tool_version, sizeof(res->tool_version));
 	rd_str(r, h, "", "command_line", res->command_line, sizeof(res->command_line));
 	rd_str(r, member(h, "host"), "host", "kernel", res->host.kernel, sizeof(res->host.kernel));
 	rd_str(r, member(h, "host"), "host", "hostname", res->host.hostname,
 	       sizeof(res->host.hostname));
-	rd_str(r, rd_obj(r, h, "", "tracer"), "tracer", "flavour", res->tracer_flavour,
-	       sizeof(res->tracer_flavour));
+	tracer = rd_obj(r, h, "", "tracer");
+	rd_str(r, tracer, "tracer", "flavour", res->tracer_flavour, sizeof(res->tracer_flavour));
+	res->has_skipped = member(tracer, "skipped") != NULL; /* older files: not known */
+	res->tracer_skipped = rd_u64(r, tracer, "tracer", "skipped");
 	if ((dev = rd_obj(r, h, "", "device"))) {
 		res->has_device = true;
 		read_device(r, dev, "device", &res->device);

@@ -122,6 +122,10 @@ struct result {
 	char command_line[1024];
 	struct host_info host;
 	char tracer_flavour[16]; /* "tp_btf" or "raw_tp": the BPF programs that ran */
+	/* Runs of them the kernel skipped (tracer__skipped), over the whole trace, of the
+	 * traced disks or others; has_skipped: read (not from an older JSON, not --tune). */
+	bool has_skipped;
+	uint64_t tracer_skipped;
 	struct device device;
 	bool has_device;
 	/* The layers under the device (stack.h), each traced with it; NULL/0 for a plain disk. */

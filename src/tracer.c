@@ -438,20 +438,18 @@ size_t tracer__map_bytes(const struct tracer *t)
 	return bpf_load__map_bytes(t->skel->obj);
 }
 
-int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
-		       unsigned long long *run_cnt)
+int tracer__skipped(const struct tracer *t, unsigned long long *n)
 {
 	struct bpf_program *prog;
 
-	*run_ns = *run_cnt = 0;
+	*n = 0;
 	bpf_object__for_each_program(prog, t->skel->obj) {
 		struct bpf_prog_info info;
-		int err = bpf_load__prog_info(prog, &info);
+		int err = bpf_load__prog_info(prog, &info); /* zeroed when not loaded */
 
 		if (err < 0)
 			return err;
-		*run_ns += info.run_time_ns;
-		*run_cnt += info.run_cnt;
+		*n += info.recursion_misses;
 	}
 	return 0;
 }

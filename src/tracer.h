@@ -56,9 +56,13 @@ bool tracer__walks_slots(const struct tracer *t);
 const char *tracer__flavour(const struct tracer *t);
 /* Bytes of BPF map memory the tracer holds (for --verbose). */
 size_t tracer__map_bytes(const struct tracer *t);
-/* Cumulative BPF run time and run count of our programs (needs kernel.bpf_stats_enabled). */
-int tracer__prog_stats(const struct tracer *t, unsigned long long *run_ns,
-		       unsigned long long *run_cnt);
+/*
+ * The runs of our programs the kernel skipped since load (their recursion_misses): a
+ * tracepoint hit while the same program was running on that CPU (an interrupt's I/O in
+ * the middle of a run) is not run. The programs filter the disks themselves, so a skipped
+ * run may have been another disk's event. 0, or -errno when the kernel will not say.
+ */
+int tracer__skipped(const struct tracer *t, unsigned long long *n);
 
 /*
  * A device's statistics from its `stats` value summed over the CPUs (maxima from the

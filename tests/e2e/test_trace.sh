@@ -156,6 +156,9 @@ done
 for mode in btf raw; do
 	expect_true "$mode: 8 KiB writes have 1 or 2 segments" \
 		jq -e '.runs[0].block.segments | .max >= 1 and .max <= 2 and .mean >= 1' "$TMP/$mode.json"
+	# Read from the programs once detached: a count, never null (not known).
+	expect_true "$mode: the runs the kernel skipped are counted" \
+		jq -e '.tracer.skipped | type == "number" and . >= 0' "$TMP/$mode.json"
 done
 
 # 7. Passive mode: --duration ends it with a report and exit 0. I/O starts on the

@@ -264,6 +264,17 @@ static void test_text_report(void **state)
 	assert_non_null(strstr(buf, "[44K, 48K)"));
 	assert_non_null(strstr(buf, "97.0% of data requests reached max_sectors_kb=44"));
 	assert_non_null(strstr(buf, "write               100"));
+	assert_null(strstr(buf, "skipped")); /* none skipped: no line */
+	free(buf);
+	/* Runs the kernel skipped: said under the report, with their number. */
+	res->has_skipped = true;
+	res->tracer_skipped = 3;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_text(f, res);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nthe kernel skipped 3 runs of our programs ("));
+	assert_non_null(strstr(buf, "the counts may fall short by as many\n"));
 	free(buf);
 	result__free(res);
 	free(res);

@@ -140,6 +140,8 @@ static void make_result(struct result *res, char *root)
 	snprintf(res->command_line, sizeof(res->command_line), "blktrace-bench --trace xvda <&>");
 	snprintf(res->host.kernel, sizeof(res->host.kernel), "6.18.0");
 	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "tp_btf");
+	res->has_skipped = true;
+	res->tracer_skipped = 7;
 	snprintf(root, PATH_MAX + 64, "%s/xen-seg32", fixtures);
 	if (device__resolve(root, "xvda", &res->device, &d))
 		fail_msg("xvda: %s", d.msg);
@@ -219,6 +221,8 @@ static void test_result_round_trip(void **state)
 	assert_int_equal(sr->res.nr_runs, 5);
 	assert_int_equal(sr->loaded.nr_runs, 5);
 	assert_int_equal(sr->res.runs[4].nr_intervals, 3);
+	assert_true(sr->res.has_skipped);
+	assert_int_equal(sr->res.tracer_skipped, 7);
 	b = result_text(&sr->res, sr->recommend);
 	assert_same_text(a, b);
 	/* The findings are there to compare: recomputed from the rebuilt runs. */
@@ -292,6 +296,8 @@ static void test_errors_named(void **state)
 	assert_int_not_equal(read_edited(doc, "\"repetition\": 0", "\"repetition\": \"x\\ny\"", &d),
 			     0);
 	assert_null(strchr(d.msg, '\n'));
+	assert_int_not_equal(read_edited(doc, "\"skipped\": 7", "\"skipped\": -7", &d), 0);
+	assert_string_equal(d.msg, "r.json: tracer.skipped is a number, not an integer 0 or more");
 	free(doc);
 	result__free(res);
 	free(res);
