@@ -63,6 +63,10 @@ kernel_trace() {
 
 # B1. Writes that merge (buffered, then sync), 1 MiB direct writes split in four, and
 # direct and buffered reads, in both program flavours, beside the kernel's blktrace.
+# The command waits until vda has nothing in flight: its figures end at its exit, the
+# --blktrace files when the tool detaches, and read-ahead the last dd issued and the
+# disk completed after its exit was in the files only (5.10 counted 102 of 103
+# completions, 7.3 96 of 103).
 set_sysfs /sys/block/vda/queue/max_sectors_kb 256
 for flavour in tp_btf raw_tp; do
 	force=()
@@ -75,7 +79,9 @@ for flavour in tp_btf raw_tp; do
 		dd if=/dev/zero of=/dev/vda bs=1M count=4 seek=8 oflag=direct 2>/dev/null &&
 		dd if=/dev/vda of=/dev/null bs=64k count=64 iflag=direct 2>/dev/null &&
 		echo 3 > /proc/sys/vm/drop_caches &&
-		dd if=/dev/vda of=/dev/null bs=4k count=256 2>/dev/null'; then
+		dd if=/dev/vda of=/dev/null bs=4k count=256 2>/dev/null && i=0 &&
+		while read -r r w < /sys/block/vda/inflight && [ $((r + w)) -gt 0 ] &&
+			[ $((i += 1)) -le 500 ]; do sleep 0.01; done'; then
 		j=$W/bt.json
 		reads=$(($(diskstat 1 vda) - r0)) writes=$(($(diskstat 5 vda) - w0))
 		expect_eq "$t: flavour" "$(jqv "$j" .tracer.flavour)" $flavour
@@ -85,12 +91,24 @@ for flavour in tp_btf raw_tp; do
 				"$(jqv "$j" .blktrace.sets[0].total.reads_completed)" "$reads"
 			expect_eq "$t: completed writes == diskstats" \
 				"$(jqv "$j" .blktrace.sets[0].total.writes_completed)" "$writes"
-			if run "bt-import-$flavour" import "$W/bt" --json "$W/imp.json"; then
+			# The live figures are the aggregate's, whose programs the kernel may
+			# skip too, as it does blktrace's on 7.3: equal when it skipped none,
+			# short by no more than it skipped otherwise.
+			agg=$(jqv "$j" .tracer.skipped)
+			if ! [[ $agg =~ ^[0-9]+$ ]]; then
+				not_ok "$t: the aggregate's skipped runs: got '$agg', not a count"
+			elif run "bt-import-$flavour" import "$W/bt" --json "$W/imp.json"; then
 				for k in read.requests write.requests read.bytes write.bytes merges \
 					splits completed; do
-					expect_eq "$t: import == live: $k" \
-						"$(jqv "$W/imp.json" ".runs[0].block.$k")" \
-						"$(jqv "$j" ".runs[0].block.$k")"
+					imp=$(jqv "$W/imp.json" ".runs[0].block.$k")
+					live=$(jqv "$j" ".runs[0].block.$k")
+					if [ "$agg" = 0 ]; then
+						expect_eq "$t: import == live: $k" "$imp" "$live"
+					elif [[ $k != *bytes ]]; then
+						expect_cmp "$t: live <= import: $k" "$live" "<=" "$imp"
+						expect_cmp "$t: import - live <= skipped by the aggregate: $k" \
+							"$((imp - live))" "<=" "$agg"
+					fi
 				done
 			fi
 		fi
