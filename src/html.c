@@ -92,6 +92,8 @@ void html__fact(FILE *f, const char *key, const char *fmt, ...)
 
 void html__origin(FILE *f, const struct result *res, const char *file)
 {
+	char skipped[224];
+
 	fputs("<table class=\"facts\">\n", f);
 	if (file)
 		html__fact(f, "result file", "%s", file);
@@ -101,10 +103,8 @@ void html__origin(FILE *f, const struct result *res, const char *file)
 		   res->host.kernel[0] ? res->host.kernel : "?");
 	html__fact(f, "blktrace-bench", "%s%s%s", res->tool_version,
 		   res->tracer_flavour[0] ? ", BPF programs: " : "", res->tracer_flavour);
-	if (res->has_skipped && res->tracer_skipped)
-		html__fact(f, "skipped by the kernel",
-			   "%llu runs of our programs: the counts may fall short by as many",
-			   (unsigned long long)res->tracer_skipped);
+	if (result__skipped_text(res, skipped, sizeof(skipped))[0])
+		html__fact(f, "skipped", "%s", skipped);
 	fputs("</table>\n", f);
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* Building the report: every derived figure, once; see report.h. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
@@ -26,12 +25,7 @@ int report__build(struct report *rep, const struct result *res, bool recommend)
 	if (ret)
 		goto fail;
 	above__series(&rep->series, rep->runs, &rep->above);
-	if (res->has_skipped && res->tracer_skipped)
-		snprintf(rep->skipped, sizeof(rep->skipped),
-			 "the kernel skipped %llu runs of our programs (a tracepoint hit while the "
-			 "same program ran on that CPU; the traced disks' or others'): the counts "
-			 "may fall short by as many",
-			 (unsigned long long)res->tracer_skipped);
+	result__skipped_text(res, rep->skipped, sizeof(rep->skipped));
 	if (recommend) {
 		rep->has_recommendation = true;
 		ret = recommend__compute(&rep->rec, &rep->series, rep->runs,

@@ -128,3 +128,16 @@ const struct device *run__device(const struct result *res, const struct run *run
 	scratch->limits = run->limits;
 	return scratch;
 }
+
+const char *result__skipped_text(const struct result *res, char *buf, size_t len)
+{
+	if (!res->has_skipped || !res->tracer_skipped)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len,
+			 "the kernel skipped %llu runs of our programs (a tracepoint hit while the "
+			 "same program ran on that CPU; the traced disks' or others'): the counts "
+			 "may fall short by as many",
+			 (unsigned long long)res->tracer_skipped);
+	return buf;
+}

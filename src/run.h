@@ -144,6 +144,11 @@ struct result {
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */
 struct run *result__add_run(struct result *res, bool with_block, bool with_app);
 void result__free(struct result *res);
+/*
+ * The runs the kernel skipped of the tracer's programs, in a sentence for the reports
+ * (text, HTML); "" when none were skipped or it is not known. Returns buf.
+ */
+const char *result__skipped_text(const struct result *res, char *buf, size_t len);
 /* Append a copy of s to run's intervals. 0, or -ENOMEM. */
 int run__add_interval(struct run *run, const struct interval_sample *s);
 void host_info__read(struct host_info *host);

@@ -60,7 +60,9 @@ size_t tracer__map_bytes(const struct tracer *t);
  * The runs of our programs the kernel skipped since load (their recursion_misses): a
  * tracepoint hit while the same program was running on that CPU (an interrupt's I/O in
  * the middle of a run) is not run. The programs filter the disks themselves, so a skipped
- * run may have been another disk's event. 0, or -errno when the kernel will not say.
+ * run may have been another disk's event. Kernels without that check (it came in 2022,
+ * after 5.10) run the program nested instead: 0 there, and true (before 5.12 the kernel
+ * has no count to give, nor anything to count). 0, or -errno when the kernel will not say.
  */
 int tracer__skipped(const struct tracer *t, unsigned long long *n);
 

@@ -81,7 +81,7 @@ for flavour in tp_btf raw_tp; do
 		echo 3 > /proc/sys/vm/drop_caches &&
 		dd if=/dev/vda of=/dev/null bs=4k count=256 2>/dev/null && i=0 &&
 		while read -r r w < /sys/block/vda/inflight && [ $((r + w)) -gt 0 ] &&
-			[ $((i += 1)) -le 500 ]; do sleep 0.01; done'; then
+			[ $((i += 1)) -le 500 ]; do sleep 0.01; done && [ "$i" -le 500 ]'; then
 		j=$W/bt.json
 		reads=$(($(diskstat 1 vda) - r0)) writes=$(($(diskstat 5 vda) - w0))
 		expect_eq "$t: flavour" "$(jqv "$j" .tracer.flavour)" $flavour

@@ -7,7 +7,7 @@
 # dmsetup, mdadm, mke2fs and the kernel's blktrace for the test script, and the tool itself, each with the shared libraries `ldd`
 # names; the test scripts from tests/vm/; and the modules the tests load (with their
 # dependencies, decompressed, in load order) from KDIR/lib/modules/RELEASE.
-set -euo pipefail
+set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$1 kdir=$2 rel=$3
@@ -24,7 +24,7 @@ add_bin() {
 	local bin=$1 dest=${2:-$1} lib
 	mkdir -p "$stage$(dirname "$dest")"
 	cp -L "$bin" "$stage$dest"
-	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' || true); do # none: static
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"

@@ -8,7 +8,7 @@
 # directory under the cache: the machine's own apt configuration is never read
 # or changed. VMTEST_CACHE (default /var/cache/blktrace-bench-vmtest) holds the
 # lists (refreshed once a day) and the extracted kernels.
-set -euo pipefail
+set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 # Under pipefail, a pipeline's reader never leaves before its writer is done (no
 # head, no awk exit): a writer killed by SIGPIPE would fail it, now and then.
