@@ -26,6 +26,8 @@ struct stream {
 	int cpu;    /* a per-CPU file's CPU; -1 for a stream of any */
 	int swap;   /* -1 not known yet, 0 native, 1 the other byte order */
 	uint64_t records;
+	uint64_t other_cpu; /* a per-CPU file's records of another CPU, skipped */
+	char ended[96];	    /* why it ended before its last byte: "" when it did not */
 	bool has_next;
 	struct btrace_record next;
 };
@@ -81,26 +83,40 @@ static int check_header(struct stream *s, struct blk_io_trace *t, struct diag *d
 	if ((t->magic & 0xff) != BLK_IO_TRACE_VERSION)
 		return diag__usage(d, "%s: blktrace format version %u; this build reads version %u",
 				   s->path, t->magic & 0xff, BLK_IO_TRACE_VERSION);
-	if (t->cpu >= BTRACE_MAX_CPUS || (s->cpu >= 0 && t->cpu != (uint32_t)s->cpu))
-		return diag__usage(d, "%s: record %llu is of CPU %u%s", s->path,
-				   (unsigned long long)s->records + 1, t->cpu,
-				   s->cpu >= 0 ? ", not this file's" : ", out of range");
+	if (s->cpu < 0 && t->cpu >= BTRACE_MAX_CPUS)
+		return diag__usage(d, "%s: record %llu is of CPU %u, out of range", s->path,
+				   (unsigned long long)s->records + 1, t->cpu);
 	return 0;
 }
 
-/* One record of s: 1, 0 at its end, -errno with d. */
-static int read_one(struct stream *s, struct btrace_record *rec, struct diag *d)
+/*
+ * The end of s at a record that is no record: a trace stopped mid-write may end in one
+ * cut short, or in one the kernel had reserved but not yet written when blktrace read
+ * it. After a good record blkparse reads up to it, and so does this, saying why in
+ * s->ended; 0, as at the end of s.
+ */
+static int ended(struct stream *s, const char *why)
+{
+	snprintf(s->ended, sizeof(s->ended), "%s in record %llu", why,
+		 (unsigned long long)s->records + 1);
+	return 0;
+}
+
+/* One record of s, its header checked: 1, 0 at its end, -errno with d. */
+static int read_raw(struct stream *s, struct btrace_record *rec, struct diag *d)
 {
 	size_t got = fread(&rec->t, 1, sizeof(rec->t), s->f), keep;
+	struct diag after_first = {};
 	int err;
 
 	if (!got && feof(s->f))
 		return 0;
 	if (got < sizeof(rec->t))
 		goto short_read;
-	err = check_header(s, &rec->t, d);
+	/* Before a good record, any fault is bad input: the file is no trace. */
+	err = check_header(s, &rec->t, s->records ? &after_first : d);
 	if (err)
-		return err;
+		return s->records ? ended(s, "a bad header") : err;
 	memset(rec->pdu, 0, sizeof(rec->pdu));
 	keep = rec->t.pdu_len < sizeof(rec->pdu) ? rec->t.pdu_len : sizeof(rec->pdu);
 	if (fread(rec->pdu, 1, keep, s->f) != keep)
@@ -114,8 +130,22 @@ static int read_one(struct stream *s, struct btrace_record *rec, struct diag *d)
 short_read:
 	if (ferror(s->f))
 		return diag__fail(d, -EIO, "%s: read error: %s", s->path, strerror(errno));
-	return diag__usage(d, "%s: truncated after %llu records", s->path,
-			   (unsigned long long)s->records);
+	if (s->records)
+		return ended(s, "cut short");
+	return diag__usage(d, "%s: truncated after 0 records", s->path);
+}
+
+/*
+ * One record of s: 1, 0 at its end, -errno with d. A per-CPU file's record of another
+ * CPU is skipped and counted, as blkparse skips it.
+ */
+static int read_one(struct stream *s, struct btrace_record *rec, struct diag *d)
+{
+	int ret;
+
+	while ((ret = read_raw(s, rec, d)) > 0 && s->cpu >= 0 && rec->t.cpu != (uint32_t)s->cpu)
+		s->other_cpu++;
+	return ret;
 }
 
 static int refill(struct stream *s, struct diag *d)
@@ -395,6 +425,26 @@ const char *btrace_read__name(const struct btrace_reader *r)
 const char *btrace_read__where(const struct btrace_reader *r)
 {
 	return r->where;
+}
+
+unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, size_t len)
+{
+	unsigned int i, n = 0;
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < r->n; i++) {
+		const struct stream *s = &r->streams[i];
+
+		if (s->ended[0] && at < len)
+			at += snprintf(buf + at, len - at, "%s%s: %s", n++ ? "; " : "", s->path,
+				       s->ended);
+		if (s->other_cpu && at < len)
+			at += snprintf(buf + at, len - at, "%s%s: %llu records of another CPU",
+				       n++ ? "; " : "", s->path, (unsigned long long)s->other_cpu);
+	}
+	return n;
 }
 
 void btrace_read__close(struct btrace_reader *r)

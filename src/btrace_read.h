@@ -9,8 +9,10 @@
  *   FILE          any other file: one stream of records of any CPU (`blkparse -d` output,
  *                 `blktrace -o -`), sorted by time in memory
  * A set's per-CPU files are merged by time as blkparse merges them. Every record is
- * checked (magic, version, its CPU, a payload that is all there): a file that is not a
- * trace or is cut short is bad input, named with the record it fails at.
+ * checked (magic, version, its CPU, a payload that is all there): a file that does not
+ * start with a record is bad input, named with its fault. After a good record, a file
+ * ends at the first that is none, and a per-CPU file's records of another CPU are
+ * skipped, as blkparse reads them (btrace_read__left_out says what was left out).
  */
 #ifndef BLKTRACE_BENCH_BTRACE_READ_H
 #define BLKTRACE_BENCH_BTRACE_READ_H
@@ -43,6 +45,13 @@ int btrace_read__next(struct btrace_reader *r, struct btrace_record *rec, struct
 const char *btrace_read__name(const struct btrace_reader *r);
 /* The files read, for messages: "DIR/NAME.blktrace.0-3" or the file. */
 const char *btrace_read__where(const struct btrace_reader *r);
+/*
+ * What was left out of the files read so far, as blkparse leaves it out: a file's end
+ * from a record that is none (cut short, or never written: a trace stopped mid-write),
+ * a per-CPU file's records of another CPU. One clause per fault, "; " between, into buf
+ * ("" when none); returns their number.
+ */
+unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, size_t len);
 void btrace_read__close(struct btrace_reader *r);
 
 #endif /* BLKTRACE_BENCH_BTRACE_READ_H */

@@ -33,6 +33,8 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 	struct btrace_record rec;
 	int ret, err;
 
+	char left[1024];
+
 	while ((ret = btrace_read__next(r, &rec, d)) > 0) {
 		err = btrace_summary__add(set, &rec.t);
 		if (!err)
@@ -40,6 +42,9 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 		if (err)
 			return diag__fail(d, err, "%s", strerror(-err));
 	}
+	if (!ret && btrace_read__left_out(r, left, sizeof(left)))
+		fprintf(stderr, "blktrace-bench: left out, as blkparse leaves them out: %s\n",
+			left);
 	return ret;
 }
 

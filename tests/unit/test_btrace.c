@@ -369,6 +369,82 @@ static void test_malformed(void **state)
 	assert_non_null(strstr(d.msg, "empty"));
 }
 
+/* A file of records, NAME.blktrace.CPU in dir. */
+static void write_file(const char *dir, unsigned int cpu, const unsigned char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/vda.blktrace.%u", dir, cpu);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+}
+
+/* The records of the set in dir, in time order, and what was left out: their number. */
+static int read_set(const char *dir, struct btrace_record *out, int max, char *left, size_t len)
+{
+	struct btrace_reader *r;
+	struct diag d = {};
+	int n = 0, ret;
+
+	assert_int_equal(btrace_read__open(dir, &r, &d), 0);
+	while (n < max && (ret = btrace_read__next(r, &out[n], &d)) > 0)
+		n++;
+	assert_int_equal(ret, 0);
+	btrace_read__left_out(r, left, len);
+	btrace_read__close(r);
+	return n;
+}
+
+/*
+ * A trace stopped mid-write: after a good record, a file ends at the first record that
+ * is none (cut short, or never written), and a per-CPU file's record of another CPU is
+ * skipped, as blkparse reads them; each said. Before any good record, it is bad input.
+ */
+static void test_stopped_mid_write(void **state)
+{
+	char dir[] = "/tmp/bb-btrace.XXXXXX", left[512], want[PATH_MAX + 160];
+	struct btrace_record out[8], r1[] = { D(R, 64, 512, 210), {}, C(R, 64, 512, 310) };
+	struct btrace_record other = C(R, 8, 512, 250);
+	struct btrace_reader *r;
+	unsigned char buf[1024];
+	struct diag d = {};
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* CPU 0: a D, a record of CPU 1, a C, then a D cut short. */
+	other.t.cpu = 1;
+	len = put(buf, 0, D(R, 8, 512, 200), false);
+	len = put(buf, len, other, false);
+	len = put(buf, len, C(R, 8, 512, 300), false);
+	write_file(dir, 0, buf, put(buf, len, D(R, 16, 512, 400), false) - 20);
+	/* CPU 1: a D, a record the kernel reserved and never wrote (zeros), then a C. */
+	r1[0].t.cpu = r1[2].t.cpu = 1;
+	len = put(buf, 0, r1[0], false);
+	len = put(buf, len, r1[1], false);
+	write_file(dir, 1, buf, put(buf, len, r1[2], false));
+
+	assert_int_equal(read_set(dir, out, 8, left, sizeof(left)), 3);
+	assert_int_equal(out[0].t.time, 200);
+	assert_int_equal(out[1].t.time, 210);
+	assert_int_equal(out[2].t.time, 300);
+	snprintf(want, sizeof(want),
+		 "%s/vda.blktrace.0: cut short in record 4; %s/vda.blktrace.0: 1 records of "
+		 "another CPU; %s/vda.blktrace.1: a bad header in record 2",
+		 dir, dir, dir);
+	assert_string_equal(left, want);
+
+	/* Cut inside its first record, a file is no trace. */
+	write_file(dir, 1, buf, 20);
+	assert_int_equal(btrace_read__open(dir, &r, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "vda.blktrace.1: truncated after 0 records"));
+	snprintf(want, sizeof(want), "rm -rf %s", dir);
+	assert_int_equal(system(want), 0);
+}
+
 /* The kernel's trace of the fixture against the guest's diskstats (its README). */
 static void test_kernel_trace(void **state)
 {
@@ -444,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_untracked),
 		cmocka_unit_test(test_stream_orders),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_stopped_mid_write),
 		cmocka_unit_test(test_kernel_trace),
 		cmocka_unit_test(test_skipped),
 	};
