@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct stream {
 	int swap;   /* -1 not known yet, 0 native, 1 the other byte order */
 	uint64_t records;
 	uint64_t other_cpu; /* a per-CPU file's records of another CPU, skipped */
-	char ended[96];	    /* why it ended before its last byte: "" when it did not */
+	char ended[128];    /* why it ended before its last byte: "" when it did not */
 	bool has_next;
 	struct btrace_record next;
 };
@@ -89,24 +90,43 @@ static int check_header(struct stream *s, struct blk_io_trace *t, struct diag *d
 	return 0;
 }
 
-/*
- * The end of s at a record that is no record: a trace stopped mid-write may end in one
- * cut short, or in one the kernel had reserved but not yet written when blktrace read
- * it. After a good record blkparse reads up to it, and so does this, saying why in
- * s->ended; 0, as at the end of s.
- */
-static int ended(struct stream *s, const char *why)
+/* What check_header refused in a header it swapped already (it names no file). */
+static void header_fault(const struct blk_io_trace *t, char *buf, size_t len)
 {
-	snprintf(s->ended, sizeof(s->ended), "%s in record %llu", why,
-		 (unsigned long long)s->records + 1);
+	if (!magic_ok(t->magic))
+		snprintf(buf, len, "bad magic 0x%08x", t->magic);
+	else if ((t->magic & 0xff) != BLK_IO_TRACE_VERSION)
+		snprintf(buf, len, "format version %u", t->magic & 0xff);
+	else
+		snprintf(buf, len, "CPU %u, out of range", t->cpu);
+}
+
+/*
+ * The end of s at the record from byte at on, which is none: a trace stopped mid-write
+ * may end in one cut short, or in one the kernel had reserved but not yet written when
+ * blktrace read it. After a good record blkparse reads up to it, and so does this,
+ * saying why in s->ended with the bytes left unread (a few, at a stop; more, where the
+ * file is damaged); 0, as at the end of s.
+ */
+static int ended(struct stream *s, const char *why, off_t at)
+{
+	struct stat st;
+	int n = snprintf(s->ended, sizeof(s->ended), "%s in record %llu", why,
+			 (unsigned long long)s->records + 1);
+
+	if (at >= 0 && !fstat(fileno(s->f), &st) && S_ISREG(st.st_mode) && st.st_size >= at &&
+	    n >= 0 && (size_t)n < sizeof(s->ended))
+		snprintf(s->ended + n, sizeof(s->ended) - n, " (byte %lld on: %lld bytes unread)",
+			 (long long)at, (long long)(st.st_size - at));
 	return 0;
 }
 
 /* One record of s, its header checked: 1, 0 at its end, -errno with d. */
 static int read_raw(struct stream *s, struct btrace_record *rec, struct diag *d)
 {
+	off_t at = ftello(s->f);
 	size_t got = fread(&rec->t, 1, sizeof(rec->t), s->f), keep;
-	struct diag after_first = {};
+	char why[48];
 	int err;
 
 	if (!got && feof(s->f))
@@ -114,9 +134,13 @@ static int read_raw(struct stream *s, struct btrace_record *rec, struct diag *d)
 	if (got < sizeof(rec->t))
 		goto short_read;
 	/* Before a good record, any fault is bad input: the file is no trace. */
-	err = check_header(s, &rec->t, s->records ? &after_first : d);
-	if (err)
-		return s->records ? ended(s, "a bad header") : err;
+	err = check_header(s, &rec->t, s->records ? NULL : d);
+	if (err && !s->records)
+		return err;
+	if (err) {
+		header_fault(&rec->t, why, sizeof(why));
+		return ended(s, why, at);
+	}
 	memset(rec->pdu, 0, sizeof(rec->pdu));
 	keep = rec->t.pdu_len < sizeof(rec->pdu) ? rec->t.pdu_len : sizeof(rec->pdu);
 	if (fread(rec->pdu, 1, keep, s->f) != keep)
@@ -131,7 +155,7 @@ short_read:
 	if (ferror(s->f))
 		return diag__fail(d, -EIO, "%s: read error: %s", s->path, strerror(errno));
 	if (s->records)
-		return ended(s, "cut short");
+		return ended(s, "cut short", at);
 	return diag__usage(d, "%s: truncated after 0 records", s->path);
 }
 
@@ -427,6 +451,25 @@ const char *btrace_read__where(const struct btrace_reader *r)
 	return r->where;
 }
 
+/* One clause of left_out's list, or "..." once buf is full; n counts them all. */
+static void clause(char *buf, size_t len, size_t *at, unsigned int *n, const char *fmt, ...)
+{
+	char one[PATH_MAX + 192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(one, sizeof(one), fmt, ap);
+	va_end(ap);
+	if (++*n && *at >= len)
+		return; /* full: only counted */
+	if (*at + strlen(one) + 8 < len) {
+		*at += snprintf(buf + *at, len - *at, "%s%s", *n > 1 ? "; " : "", one);
+	} else {
+		snprintf(buf + *at, len - *at, "%s", *n > 1 ? "; ..." : "...");
+		*at = len;
+	}
+}
+
 unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, size_t len)
 {
 	unsigned int i, n = 0;
@@ -437,12 +480,11 @@ unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, siz
 	for (i = 0; i < r->n; i++) {
 		const struct stream *s = &r->streams[i];
 
-		if (s->ended[0] && at < len)
-			at += snprintf(buf + at, len - at, "%s%s: %s", n++ ? "; " : "", s->path,
-				       s->ended);
-		if (s->other_cpu && at < len)
-			at += snprintf(buf + at, len - at, "%s%s: %llu records of another CPU",
-				       n++ ? "; " : "", s->path, (unsigned long long)s->other_cpu);
+		if (s->ended[0])
+			clause(buf, len, &at, &n, "%s: %s", s->path, s->ended);
+		if (s->other_cpu)
+			clause(buf, len, &at, &n, "%s: %llu record%s of another CPU", s->path,
+			       (unsigned long long)s->other_cpu, s->other_cpu == 1 ? "" : "s");
 	}
 	return n;
 }

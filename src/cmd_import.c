@@ -31,9 +31,8 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 		    struct btrace_set_summary *set, struct diag *d)
 {
 	struct btrace_record rec;
+	char left[2048];
 	int ret, err;
-
-	char left[1024];
 
 	while ((ret = btrace_read__next(r, &rec, d)) > 0) {
 		err = btrace_summary__add(set, &rec.t);

@@ -332,8 +332,8 @@ head -c "$last" "$big" > "$TMP/whole.bin"
 head -c $(($(stat -c %s "$big") - 10)) "$big" > "$TMP/cut.bin"
 "$BB" import "$TMP/cut.bin" --json "$TMP/cut.json" > /dev/null 2> "$TMP/err"
 expect_eq "import: a trace cut short: exit 0" "$?" 0
-expect_true "  ... says where, in one line" grep -Fqx \
-	"blktrace-bench: left out, as blkparse leaves them out: $TMP/cut.bin: cut short in record $n" \
+expect_true "  ... says where, in one line" grep -Fqx "blktrace-bench: left out, as blkparse \
+leaves them out: $TMP/cut.bin: cut short in record $n (byte $last on: $(($(stat -c %s "$big") - 10 - last)) bytes unread)" \
 	"$TMP/err"
 "$BB" import "$TMP/whole.bin" --json "$TMP/whole.json" > /dev/null 2>&1
 expect_eq "  ... the events of the file without its last record" \

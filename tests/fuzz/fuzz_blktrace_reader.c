@@ -34,6 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (btrace_read__next(r, &rec, &d) > 0 && !btrace_summary__add(&set, &rec.t) &&
 		       !btrace_stats__add(s, &rec))
 			;
+	if (r) { /* what was left out, into a buffer too small for most */
+		char left[40];
+
+		btrace_read__left_out(r, left, sizeof(left));
+		if (strlen(left) >= sizeof(left))
+			abort();
+	}
 	b = malloc(sizeof(*b));
 	if (b)
 		btrace_stats__result(s, b, &seconds, &bio_based);

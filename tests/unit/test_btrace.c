@@ -4,7 +4,8 @@
  * own trace (tests/fixtures/blktrace, against the guest's /proc/diskstats of the same
  * interval), then hand-made event sequences whose every figure is known: pairing,
  * merges, splits, requeues, partial completions, flushes, bio-based devices; streams in
- * either byte order, sorted by time; and files that are no trace or are cut short.
+ * either byte order, sorted by time; files that are no trace or are cut short in their
+ * first record; and a trace stopped mid-write, read as blkparse reads it.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -325,7 +326,7 @@ static void test_stream_orders(void **state)
 	}
 }
 
-/* What is not a trace, or is cut short, is bad input naming the fault. */
+/* What is not a trace, or is cut short in its first record, is bad input naming the fault. */
 static void test_malformed(void **state)
 {
 	unsigned char buf[256];
@@ -387,7 +388,7 @@ static int read_set(const char *dir, struct btrace_record *out, int max, char *l
 {
 	struct btrace_reader *r;
 	struct diag d = {};
-	int n = 0, ret;
+	int n = 0, ret = 0;
 
 	assert_int_equal(btrace_read__open(dir, &r, &d), 0);
 	while (n < max && (ret = btrace_read__next(r, &out[n], &d)) > 0)
@@ -432,10 +433,33 @@ static void test_stopped_mid_write(void **state)
 	assert_int_equal(out[1].t.time, 210);
 	assert_int_equal(out[2].t.time, 300);
 	snprintf(want, sizeof(want),
-		 "%s/vda.blktrace.0: cut short in record 4; %s/vda.blktrace.0: 1 records of "
-		 "another CPU; %s/vda.blktrace.1: a bad header in record 2",
+		 "%s/vda.blktrace.0: cut short in record 4 (byte 144 on: 28 bytes unread); "
+		 "%s/vda.blktrace.0: 1 record of another CPU; %s/vda.blktrace.1: bad magic "
+		 "0x00000000 in record 2 (byte 48 on: 96 bytes unread)",
 		 dir, dir, dir);
 	assert_string_equal(left, want);
+	/* What does not fit: "..." for it. */
+	*strchr(want, ';') = '\0';
+	assert_int_equal(read_set(dir, out, 8, left, strlen(want) + 9), 3);
+	assert_string_equal(left, strcat(want, "; ..."));
+
+	/* One stream, either byte order: a D, then a C cut short (no file: no byte count). */
+	for (int swap = 0; swap < 2; swap++) {
+		FILE *f;
+
+		len = put(buf, 0, D(R, 8, 512, 200), swap);
+		len = put(buf, len, C(R, 8, 512, 300), swap) - 1;
+		f = fmemopen(buf, len, "rb");
+		assert_non_null(f);
+		assert_int_equal(btrace_read__open_stream(f, "t.bin", &r, &d), 0);
+		assert_int_equal(btrace_read__next(r, &out[0], &d), 1);
+		assert_int_equal(out[0].t.sector, 8);
+		assert_int_equal(btrace_read__next(r, &out[1], &d), 0);
+		assert_int_equal(btrace_read__left_out(r, left, sizeof(left)), 1);
+		assert_string_equal(left, "t.bin: cut short in record 2");
+		btrace_read__close(r);
+		fclose(f);
+	}
 
 	/* Cut inside its first record, a file is no trace. */
 	write_file(dir, 1, buf, 20);
