@@ -29,6 +29,8 @@ struct exporter {
 	size_t n;
 	uint64_t fingerprint;
 	uint64_t reloads;
+	uint64_t skipped_before; /* the runs the kernel skipped of programs reloaded away */
+	uint64_t skipped_now;	 /* ... of e->t's, as last read */
 	struct block_stats snap; /* scratch of accounting */
 	struct exposition *cache[OM_OPENMETRICS_1 + 1];
 };
@@ -122,11 +124,24 @@ static int account(struct exporter *e)
 	return 0;
 }
 
+/*
+ * The runs the kernel skipped of every tracer so far; e->t's as last read when the kernel
+ * will not say now (a counter never goes down). Locked.
+ */
+static uint64_t skipped(struct exporter *e)
+{
+	unsigned long long n;
+
+	if (e->t && !tracer__skipped(e->t, &n))
+		e->skipped_now = n;
+	return e->skipped_before + e->skipped_now;
+}
+
 /* Render the exposition of every device now. Locked. */
 static int render(struct exporter *e, enum om_format fmt, struct exposition **out)
 {
 	struct om_self self = { BLKTRACE_BENCH_VERSION, e->t ? tracer__flavour(e->t) : "",
-				e->reloads };
+				e->reloads, skipped(e) };
 	struct om_disk *disks = calloc(e->n ? e->n : 1, sizeof(*disks));
 	struct exposition *x = calloc(1, sizeof(*x));
 	FILE *f = NULL;
@@ -325,6 +340,8 @@ int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
 	disks = err ? NULL : carry_over(e, &f);
 	if (disks) {
 		tracer__detach(old);
+		e->skipped_before = skipped(e); /* old's last: it runs no more */
+		e->skipped_now = 0;
 		err = t ? tracer__start(t) : 0;
 		say_change(e, &f, log);
 		set_devices(e, disks, f.n, t);

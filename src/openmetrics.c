@@ -479,6 +479,10 @@ static void self_families(struct om *m, size_t n, const struct om_self *self)
 	family(m, "tracer_reloads", "counter", NULL,
 	       "Times the BPF programs were reloaded for a disk that came or went.");
 	fprintf(m->f, PREFIX "tracer_reloads_total %" PRIu64 "\n", self->reloads);
+	family(m, "tracer_skipped_runs", "counter", NULL,
+	       "Runs of the BPF programs the kernel skipped (a tracepoint hit while the same "
+	       "program ran on that CPU), any disk's: the counts may fall short by as many.");
+	fprintf(m->f, PREFIX "tracer_skipped_runs_total %" PRIu64 "\n", self->skipped);
 }
 
 int openmetrics__write(FILE *f, enum om_format fmt, const struct om_disk *disks, size_t n,

@@ -57,6 +57,7 @@ struct om_self {
 	const char *version;
 	const char *flavour; /* "tp_btf", "raw_tp" */
 	uint64_t reloads;    /* programs reloaded for disks that came or went */
+	uint64_t skipped;    /* runs of them the kernel skipped, reloads included */
 };
 
 /* The content type of a format, for the HTTP response. */

@@ -116,6 +116,8 @@ wait_until 15 "$c to go" grep -q -- "-$c" "$TMP/serve2.log" && ok "a disk that w
 expect_eq "it is gone from /metrics" "$(metric "$PORT" "$(ser requests_total "$c" 'op="write"')")" ""
 expect_cmp "the programs were reloaded (twice at least)" \
 	"$(metric "$PORT" blktrace_bench_tracer_reloads_total)" ">=" $((reloads0 + 2))
+expect_cmp "the runs the kernel skipped, over the reloads: a count" \
+	"$(metric "$PORT" blktrace_bench_tracer_skipped_runs_total)" ">=" 0
 expect_eq "$a, traced throughout, kept its count over the reloads" \
 	"$(metric "$PORT" "$(ser requests_total "$a" 'op="write"')")" 11
 kill -TERM "$SERVE_PID"

@@ -69,7 +69,7 @@ static char *render(enum om_format fmt, uint64_t data_requests, uint64_t bound)
 				.in_flight = 2,
 				.data_requests = data_requests,
 				.bound = { bound, bound } };
-	struct om_self self = { "9.9.9", "tp_btf", 4 };
+	struct om_self self = { "9.9.9", "tp_btf", 4, 6 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -143,6 +143,7 @@ static void test_counters_and_gauges(void **state)
 	assert_string_equal(value(t, S("device_info", ",disk=\"xvda\",module=\"xen_blkfront\"")),
 			    "1");
 	assert_string_equal(value(t, "blktrace_bench_tracer_reloads_total"), "4");
+	assert_string_equal(value(t, "blktrace_bench_tracer_skipped_runs_total"), "6");
 	assert_string_equal(
 		value(t, "blktrace_bench_build_info{version=\"9.9.9\",flavour=\"tp_btf\"}"), "1");
 	/* A limit the kernel does not have is left out, not written as -1. */
@@ -274,11 +275,20 @@ static bool sample_of(enum om_format fmt, const char *family, const char *type, 
 static void check_types(enum om_format fmt)
 {
 	static const char *const counters[] = {
-		"requests",	  "bytes",	   "bio_merges",
-		"request_merges", "splits",	   "requeues",
-		"errors",	  "completions",   "untracked_completions",
-		"lost_events",	  "data_requests", "limit_bound_requests",
+		"requests",
+		"bytes",
+		"bio_merges",
+		"request_merges",
+		"splits",
+		"requeues",
+		"errors",
+		"completions",
+		"untracked_completions",
+		"lost_events",
+		"data_requests",
+		"limit_bound_requests",
 		"tracer_reloads",
+		"tracer_skipped_runs",
 	};
 	char family[128] = "", type[32] = "", sample[128], want[160], *t, *line, *save = NULL;
 	size_t i, nr_counters = 0;
