@@ -6,6 +6,7 @@
 #include <string.h>
 #include "diag.h"
 #include "knob.h"
+#include "text.h"
 #include "tune_plan.h"
 
 static const char *type_name(json_type t)
@@ -46,6 +47,7 @@ static int string(struct diag *d, json_t *o, const char *path, const char *key, 
 		  char *buf, size_t len)
 {
 	const char *s, *c;
+	char shown[4 * 64 + 1];
 	json_t *v;
 	int ret = field(d, o, path, key, JSON_STRING, false, &v);
 
@@ -57,8 +59,8 @@ static int string(struct diag *d, json_t *o, const char *path, const char *key, 
 	for (c = s; *c; c++)
 		if (chars ? !strchr(chars, *c) : (unsigned char)*c < 0x20)
 			return diag__usage(
-				d, "%s.%s: '%.64s' holds a character this tool never writes there",
-				path, key, s);
+				d, "%s.%s: '%s' holds a character this tool never writes there",
+				path, key, text__escape(shown, sizeof(shown), s, 64));
 	snprintf(buf, len, "%s", s);
 	return 0;
 }
@@ -303,8 +305,10 @@ int tune_plan__read(const struct loaded_result *lr, const char *name, struct tun
 	memset(p, 0, sizeof(*p));
 	snprintf(p->result, sizeof(p->result), "%s", name);
 	ret = read_plan(lr, p, d);
-	if (ret)
+	if (ret) {
 		diag__prefix(d, "%s: ", name);
+		text__one_line(d->msg); /* what a file's names and values hold, on one line */
+	}
 	return ret;
 }
 

@@ -332,6 +332,7 @@ static void refused(const char *path, json_t *v, const char *want)
 	assert_true(err.usage);
 	if (!strstr(err.msg, want))
 		fail_msg("%s: '%s' does not say '%s'", path, err.msg, want);
+	assert_null(strchr(err.msg, '\n')); /* one line, whatever the file holds */
 	test_free(p);
 	free_doc(x);
 }
@@ -342,7 +343,10 @@ static void test_refused(void **state)
 
 	(void)state;
 	refused("disk.name", json_integer(3), "tune.disk.name is a number, not a string");
-	refused("disk.name", json_string("xvda\nRUN+=\"x\""), "holds a character");
+	refused("disk.name", json_string("xvda\nRUN+=\"x\""),
+		"'xvda\\x0aRUN+=\"x\"' holds a character");
+	refused("disk.match.what", json_string("xen\\\n vbd"),
+		"'xen\\\\\\x0a vbd' holds a character");
 	refused("disk.match.value", json_string("vbd-1\", RUN+=\"/bin/x"),
 		"cannot be matched exactly by udev");
 	refused("disk.match.key", json_string("PROGRAM"), "no key this tool matches by");
