@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,7 @@ struct stream {
 	int swap;   /* -1 not known yet, 0 native, 1 the other byte order */
 	uint64_t records;
 	uint64_t other_cpu; /* a per-CPU file's records of another CPU, skipped */
-	char ended[128];    /* why it ended before its last byte: "" when it did not */
+	char ended[160];    /* why it ended before its last byte: "" when it did not */
 	bool has_next;
 	struct btrace_record next;
 };
@@ -67,38 +66,31 @@ static bool magic_ok(uint32_t magic)
 	return (magic & 0xffffff00) == BLK_IO_TRACE_MAGIC;
 }
 
-/* The header's checks: byte order (from the first record), magic, version, CPU. */
-static int check_header(struct stream *s, struct blk_io_trace *t, struct diag *d)
+/*
+ * The header's checks: byte order (from the first record), magic, version, a stream's
+ * CPU. NULL when t is a record (swapped to host order), else what it is not, in why.
+ */
+static const char *header_fault(struct stream *s, struct blk_io_trace *t, char *why, size_t len)
 {
 	if (s->swap < 0) {
-		if (!magic_ok(t->magic) && !magic_ok(bswap_32(t->magic)))
-			return diag__usage(d, "%s: not a blktrace file (magic 0x%08x)", s->path,
-					   t->magic);
+		if (!magic_ok(t->magic) && !magic_ok(bswap_32(t->magic))) {
+			snprintf(why, len, "not a blktrace file (magic 0x%08x)", t->magic);
+			return why;
+		}
 		s->swap = !magic_ok(t->magic);
 	}
 	if (s->swap)
 		swap_record(t);
 	if (!magic_ok(t->magic))
-		return diag__usage(d, "%s: record %llu: bad magic 0x%08x", s->path,
-				   (unsigned long long)s->records + 1, t->magic);
-	if ((t->magic & 0xff) != BLK_IO_TRACE_VERSION)
-		return diag__usage(d, "%s: blktrace format version %u; this build reads version %u",
-				   s->path, t->magic & 0xff, BLK_IO_TRACE_VERSION);
-	if (s->cpu < 0 && t->cpu >= BTRACE_MAX_CPUS)
-		return diag__usage(d, "%s: record %llu is of CPU %u, out of range", s->path,
-				   (unsigned long long)s->records + 1, t->cpu);
-	return 0;
-}
-
-/* What check_header refused in a header it swapped already (it names no file). */
-static void header_fault(const struct blk_io_trace *t, char *buf, size_t len)
-{
-	if (!magic_ok(t->magic))
-		snprintf(buf, len, "bad magic 0x%08x", t->magic);
+		snprintf(why, len, "bad magic 0x%08x", t->magic);
 	else if ((t->magic & 0xff) != BLK_IO_TRACE_VERSION)
-		snprintf(buf, len, "format version %u", t->magic & 0xff);
+		snprintf(why, len, "blktrace format version %u; this build reads version %u",
+			 t->magic & 0xff, BLK_IO_TRACE_VERSION);
+	else if (s->cpu < 0 && t->cpu >= BTRACE_MAX_CPUS)
+		snprintf(why, len, "CPU %u, out of range", t->cpu);
 	else
-		snprintf(buf, len, "CPU %u, out of range", t->cpu);
+		return NULL;
+	return why;
 }
 
 /*
@@ -121,26 +113,22 @@ static int ended(struct stream *s, const char *why, off_t at)
 	return 0;
 }
 
-/* One record of s, its header checked: 1, 0 at its end, -errno with d. */
+/*
+ * One record of s, its header checked: 1, 0 at its end, -errno with d. Before a good
+ * record, any fault is bad input: the file is no trace.
+ */
 static int read_raw(struct stream *s, struct btrace_record *rec, struct diag *d)
 {
 	off_t at = ftello(s->f);
 	size_t got = fread(&rec->t, 1, sizeof(rec->t), s->f), keep;
-	char why[48];
-	int err;
+	char why[80];
 
 	if (!got && feof(s->f))
 		return 0;
 	if (got < sizeof(rec->t))
 		goto short_read;
-	/* Before a good record, any fault is bad input: the file is no trace. */
-	err = check_header(s, &rec->t, s->records ? NULL : d);
-	if (err && !s->records)
-		return err;
-	if (err) {
-		header_fault(&rec->t, why, sizeof(why));
-		return ended(s, why, at);
-	}
+	if (header_fault(s, &rec->t, why, sizeof(why)))
+		return s->records ? ended(s, why, at) : diag__usage(d, "%s: %s", s->path, why);
 	memset(rec->pdu, 0, sizeof(rec->pdu));
 	keep = rec->t.pdu_len < sizeof(rec->pdu) ? rec->t.pdu_len : sizeof(rec->pdu);
 	if (fread(rec->pdu, 1, keep, s->f) != keep)
@@ -451,42 +439,25 @@ const char *btrace_read__where(const struct btrace_reader *r)
 	return r->where;
 }
 
-/* One clause of left_out's list, or "..." once buf is full; n counts them all. */
-static void clause(char *buf, size_t len, size_t *at, unsigned int *n, const char *fmt, ...)
+const char *btrace_read__left_out(const struct btrace_reader *r, unsigned int i, char *buf,
+				  size_t len)
 {
-	char one[PATH_MAX + 192];
-	va_list ap;
+	unsigned int k;
 
-	va_start(ap, fmt);
-	vsnprintf(one, sizeof(one), fmt, ap);
-	va_end(ap);
-	if (++*n && *at >= len)
-		return; /* full: only counted */
-	if (*at + strlen(one) + 8 < len) {
-		*at += snprintf(buf + *at, len - *at, "%s%s", *n > 1 ? "; " : "", one);
-	} else {
-		snprintf(buf + *at, len - *at, "%s", *n > 1 ? "; ..." : "...");
-		*at = len;
+	for (k = 0; k < r->n; k++) {
+		const struct stream *s = &r->streams[k];
+
+		if (s->ended[0] && !i--) {
+			snprintf(buf, len, "%s: %s", s->path, s->ended);
+			return buf;
+		}
+		if (s->other_cpu && !i--) {
+			snprintf(buf, len, "%s: %llu record%s of another CPU", s->path,
+				 (unsigned long long)s->other_cpu, s->other_cpu == 1 ? "" : "s");
+			return buf;
+		}
 	}
-}
-
-unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, size_t len)
-{
-	unsigned int i, n = 0;
-	size_t at = 0;
-
-	if (len)
-		buf[0] = '\0';
-	for (i = 0; i < r->n; i++) {
-		const struct stream *s = &r->streams[i];
-
-		if (s->ended[0])
-			clause(buf, len, &at, &n, "%s: %s", s->path, s->ended);
-		if (s->other_cpu)
-			clause(buf, len, &at, &n, "%s: %llu record%s of another CPU", s->path,
-			       (unsigned long long)s->other_cpu, s->other_cpu == 1 ? "" : "s");
-	}
-	return n;
+	return NULL;
 }
 
 void btrace_read__close(struct btrace_reader *r)

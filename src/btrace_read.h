@@ -46,12 +46,13 @@ const char *btrace_read__name(const struct btrace_reader *r);
 /* The files read, for messages: "DIR/NAME.blktrace.0-3" or the file. */
 const char *btrace_read__where(const struct btrace_reader *r);
 /*
- * What was left out of the files read so far, as blkparse leaves it out: a file's end
- * from a record that is none (cut short, or never written: a trace stopped mid-write),
- * a per-CPU file's records of another CPU. One clause per fault, "; " between, into buf
- * ("" when none); returns their number.
+ * The i-th thing (from 0) left out of the files read so far, as blkparse leaves it out:
+ * a file's end from a record that is none (cut short, or never written: a trace stopped
+ * mid-write), a per-CPU file's records of another CPU. "PATH: what" into buf, returned;
+ * NULL past the last.
  */
-unsigned int btrace_read__left_out(const struct btrace_reader *r, char *buf, size_t len);
+const char *btrace_read__left_out(const struct btrace_reader *r, unsigned int i, char *buf,
+				  size_t len);
 void btrace_read__close(struct btrace_reader *r);
 
 #endif /* BLKTRACE_BENCH_BTRACE_READ_H */

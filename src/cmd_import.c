@@ -7,6 +7,7 @@
  * --limits-from (a disk here, or a saved info --json), else are unknown.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 		    struct btrace_set_summary *set, struct diag *d)
 {
 	struct btrace_record rec;
-	char left[2048];
+	char left[PATH_MAX + 160];
+	unsigned int i;
 	int ret, err;
 
 	while ((ret = btrace_read__next(r, &rec, d)) > 0) {
@@ -41,9 +43,8 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 		if (err)
 			return diag__fail(d, err, "%s", strerror(-err));
 	}
-	if (!ret && btrace_read__left_out(r, left, sizeof(left)))
-		fprintf(stderr, "blktrace-bench: left out, as blkparse leaves them out: %s\n",
-			left);
+	for (i = 0; !ret && btrace_read__left_out(r, i, left, sizeof(left)); i++)
+		die_msg("left out, as blkparse leaves them out: %s", left);
 	return ret;
 }
 

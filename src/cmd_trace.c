@@ -350,20 +350,6 @@ static int commit_blktrace(const struct options *o, struct result *res, size_t n
 	return err ? diag__fail(d, err, "out of memory") : 0;
 }
 
-/* What the kernel skipped of the programs, into every result they traced for. */
-static void note_skipped(const struct tracer *t, struct result *res, size_t nr)
-{
-	unsigned long long n;
-	size_t k;
-
-	if (tracer__skipped(t, &n))
-		return; /* not known: the report says nothing rather than 0 */
-	for (k = 0; k < nr; k++) {
-		res[k].has_skipped = true;
-		res[k].tracer_skipped = n;
-	}
-}
-
 /*
  * Detach, then drain the ring buffers, then free the maps: the report's own I/O must
  * not be traced, and the last records must not be lost.
@@ -378,7 +364,8 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 
 	tracer__detach(*t);
 	btrace_out__detach(out->blktrace);
-	note_skipped(*t, res, nr);
+	for (k = 0; k < nr; k++) /* the tracer's, in every result it traced for */
+		res[k].has_skipped = !tracer__skipped(*t, &res[k].tracer_skipped);
 	err = snoop__stop(*sn, &records);
 	*sn = NULL;
 	tracer__close(*t);

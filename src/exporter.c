@@ -130,7 +130,7 @@ static int account(struct exporter *e)
  */
 static uint64_t skipped(struct exporter *e)
 {
-	unsigned long long n;
+	uint64_t n;
 
 	if (e->t && !tracer__skipped(e->t, &n))
 		e->skipped_now = n;

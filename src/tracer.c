@@ -438,7 +438,7 @@ size_t tracer__map_bytes(const struct tracer *t)
 	return bpf_load__map_bytes(t->skel->obj);
 }
 
-int tracer__skipped(const struct tracer *t, unsigned long long *n)
+int tracer__skipped(const struct tracer *t, uint64_t *n)
 {
 	struct bpf_program *prog;
 

@@ -64,7 +64,7 @@ size_t tracer__map_bytes(const struct tracer *t);
  * after 5.10) run the program nested instead: 0 there, and true (before 5.12 the kernel
  * has no count to give, nor anything to count). 0, or -errno when the kernel will not say.
  */
-int tracer__skipped(const struct tracer *t, unsigned long long *n);
+int tracer__skipped(const struct tracer *t, uint64_t *n);
 
 /*
  * A device's statistics from its `stats` value summed over the CPUs (maxima from the

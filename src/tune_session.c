@@ -230,15 +230,11 @@ double tune_session__now(void *ctx)
 
 int tune_session__close(struct tune_session *s)
 {
-	unsigned long long skipped;
 	char said[256] = "";
 	int ret = 0;
 
 	tracer__detach(s->tracer);
-	if (s->tracer && !tracer__skipped(s->tracer, &skipped)) {
-		s->res->has_skipped = true;
-		s->res->tracer_skipped = skipped;
-	}
+	s->res->has_skipped = s->tracer && !tracer__skipped(s->tracer, &s->res->tracer_skipped);
 	tracer__close(s->tracer);
 	s->tracer = NULL;
 	if (!s->restore_failed) {

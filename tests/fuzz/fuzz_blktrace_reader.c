@@ -23,6 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct btrace_record rec;
 	struct block_stats *b;
 	struct diag d = {};
+	unsigned int i;
+	char left[40];
 	double seconds;
 	bool bio_based;
 	FILE *f;
@@ -34,13 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (btrace_read__next(r, &rec, &d) > 0 && !btrace_summary__add(&set, &rec.t) &&
 		       !btrace_stats__add(s, &rec))
 			;
-	if (r) { /* what was left out, into a buffer too small for most */
-		char left[40];
-
-		btrace_read__left_out(r, left, sizeof(left));
-		if (strlen(left) >= sizeof(left))
-			abort();
-	}
+	for (i = 0; r && btrace_read__left_out(r, i, left, sizeof(left)); i++)
+		if (strlen(left) >= sizeof(left) || strchr(left, '\n'))
+			abort(); /* what was left out, each on one line, cut to fit */
 	b = malloc(sizeof(*b));
 	if (b)
 		btrace_stats__result(s, b, &seconds, &bio_based);

@@ -383,7 +383,18 @@ static void write_file(const char *dir, unsigned int cpu, const unsigned char *b
 	fclose(f);
 }
 
-/* The records of the set in dir, in time order, and what was left out: their number. */
+/* What r left out, one per line. */
+static void left_out(const struct btrace_reader *r, char *left, size_t len)
+{
+	char one[PATH_MAX + 160];
+	unsigned int i;
+
+	left[0] = '\0';
+	for (i = 0; btrace_read__left_out(r, i, one, sizeof(one)); i++)
+		snprintf(left + strlen(left), len - strlen(left), "%s\n", one);
+}
+
+/* The records of the set in dir, in time order (their number), and what was left out. */
 static int read_set(const char *dir, struct btrace_record *out, int max, char *left, size_t len)
 {
 	struct btrace_reader *r;
@@ -394,7 +405,7 @@ static int read_set(const char *dir, struct btrace_record *out, int max, char *l
 	while (n < max && (ret = btrace_read__next(r, &out[n], &d)) > 0)
 		n++;
 	assert_int_equal(ret, 0);
-	btrace_read__left_out(r, left, len);
+	left_out(r, left, len);
 	btrace_read__close(r);
 	return n;
 }
@@ -433,15 +444,11 @@ static void test_stopped_mid_write(void **state)
 	assert_int_equal(out[1].t.time, 210);
 	assert_int_equal(out[2].t.time, 300);
 	snprintf(want, sizeof(want),
-		 "%s/vda.blktrace.0: cut short in record 4 (byte 144 on: 28 bytes unread); "
-		 "%s/vda.blktrace.0: 1 record of another CPU; %s/vda.blktrace.1: bad magic "
-		 "0x00000000 in record 2 (byte 48 on: 96 bytes unread)",
+		 "%s/vda.blktrace.0: cut short in record 4 (byte 144 on: 28 bytes unread)\n"
+		 "%s/vda.blktrace.0: 1 record of another CPU\n%s/vda.blktrace.1: bad magic "
+		 "0x00000000 in record 2 (byte 48 on: 96 bytes unread)\n",
 		 dir, dir, dir);
 	assert_string_equal(left, want);
-	/* What does not fit: "..." for it. */
-	*strchr(want, ';') = '\0';
-	assert_int_equal(read_set(dir, out, 8, left, strlen(want) + 9), 3);
-	assert_string_equal(left, strcat(want, "; ..."));
 
 	/* One stream, either byte order: a D, then a C cut short (no file: no byte count). */
 	for (int swap = 0; swap < 2; swap++) {
@@ -455,8 +462,8 @@ static void test_stopped_mid_write(void **state)
 		assert_int_equal(btrace_read__next(r, &out[0], &d), 1);
 		assert_int_equal(out[0].t.sector, 8);
 		assert_int_equal(btrace_read__next(r, &out[1], &d), 0);
-		assert_int_equal(btrace_read__left_out(r, left, sizeof(left)), 1);
-		assert_string_equal(left, "t.bin: cut short in record 2");
+		left_out(r, left, sizeof(left));
+		assert_string_equal(left, "t.bin: cut short in record 2\n");
 		btrace_read__close(r);
 		fclose(f);
 	}
