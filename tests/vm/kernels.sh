@@ -13,35 +13,8 @@ trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 # Under pipefail, a pipeline's reader never leaves before its writer is done (no
 # head, no awk exit): a writer killed by SIGPIPE would fail it, now and then.
 
-CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
-APT=$CACHE/apt
-mkdir -p "$APT/lists/partial" "$APT/archives/partial" "$CACHE/kernels"
-
-cat > "$APT/sources.list" <<'LIST'
-deb http://deb.debian.org/debian bullseye main
-deb http://deb.debian.org/debian bookworm main
-deb http://deb.debian.org/debian-security bookworm-security main
-deb http://deb.debian.org/debian bookworm-backports main
-deb http://deb.debian.org/debian trixie main
-deb http://deb.debian.org/debian trixie-backports main
-deb http://deb.debian.org/debian sid main
-LIST
-APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
-      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-
-stamp=$APT/lists/.updated
-if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
-	echo "kernels: refreshing the package lists" >&2
-	if apt-get "${APTO[@]}" -qq update >&2; then
-		touch "$stamp"
-	elif [ -e "$stamp" ]; then
-		echo "kernels: the archive is unreachable; using the lists of $(date -r "$stamp")" >&2
-	else
-		echo "kernels: cannot read Debian's package lists" >&2
-		exit 1
-	fi
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+mkdir -p "$CACHE/kernels"
 
 # VERSION SUITE lines of the cloud kernel meta-package, newest first.
 versions() {
@@ -60,8 +33,6 @@ release_of() {
 		sed -n 's/^Depends:.*linux-image-\([^ ,]*-cloud-amd64\) .*/\1/p' | sed -n 1p
 }
 
-has_pkg() { apt-cache "${APTO[@]}" show "$1" > /dev/null 2>&1; }
-
 fetch() { # RELEASE: download and extract once
 	local rel=$1 dir=$CACHE/kernels/$1 tmp pkgs d
 	[ -f "$dir/vmlinuz" ] && [ -d "$dir/lib/modules/$rel" ] && return 0
@@ -74,10 +45,7 @@ fetch() { # RELEASE: download and extract once
 	else
 		pkgs=("linux-binary-unsigned-$rel" "linux-modules-$rel" "linux-base-$rel")
 	fi
-	echo "kernels: downloading ${pkgs[*]}" >&2
-	(cd "$tmp" && apt-get "${APTO[@]}" -qq download "${pkgs[@]}" >&2)
-	mkdir -p "$tmp/root"
-	for d in "$tmp"/*.deb; do dpkg-deb -x "$d" "$tmp/root"; done
+	apt_extract "$tmp/root" "${pkgs[@]}"
 	rm -rf "$dir" && mkdir -p "$dir/lib/modules"
 	if [ -d "$tmp/root/usr/lib/modules/$rel" ]; then
 		mv "$tmp/root/usr/lib/modules/$rel" "$dir/lib/modules/"

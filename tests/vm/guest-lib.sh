@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# What every guest test script shares (tests/vm/guest.sh, tests/xen/guest-xen.sh):
+# counting assertions, the guest's own /proc/diskstats as the oracle, and `run`, which
+# keeps the tool's output and on a failure shows its -vv rerun and the kernel log.
+# Each script ends with "RESULT passed=N failed=N skipped=N".
+BB=/usr/sbin/blktrace-bench
+W=/tmp/vm
+PASS=0 FAIL=0 SKIP=0
+MiB=1048576
+mkdir -p "$W"
+
+ok() { PASS=$((PASS + 1)); echo "  ok   $1"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "  FAIL $1"; }
+skip() { SKIP=$((SKIP + 1)); echo "  skip $1"; }
+expect_eq() { # NAME ACTUAL EXPECTED
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', expected '$3'"; fi
+}
+expect_cmp() { # NAME A OP B
+	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }"; then
+		ok "$1 ($2 $3 $4)"
+	else
+		not_ok "$1: expected $2 $3 $4"
+	fi
+}
+jqv() { jq -r "$2" "$1" 2>/dev/null; }
+
+# diskstat FIELD NAME...: FIELD summed over the named disks (Documentation/admin-
+# guide/iostats.rst: 1 reads completed, 3 sectors read, 5 writes completed, 7 sectors
+# written). Hidden disks are listed by name too (as 0 0 on 5.10).
+diskstat() {
+	local f=$1
+	shift
+	awk -v f="$f" -v names=" $* " 'index(names, " " $3 " ") { s += $(f + 3) } END { print s + 0 }' \
+		/proc/diskstats
+}
+
+# run NAME ARGS...: the tool, its stderr kept; on failure the -vv rerun and dmesg.
+run() {
+	local name=$1 rc
+	shift
+	"$BB" "$@" > "$W/$name.out" 2> "$W/$name.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$name: exit $rc: $(head -c 600 "$W/$name.err")"
+		echo "--- $name: blktrace-bench -vv $*"
+		"$BB" -vv "$@" 2>&1 | tail -40
+		echo "--- kernel log"
+		dmesg | tail -20
+		return 1
+	fi
+	return 0
+}
+
