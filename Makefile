@@ -107,7 +107,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
-.PHONY: all deps check check-unit unit e2e check-loaded vmtest demo bench bench-smoke bench-soak deb \
+.PHONY: all deps check check-unit unit e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
@@ -222,6 +222,13 @@ vmtest:
 	$(Q)tools/deps.sh vm
 	$(Q)$(MAKE) --no-print-directory blktrace-bench
 	$(Q)tests/vm/vmtest.sh $(KERNELS)
+
+# Xen 4.17 under QEMU, a PV dom0, and PV guests of Debian's 5.10, 6.1, 6.12 and newest
+# cloud kernels whose disks are xen-blkfront over blkback (tests/xen/xentest.sh).
+xentest:
+	$(Q)tools/deps.sh xen
+	$(Q)$(MAKE) --no-print-directory blktrace-bench
+	$(Q)tests/xen/xentest.sh $(KERNELS)
 
 demo:
 	$(Q)tools/deps.sh test

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages blktrace-bench needs to build, test, package and
-# benchmark (tools/deps.sh [build|test|deb|vm|bench|all]; each group includes build;
+# benchmark (tools/deps.sh [build|test|deb|vm|xen|bench|all]; each group includes build;
 # all = build, test, deb and bench, what `make check` needs: its bench smoke test runs
 # the peers), and says what it installs.
 # Quiet when everything is there.
@@ -8,8 +8,10 @@
 set -euo pipefail
 
 # libmicrohttpd-dev: serve's /metrics endpoint.
+# libxen-dev: xenstore.h (info reads a xen-blkfront disk's backend through libxenstore,
+# opened at run time, as libmicrohttpd is), and libxenstore4 that the guests' tests load.
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
-       libmicrohttpd-dev pkg-config make gcc)
+       libmicrohttpd-dev libxen-dev pkg-config make gcc)
 # The completion and man page tests load them as a user's shell and man do;
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz);
 # clang-format: make check's format check; chromium and imagemagick: the HTML reports
@@ -32,15 +34,21 @@ bench=(fio bpftrace libbpf-tools jq util-linux coreutils)
 # blktrace: the kernel's own tracer and blkparse, the guests' oracle of --blktrace.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
     dmsetup mdadm e2fsprogs blktrace)
+# make xentest: qemu, Xen's guests' user space (busybox, kmod's modprobe, flock for the hotplug
+# scripts), mke2fs -d and debugfs for their disks; Xen itself and the kernels come from
+# Debian's archive through the tests' own apt configuration (tests/vm/apt.sh).
+xen=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
+     e2fsprogs blktrace)
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 test) want=("${build[@]}" "${test[@]}") ;;
 deb) want=("${build[@]}" "${deb[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
+xen) want=("${build[@]}" "${xen[@]}") ;;
 bench) want=("${build[@]}" "${bench[@]}") ;;
 all) want=("${build[@]}" "${test[@]}" "${deb[@]}" "${bench[@]}") ;;
 *)
-	echo "usage: tools/deps.sh [build|test|deb|vm|bench|all]" >&2
+	echo "usage: tools/deps.sh [build|test|deb|vm|xen|bench|all]" >&2
 	exit 2
 	;;
 esac

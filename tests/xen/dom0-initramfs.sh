@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds dom0's whole file system, as an initramfs, for the Xen test bed.
+#
+#   tests/xen/dom0-initramfs.sh OUT.cpio.gz XENDIR RELEASE
+#
+# XENDIR is tests/xen/packages.sh's tree (Xen 4.17's tools and dom0's kernel RELEASE).
+# Dom0 needs no root disk: busybox-static and bash, util-linux's losetup, the toolstack
+# (xl, xenstored, xenconsoled, xen-init-dom0, the hotplug scripts and xenstore-utils)
+# with their libraries, and the modules for blkback and for the virtio disk that carries
+# the guests in and the results out. No udev: its coldplug alone costs ~25 s under TCG.
+set -eEuo pipefail
+trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=$1 xdir=$2 rel=$3
+LIBEXEC=/usr/lib/xen-4.17
+# virtio and ext4: the payload disk; loop: the guests' disks; the rest: what xl needs
+# (xenfs: /proc/xen; evtchn, gntdev, gntalloc, privcmd: the device files libxl opens).
+MODULES=(virtio_pci virtio_blk ext4 loop xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd
+	 xen-blkback)
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/bb-dom0.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,proc,sys,dev,tmp,run,etc,root,payload}
+mkdir -p "$stage"/var/{lib/xen,log/xen/console,lock} && ln -s /run "$stage/var/run"
+. "$ROOT/tests/vm/stage.sh"
+
+add_bin /bin/busybox /bin/busybox
+add_bin "$(command -v bash)" /bin/bash
+add_bin "$(command -v losetup)" /sbin/losetup
+# The hotplug scripts lock with flock, which busybox-static lacks.
+add_bin "$(command -v flock)" /usr/bin/flock
+# glibc loads it for pthread_cancel, which xl calls: ldd does not name it.
+add_bin /lib/x86_64-linux-gnu/libgcc_s.so.1
+for b in xl xenstored xenconsoled xen-init-dom0 libxl-save-helper; do
+	add_bin "$xdir$LIBEXEC/bin/$b" "$LIBEXEC/bin/$b" "$xdir"
+done
+# xenstore-utils: one binary under every name (hard links in the package).
+for b in "$xdir"/usr/bin/xenstore-*; do
+	[ -L "$b" ] || add_bin "$b" "/usr/bin/${b##*/}" "$xdir"
+done
+mkdir -p "$stage/etc/xen"
+cp -a "$xdir/etc/xen/scripts" "$xdir/etc/xen/xl.conf" "$stage/etc/xen/"
+# XENTEST_DEBUG=1: the hotplug script traces itself into /var/log/xen/xen-hotplug.log, which
+# dom0.sh shows when xl create fails.
+[ -z "${XENTEST_DEBUG:-}" ] ||
+	sed -i '2i PS4='"'"'+ $$ '"'"'; set -x' "$stage/etc/xen/scripts/block"
+cp "$ROOT/tests/xen/block-xentest" "$stage/etc/xen/scripts/"
+cp "$ROOT/tests/xen/dom0-init" "$stage/init"
+cp "$ROOT/tests/xen/dom0.sh" "$stage/dom0.sh"
+chmod +x "$stage/init" "$stage/etc/xen/scripts/block-xentest"
+add_modules_numbered "$xdir" "$rel" /lib/modules "${MODULES[@]}"
+pack_cpio "$out"

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Dom0's part of `make xentest` (tests/xen/dom0-init runs it with the payload disk on
+# /payload): the toolstack, then each guest of /payload/xentest.conf in turn, booted
+# again for as long as it asks (/xentest/next on its root says "reboot"), as pygrub
+# would boot it: with the kernel and the initramfs its own /boot holds. Each guest's
+# reports land in /payload/results/NAME/, its console in console.log there.
+set -u
+export PATH=/usr/lib/xen-4.17/bin:/usr/sbin:/usr/bin:/sbin:/bin
+. /payload/xentest.conf # GUESTS, BOOT_TIMEOUT, MAX_BOOTS
+say() { echo "dom0: $*"; }
+
+# The toolstack, as Xen's xencommons starts it; a syslog for the hotplug scripts.
+mkdir -p /mnt
+syslogd -O /var/log/messages
+xenstored --pid-file /run/xen/xenstored.pid
+i=0
+while [ ! -S /run/xenstored/socket ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+xen-init-dom0 || say "xen-init-dom0 failed"
+xenconsoled --log=guest --log-dir=/var/log/xen/console --pid-file /run/xen/xenconsoled.pid
+say "toolstack up at $(cut -d' ' -f1 /proc/uptime) s"
+
+# boot_guest NAME DIR ROOTDEV DISKS...: one boot, to the end (or BOOT_TIMEOUT s).
+boot_guest() {
+	local name=$1 dir=$2 rootdev=$3 initrd=$dir/initrd.img t0 i cfg
+	shift 3
+	# Its own /boot, as pygrub reads it: the initramfs update-initramfs made, if any.
+	mount -o ro "$rootdev" /mnt && {
+		[ ! -f /mnt/boot/initrd.img ] || cp /mnt/boot/initrd.img /tmp/$name-initrd.img
+		umount /mnt
+	}
+	[ ! -f /tmp/$name-initrd.img ] || initrd=/tmp/$name-initrd.img
+	cfg=/tmp/$name.cfg
+	{
+		echo "name = \"$name\""
+		echo 'type = "pv"'
+		echo "kernel = \"$dir/vmlinuz\""
+		echo "ramdisk = \"$initrd\""
+		echo 'extra = "console=hvc0 root=/dev/xvdz panic=-1"'
+		echo "memory = ${GUEST_MEMORY:-512}"
+		echo "vcpus = ${GUEST_VCPUS:-1}"
+		echo 'on_poweroff = "destroy"'
+		echo 'on_reboot = "destroy"'
+		echo 'on_crash = "destroy"'
+		printf 'disk = [ '
+		local sep=""
+		for d in "$@"; do printf "%s'format=raw, vdev=%s, access=rw, script=block-xentest, target=%s'" \
+			"$sep" "${d%%=*}" "${d#*=}"; sep=", "; done
+		echo ' ]'
+	} > "$cfg"
+	t0=$(cut -d. -f1 /proc/uptime)
+	if ! xl create -q "$cfg"; then
+		# The hotplug scripts say why through syslog.
+		say "$name: xl create failed; syslog:"
+		tail -20 /var/log/messages
+		cp /var/log/xen/xen-hotplug.log /var/log/messages /payload/results/ 2> /dev/null
+		return 1
+	fi
+	i=0
+	while xl domid "$name" > /dev/null 2>&1; do
+		sleep 1
+		i=$((i + 1))
+		if [ $i -ge "$BOOT_TIMEOUT" ]; then
+			say "$name: still running after $BOOT_TIMEOUT s: destroyed"
+			xl destroy "$name"
+			return 1
+		fi
+	done
+	say "$name: boot done in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+}
+
+# run_guest NAME: the guest's disks as loop devices, its boots, its results out.
+run_guest() {
+	local name=$1 dir=/payload/guests/$1 out=/payload/results/$1 w=/payload/work/$1
+	local root xa xb xc boots=0 next
+	mkdir -p "$out" "$w"
+	cp "$dir/root.img" "$w/root.img"
+	truncate -s 256M "$w/xvda.img"
+	truncate -s 128M "$w/xvdb.img"
+	truncate -s 512M "$w/xvdc.img"
+	root=$(losetup -f --show "$w/root.img") && xa=$(losetup -f --show "$w/xvda.img") &&
+		xb=$(losetup -f --show "$w/xvdb.img") && xc=$(losetup -f --show "$w/xvdc.img") ||
+		{ say "$name: losetup failed"; return 1; }
+	# The guest's console, as xenconsoled logs it, streamed to ours (the host's log).
+	: > "/var/log/xen/console/guest-$name.log"
+	tail -n +1 -F "/var/log/xen/console/guest-$name.log" 2> /dev/null |
+		while IFS= read -r l; do echo "[$name] $l"; done &
+	local tailpid=$!
+	while [ $boots -lt "$MAX_BOOTS" ]; do
+		boots=$((boots + 1))
+		boot_guest "$name" "$dir" "$root" xvda="$xa" xvdb="$xb" xvdc="$xc" xvdz="$root" ||
+			break
+		next=done
+		if mount -o ro "$root" /mnt; then
+			next=$(cat /mnt/xentest/next 2> /dev/null || echo done)
+			cp -r /mnt/xentest/results/. "$out/" 2> /dev/null
+			umount /mnt
+		fi
+		[ "$next" = reboot ] || break
+		say "$name: rebooting it (boot $((boots + 1)))"
+	done
+	sleep 1
+	kill "$tailpid" 2> /dev/null
+	cp "/var/log/xen/console/guest-$name.log" "$out/console.log"
+	for l in "$root" "$xa" "$xb" "$xc"; do losetup -d "$l"; done
+	rm -rf "$w"
+}
+
+for g in $GUESTS; do
+	say "$g: starting at $(cut -d' ' -f1 /proc/uptime) s"
+	run_guest "$g"
+done
+xl list
+say "done at $(cut -d' ' -f1 /proc/uptime) s"

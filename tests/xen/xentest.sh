@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make xentest: the tool in Xen PV guests, through a real xen-blkfront and xen-blkback.
+#
+#   tests/xen/xentest.sh [KERNEL...]     KERNEL: 5.10 6.1 6.12 newest (default: all)
+#
+# Boots Debian 12's Xen 4.17 hypervisor under qemu-system-x86_64 with TCG (Xen's own CI
+# does the same), a PV dom0 of Debian's generic 6.1 kernel whose whole file system is an
+# initramfs (tests/xen/dom0-initramfs.sh), and in it, one after the other, a PV guest of
+# each of Debian's cloud kernels (tests/xen/domu-image.sh) whose disks are loop devices
+# of dom0 served by blkback. A virtio disk carries the guests in and their reports out.
+# Exit 0 when every guest passed. XENTEST_OUT (default build/xen) keeps the console of
+# Xen and dom0 (console.log, with every guest's console in it) and each guest's reports.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
+
+KERNELS=("$@")
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(5.10 6.1 6.12 newest)
+TIMEOUT=${XENTEST_TIMEOUT:-1500}
+OUT=${XENTEST_OUT:-build/xen}
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+[ -x ./blktrace-bench ] || { echo "xentest: build the tool first (make)" >&2; exit 2; }
+start=$(date +%s)
+list=$(tests/vm/kernels.sh "${KERNELS[@]}") || { echo "xentest: cannot fetch the kernels" >&2; exit 1; }
+read -r xdir dom0rel < <(tests/xen/packages.sh) ||
+	{ echo "xentest: cannot fetch Xen and dom0's kernel" >&2; exit 1; }
+
+SCRATCH=$(mktemp -d "${TMPDIR:-/var/tmp}/bb-xen.XXXXXX")
+trap 'rm -rf "$SCRATCH"; kill $(jobs -p) 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+
+# The payload: each guest's kernel, initramfs and root image, and dom0's configuration.
+pay=$SCRATCH/payload
+mkdir -p "$pay/guests" "$pay/results"
+names=()
+while read -r name rel kdir; do
+	names+=("$name")
+	echo "xentest: building the $name guest ($rel)"
+	tests/xen/domu-image.sh "$pay/guests/$name" "$kdir" "$rel" "$xdir" 2> "$OUT/setup-$name.log" ||
+		{ echo "xentest: cannot build the $name guest:"; tail -5 "$OUT/setup-$name.log"; exit 1; }
+done <<< "$list"
+cat > "$pay/xentest.conf" <<CONF
+GUESTS="${names[*]}"
+BOOT_TIMEOUT=${XENTEST_BOOT_TIMEOUT:-600}
+MAX_BOOTS=8
+CONF
+tests/xen/dom0-initramfs.sh "$SCRATCH/dom0.cpio.gz" "$xdir" "$dom0rel" 2> "$OUT/setup-dom0.log" ||
+	{ echo "xentest: cannot build dom0:"; tail -5 "$OUT/setup-dom0.log"; exit 1; }
+mke2fs -q -t ext4 -d "$pay" "$SCRATCH/payload.img" 4G
+
+echo "xentest: booting Xen ($(basename "$xdir")) with dom0 $dom0rel; guests: ${names[*]}"
+t0=$(date +%s)
+# bootscrub=0: Xen's boot-time scrub doubles QEMU's memory and halves its speed under TCG.
+# Inside a Multiboot module's command line a comma is written twice.
+timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64,+svm -m 3G -smp 2 \
+	-nographic -no-reboot -monitor none -net none \
+	-kernel "$xdir/xen" \
+	-append "console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all console_timestamps=boot dom0_mem=1024M,max:1024M dom0_max_vcpus=2 noreboot bootscrub=0" \
+	-initrd "$xdir/vmlinuz console=hvc0 earlyprintk=xen panic=-1,$SCRATCH/dom0.cpio.gz" \
+	-drive "file=$SCRATCH/payload.img,if=virtio,format=raw,cache=unsafe" \
+	-serial "file:$OUT/console.log" > "$OUT/qemu.log" 2>&1
+rc=$?
+echo "xentest: qemu exited $rc after $(($(date +%s) - t0)) s"
+debugfs -R "rdump /results $OUT" "$SCRATCH/payload.img" > /dev/null 2>&1
+
+fail=0 passed=0 failed=0 skipped=0
+for name in "${names[@]}"; do
+	d=$OUT/results/$name
+	echo "=== $name"
+	lines=$(cat "$d"/boot-*.txt 2> /dev/null | grep '^RESULT')
+	for f in "$d"/boot-*.txt; do [ -e "$f" ] && cat "$f"; done
+	if [ -z "$lines" ]; then
+		fail=1 failed=$((failed + 1))
+		echo "  FAIL $name: no report (guest console: $d/console.log)"
+		tail -40 "$d/console.log" 2> /dev/null
+		continue
+	fi
+	while read -r line; do
+		p=$(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")
+		f=$(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")
+		s=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' <<<"$line")
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		[ "$f" -eq 0 ] || fail=1
+	done <<< "$lines"
+done
+[ $fail -eq 0 ] || { echo "--- Xen and dom0 console (last 60 lines of $OUT/console.log)"; tail -60 "$OUT/console.log"; }
+echo "xentest: $passed passed, $failed failed, $skipped skipped in $(($(date +%s) - start)) s"
+exit $fail
