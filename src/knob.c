@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "knob.h"
 #include "parse.h"
+#include "sweep_state.h"
 
 /*
  * ordered: a smaller value costs less (smaller requests, less read ahead, fewer request
@@ -136,7 +137,8 @@ int knob__apply(struct knob *k, const char *value, struct diag *d)
 	int ret;
 
 	k->changed = true;
-	ret = device__queue_set(k->dev, k->name, value);
+	ret = k->state ? sweep_state__put(k->state, k->name, value)
+		       : device__queue_set(k->dev, k->name, value);
 	/* EINVAL, ERANGE: the kernel's verdict on the value; another errno, a failed write. */
 	if (ret == -EINVAL || ret == -ERANGE)
 		return diag__usage(d, "--set %s=%s: the kernel refused it: %s", k->name, value,

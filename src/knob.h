@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include "device.h"
 
+struct sweep_state;
+
 struct knob {
 	const struct device *dev;
 	char name[32];
 	char original[64];
 	bool changed;
+	struct sweep_state *state; /* set: each value recorded there before it is written */
 };
 
 /* Is NAME one of the queue settings --set sweeps? */

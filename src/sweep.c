@@ -220,6 +220,7 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct
 		return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
 				  j->knob.name, j->knob.original, j->knob_dev->name,
 				  strerror(-ret));
+	j->knob.state = j->state;
 	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
 }
 
@@ -287,7 +288,7 @@ void sweep__close(struct sweep *j)
 				j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
-	j->state = NULL;
+	j->state = j->knob.state = NULL;
 	target__close(&j->target);
 }
 
