@@ -67,8 +67,10 @@ expect_true "tune: prints the recommendation" \
 expect_true "dry run: the rule as a diff" grep -qF \
 	"+ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", ATTR{loop/backing_file}==\"$img\", ATTR{queue/max_sectors_kb}=\"1280\"" \
 	"$TMP/tune.txt"
-expect_true "dry run: names the file" grep -q \
-	"^would write $root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img").rules:" \
+# The name: the backing file's, and 16 hex digits of the whole identity (test_apply.c checks
+# them against FNV-1a computed apart).
+expect_true "dry run: names the file" grep -qE \
+	"^would write $root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img")-[0-9a-f]{16}\.rules:" \
 	"$TMP/tune.txt"
 expect_eq "dry run: nothing written" "$(tree "$root")" "$before"
 "$BB" compare "$t" "$t" > /dev/null
@@ -115,8 +117,10 @@ expect_eq "--workload: the saved job" \
 # 4. apply writes the rule; udev itself applies it (the reboot).
 "$BB" apply "$t" --root "$root" > "$TMP/apply.txt"
 expect_eq "apply: exit 0" "$?" 0
-rule=$root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img").rules
+rule=$(echo "$root"/etc/udev/rules.d/90-blktrace-bench-loop-"$(basename "$img")"-*.rules)
 expect_true "apply: wrote the rule" test -f "$rule"
+expect_true "apply: the undo below the same root" grep -qF \
+	"undo: blktrace-bench apply --undo --root $root" "$TMP/apply.txt"
 expect_true "apply: the rule names the result" grep -qF "#   $t" "$rule"
 expect_true "apply: and how to undo" grep -q "^# Undo: blktrace-bench apply --undo" "$rule"
 expect_eq "apply: one manifest entry" \
