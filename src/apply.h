@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include "tune_plan.h"
 
-#define APPLY_MANIFEST "/var/lib/blktrace-bench/applied.json"
+#define APPLY_MANIFEST_DIR "/var/lib/blktrace-bench"
+#define APPLY_MANIFEST_NAME "applied.json"
+#define APPLY_MANIFEST APPLY_MANIFEST_DIR "/" APPLY_MANIFEST_NAME
 
 struct apply_opts {
 	const char *root; /* "/" or --root DIR */

@@ -129,7 +129,8 @@ int apply_files__make(const struct tune_plan *plan, const char *result, struct a
 			return diag__usage(d, "no udev rule for %s: %s", plan->disk, plan->id_note);
 		disk_id__slug(&plan->id, slug, sizeof(slug));
 		snprintf(files[0].path, sizeof(files[0].path),
-			 APPLY_UDEV_DIR "/90-blktrace-bench-%s.rules", slug);
+			 APPLY_UDEV_DIR "/" APPLY_RULE_PREFIX "%s" APPLY_RULE_SUFFIX, slug);
+		disk_id__match(&plan->id, files[0].match, sizeof(files[0].match));
 		files[0].content = udev_rule(plan, result);
 		if (!files[0].content)
 			return diag__fail(d, -ENOMEM, "out of memory");
@@ -137,7 +138,8 @@ int apply_files__make(const struct tune_plan *plan, const char *result, struct a
 	}
 	if (plan->out.has_module) {
 		snprintf(files[*nr].path, sizeof(files[*nr].path),
-			 APPLY_MODPROBE_DIR "/blktrace-bench-%s.conf", plan->out.module.module);
+			 APPLY_MODPROBE_DIR "/" APPLY_CONF_PREFIX "%s" APPLY_CONF_SUFFIX,
+			 plan->out.module.module);
 		files[*nr].content = modprobe_conf(plan, result);
 		if (!files[*nr].content) {
 			apply_files__free(files, *nr);
@@ -146,6 +148,31 @@ int apply_files__make(const struct tune_plan *plan, const char *result, struct a
 		(*nr)++;
 	}
 	return 0;
+}
+
+/* name is PREFIX, one or more of [A-Za-z0-9._-], SUFFIX. */
+static bool named(const char *name, const char *prefix, const char *suffix)
+{
+	size_t p = strlen(prefix), s = strlen(suffix), n = strlen(name), i;
+
+	if (n <= p + s || strncmp(name, prefix, p) || strcmp(name + n - s, suffix))
+		return false;
+	for (i = p; i < n - s; i++)
+		if (!strchr("._-", name[i]) && !(name[i] >= '0' && name[i] <= '9') &&
+		    !(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z'))
+			return false;
+	return true;
+}
+
+bool apply_files__ours(const char *rel)
+{
+	size_t u = strlen(APPLY_UDEV_DIR "/"), m = strlen(APPLY_MODPROBE_DIR "/");
+
+	if (!strncmp(rel, APPLY_UDEV_DIR "/", u))
+		return named(rel + u, APPLY_RULE_PREFIX, APPLY_RULE_SUFFIX);
+	if (!strncmp(rel, APPLY_MODPROBE_DIR "/", m))
+		return named(rel + m, APPLY_CONF_PREFIX, APPLY_CONF_SUFFIX);
+	return false;
 }
 
 void apply_files__free(struct apply_file *files, int nr)

@@ -10,16 +10,26 @@
 #ifndef BLKTRACE_BENCH_APPLY_FILES_H
 #define BLKTRACE_BENCH_APPLY_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "tune_plan.h"
 
 #define APPLY_UDEV_DIR "/etc/udev/rules.d"
 #define APPLY_MODPROBE_DIR "/etc/modprobe.d"
+/* The names: PREFIX, then [A-Za-z0-9._-] (disk_id__slug's, a module's), then SUFFIX. */
+#define APPLY_RULE_PREFIX "90-blktrace-bench-"
+#define APPLY_RULE_SUFFIX ".rules"
+#define APPLY_CONF_PREFIX "blktrace-bench-"
+#define APPLY_CONF_SUFFIX ".conf"
 
 struct apply_file {
 	char path[PATH_MAX]; /* absolute, below the root: "/etc/udev/rules.d/..." */
+	char match[320];     /* the rule's match of the disk's identity; "" for modprobe.d */
 	char *content;	     /* malloc'd */
 };
+
+/* Is rel ("/etc/udev/rules.d/NAME") a path of a file apply writes, by its pattern? */
+bool apply_files__ours(const char *rel);
 
 struct diag;
 

@@ -9,23 +9,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "device.h"
+#include "state_dir.h"
 #include "sweep_state.h"
 
 static int restore_disk(const struct sweep_env *env, const struct device *dev, struct diag *d)
 {
 	char busy[DIAG_MSG_MAX];
 	struct sweep_state *s;
-	struct stat st;
 	int n;
 
-	if (stat(env->dir ? env->dir : SWEEP_STATE_DIR, &st) && errno == ENOENT) {
+	/* No directory, no state: none is made just to look. */
+	n = state_dir__open(env->dir ? env->dir : SWEEP_STATE_DIR, false, d);
+	if (n == -ENOENT) {
 		fprintf(stderr, "blktrace-bench: nothing to restore on %s\n", dev->name);
 		return 0;
 	}
+	if (n < 0)
+		return n;
+	close(n);
 	n = sweep_state__lock(env, dev, &s, d);
 	if (n == -EBUSY && d) {
 		snprintf(busy, sizeof(busy), "%s", d->msg);

@@ -217,11 +217,34 @@ static int compare_rerun(struct verify_cmd *c, json_t **doc, struct diag *d)
 	return err;
 }
 
+/* Runs of lr (what) that saw no request on the disk: then no verdict, said why. */
+static int reached_disk(const struct loaded_result *lr, const char *what, const char *disk,
+			struct diag *d)
+{
+	size_t i, none = 0;
+
+	for (i = 0; i < lr->nr_runs; i++)
+		none += !lr->runs[i].has_metric[METRIC_REQUESTS] ||
+			lr->runs[i].metric[METRIC_REQUESTS] == 0;
+	if (!none)
+		return 0;
+	/* Their throughput is the page cache's, or another disk's: it says nothing here. */
+	return diag__fail(d, -ENODATA,
+			  "%s saw no requests on %s in %zu of %zu runs: what they measured is "
+			  "not the disk (the page cache?); no verdict",
+			  what, disk, none, lr->nr_runs);
+}
+
 /* Compare the rerun with the baseline, say the verdict, save the rerun when asked. */
 static int judge(struct verify_cmd *c, struct diag *d)
 {
 	json_t *doc = NULL;
 	int err = compare_rerun(c, &doc, d);
+
+	if (!err)
+		err = reached_disk(&c->base, "the baseline", c->plan.disk, d);
+	if (!err)
+		err = reached_disk(&c->rerun, "this run", c->res.device.name, d);
 
 	if (!err) {
 		putchar('\n');
@@ -251,9 +274,12 @@ static int run(struct verify_cmd *c, struct diag *d)
 		return err;
 	verify__check(&c->plan, &c->res.device, &c->chk);
 	print_check(c);
-	if (!c->chk.in_force) {
+	/* Nothing recommended, or not in force: the verdict without a rerun. */
+	if (!c->chk.in_force || (!c->plan.out.nr_settings && !c->plan.out.has_module)) {
 		verify__judge(&c->plan, &c->chk, &c->cmp, NAN, &c->out);
 		printf("%s\n", c->out.text);
+		if (c->o->json)
+			die_msg("nothing rerun: --json %s not written", c->o->json);
 		err = finish_stdout(d);
 		return err ? err : verify__exit_code(c->out.verdict);
 	}

@@ -25,6 +25,7 @@ enum {
 	EXIT_FAIL = 1,	     /* a runtime failure */
 	EXIT_USAGE = 2,	     /* bad input: options, unknown disk, a refused target, a busy disk */
 	EXIT_REGRESSION = 3, /* compare --fail-on-regression, verify: got worse */
+	EXIT_NOT_HELD = 4,   /* verify: the change did not hold (not in force, or no gain) */
 	EXIT_NOEXEC = 127,   /* command mode: the command could not be started */
 	EXIT_SIGNAL = 128,   /* + N: ended early by signal N (130 for INT, 143 for TERM) */
 };
@@ -55,8 +56,9 @@ int diag__prefix(struct diag *d, const char *fmt, ...) __attribute__((format(pri
  * stderr (strerror(ret) when d does not describe ret):
  *   ret < 0 (not -EINTR): EXIT_USAGE for bad input, EXIT_FAIL otherwise;
  *   a signal ended it (d->signal, or ret -EINTR): EXIT_SIGNAL + the signal (INT if unknown);
- *   otherwise ret: the command's own status (0; compare's EXIT_REGRESSION; command mode's
- *   exit status of the command, or EXIT_NOEXEC).
+ *   otherwise ret: the command's own status (0; compare's EXIT_REGRESSION; verify's
+ *   EXIT_REGRESSION or EXIT_NOT_HELD; command mode's exit status of the command, or
+ *   EXIT_NOEXEC).
  */
 int diag__exit(struct diag *d, int ret);
 

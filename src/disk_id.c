@@ -2,6 +2,7 @@
 /* A disk's stable identity for udev rules; see disk_id.h. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,26 @@ void disk_id__match(const struct disk_id *id, char *buf, size_t len)
 	snprintf(buf, len, "%s==\"%s\"", id->key, id->value);
 }
 
+/*
+ * FNV-1a, 64 bits, of the key and the value: a name for files, not a secret; two
+ * identities that share one are told apart by apply's manifest, which refuses.
+ */
+static uint64_t identity_hash(const struct disk_id *id)
+{
+	const char *parts[] = { id->key, id->value };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+	const char *c;
+
+	for (i = 0; i < 2; i++)
+		for (c = parts[i];; c++) {
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+			if (!*c)
+				break;
+		}
+	return h;
+}
+
 void disk_id__slug(const struct disk_id *id, char *buf, size_t len)
 {
 	const char *kind = !strcmp(id->key, "KERNELS") ? "xen"
@@ -98,19 +119,25 @@ void disk_id__slug(const struct disk_id *id, char *buf, size_t len)
 			   : strstr(id->key, "serial") ? "serial"
 						       : "loop";
 	const char *v = id->value;
-	size_t n;
+	size_t n, end;
 
+	if (len < 2 * DISK_ID_HASH_LEN) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
 	/* A backing file by its name: /dev/shm/disk.img -> loop-disk.img */
 	if (!strcmp(kind, "loop") && strrchr(v, '/'))
 		v = strrchr(v, '/') + 1;
 	n = snprintf(buf, len, "%s-", kind);
-	for (; *v && n + 1 < len; v++, n++)
+	/* Room for "-" and the hash of the whole identity, which tells same names apart. */
+	end = len - DISK_ID_HASH_LEN - 2;
+	for (; *v && n < end; v++, n++)
 		buf[n] = (strchr("._-", *v) || (*v >= '0' && *v <= '9') ||
 			  (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z'))
 				 ? *v
 				 : '_';
-	if (n < len)
-		buf[n] = '\0';
+	snprintf(buf + n, len - n, "-%016llx", (unsigned long long)identity_hash(id));
 }
 
 int disk_id__find(const char *sysfs_root, const struct disk_id *id, struct device *out)

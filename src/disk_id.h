@@ -34,7 +34,14 @@ int disk_id__of(const struct device *dev, struct disk_id *id, struct diag *d);
 /* The udev match: KERNELS=="vbd-51712". */
 void disk_id__match(const struct disk_id *id, char *buf, size_t len);
 
-/* "serial-QM00001": for file names, [A-Za-z0-9._-] only, at most len - 1 bytes. */
+#define DISK_ID_HASH_LEN 16 /* hex digits */
+
+/*
+ * "serial-QM00001-0123456789abcdef": for file names, [A-Za-z0-9._-] only, at most len - 1
+ * bytes (len at least 32): the kind, the value (a loop backing file's base name), cut to
+ * fit, and a hash of the whole identity, so that two disks whose values read alike here
+ * (/srv/a/disk.img and /srv/b/disk.img) get names of their own.
+ */
 void disk_id__slug(const struct disk_id *id, char *buf, size_t len);
 
 /* Is s exactly matchable in a udev rule (see above), and non-empty? */

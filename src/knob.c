@@ -4,12 +4,17 @@
  * and putting the original back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
 #include "knob.h"
 #include "parse.h"
+#include "sweep_state.h"
+
+/* The kernel keeps wbt's target in nanoseconds, an s64. */
+#define WBT_LAT_USEC_MAX (INT64_MAX / 1000)
 
 /*
  * ordered: a smaller value costs less (smaller requests, less read ahead, fewer request
@@ -17,38 +22,60 @@
  * choices: the scheduler's name, wbt's target (0 off, -1 the default), nomerges' and
  * rq_affinity's modes.
  */
+
 static const struct {
 	const char *name;
 	int64_t min, max; /* -2: not numeric (scheduler) */
 	bool ordered;
 } knobs[] = {
-	{ "max_sectors_kb", 4, INT64_MAX, true }, /* at least a page; at most max_hw_sectors_kb */
-	{ "read_ahead_kb", 0, INT64_MAX, true },
-	{ "nr_requests", 4, INT64_MAX, true }, /* BLKDEV_MIN_RQ */
+	/* At least a page; at most max_hw_sectors_kb, an unsigned int of sectors. */
+	{ "max_sectors_kb", 4, INT_MAX, true },
+	{ "read_ahead_kb", 0, INT_MAX, true },
+	{ "nr_requests", 4, INT_MAX, true }, /* BLKDEV_MIN_RQ */
 	{ "scheduler", -2, -2, false },
-	{ "wbt_lat_usec", -1, INT64_MAX, false }, /* -1: the default */
+	{ "wbt_lat_usec", -1, WBT_LAT_USEC_MAX, false }, /* -1: the default */
 	{ "nomerges", 0, 2, false },
 	{ "rq_affinity", 0, 2, false },
 };
 
-bool knob__is_ordered(const char *name)
+static int knob_index(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		if (!strcmp(knobs[i].name, name))
-			return knobs[i].ordered;
-	return false;
+			return (int)i;
+	return -1;
+}
+
+/* Knob i's value: a number in its range, or a scheduler's name (elevator's, at most 15). */
+static bool valid_value(int i, const char *value)
+{
+	int64_t v;
+
+	if (knobs[i].min == -2)
+		return value[0] >= 'a' && value[0] <= 'z' && strlen(value) < 16 &&
+		       strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(value);
+	return !parse_int(value, &v) && v >= knobs[i].min && v <= knobs[i].max;
+}
+
+bool knob__valid(const char *name, const char *value)
+{
+	int i = knob_index(name);
+
+	return i >= 0 && valid_value(i, value);
+}
+
+bool knob__is_ordered(const char *name)
+{
+	int i = knob_index(name);
+
+	return i >= 0 && knobs[i].ordered;
 }
 
 bool knob__is_sweepable(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (!strcmp(knobs[i].name, name))
-			return true;
-	return false;
+	return knob_index(name) >= 0;
 }
 
 static bool in_list(const char *list, const char *word)
@@ -66,15 +93,11 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 		  int nr, struct diag *d)
 {
 	char list[256];
-	size_t i;
-	int v, ret;
+	int i = knob_index(name), v, ret;
 
 	memset(k, 0, sizeof(*k));
 	k->dev = dev;
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (!strcmp(knobs[i].name, name))
-			break;
-	if (i == sizeof(knobs) / sizeof(knobs[0]))
+	if (i < 0)
 		return diag__usage(d,
 				   "--set %s: not a sweepable setting "
 				   "(max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
@@ -91,7 +114,7 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 
 	for (v = 0; v < nr; v++) {
 		const char *val = values[v];
-		uint64_t u;
+		int64_t u;
 
 		if (knobs[i].min == -2) {
 			if (!in_list(list, val))
@@ -99,13 +122,10 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 						   dev->name, list);
 			continue;
 		}
-		if (!strcmp(val, "-1") && knobs[i].min == -1)
-			continue;
-		if (parse_uint(val, INT64_MAX, &u) || (int64_t)u < knobs[i].min ||
-		    (int64_t)u > knobs[i].max)
+		if (!valid_value(i, val))
 			return diag__usage(d, "--set %s=%s: not a valid value", name, val);
 		if (!strcmp(name, "max_sectors_kb") && dev->limits.max_hw_sectors_kb > 0 &&
-		    (int64_t)u > dev->limits.max_hw_sectors_kb)
+		    !parse_int(val, &u) && u > dev->limits.max_hw_sectors_kb)
 			return diag__usage(
 				d, "--set max_sectors_kb=%s: above max_hw_sectors_kb=%lld of %s",
 				val, (long long)dev->limits.max_hw_sectors_kb, dev->name);
@@ -136,7 +156,8 @@ int knob__apply(struct knob *k, const char *value, struct diag *d)
 	int ret;
 
 	k->changed = true;
-	ret = device__queue_set(k->dev, k->name, value);
+	ret = k->state ? sweep_state__put(k->state, k->name, value)
+		       : device__queue_set(k->dev, k->name, value);
 	/* EINVAL, ERANGE: the kernel's verdict on the value; another errno, a failed write. */
 	if (ret == -EINVAL || ret == -ERANGE)
 		return diag__usage(d, "--set %s=%s: the kernel refused it: %s", k->name, value,

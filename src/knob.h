@@ -11,15 +11,24 @@
 #include <stddef.h>
 #include "device.h"
 
+struct sweep_state;
+
 struct knob {
 	const struct device *dev;
 	char name[32];
 	char original[64];
 	bool changed;
+	struct sweep_state *state; /* set: each value recorded there before it is written */
 };
 
 /* Is NAME one of the queue settings --set sweeps? */
 bool knob__is_sweepable(const char *name);
+/*
+ * Is value one NAME can take on any disk: a decimal number in NAME's range, or for the
+ * scheduler a name an elevator can have? (A disk's own list and max_hw_sectors_kb are
+ * knob__prepare's.)
+ */
+bool knob__valid(const char *name, const char *value);
 /* Does a smaller value of NAME cost less (max_sectors_kb, read_ahead_kb, nr_requests)? */
 bool knob__is_ordered(const char *name);
 struct diag;

@@ -261,6 +261,30 @@ static void close_dir(struct outfile *of)
 	of->name = NULL;
 }
 
+int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char *name,
+		     const char *shown, struct diag *d)
+{
+	int ret;
+
+	memset(of, 0, sizeof(*of));
+	of->what = what;
+	of->path = shown;
+	of->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	of->name = strdup(name);
+	if (of->dirfd < 0 || !of->name) {
+		ret = of->dirfd < 0 ? -errno : -ENOMEM;
+		close_dir(of);
+		return diag__fail(d, ret, "cannot write %s %s: %s", what, shown, strerror(-ret));
+	}
+	ret = create_tmp(of);
+	if (ret) {
+		free(of->tmp);
+		of->tmp = NULL;
+		diag__fail(d, ret, "cannot write %s %s: %s", what, shown, strerror(-ret));
+	}
+	return ret;
+}
+
 int outfile__commit(struct outfile *of, struct diag *d)
 {
 	int ret = of->err;

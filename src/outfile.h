@@ -51,6 +51,13 @@ struct diag;
  */
 int outfile__open(struct outfile *of, const char *what, const char *path,
 		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d);
+/*
+ * For a caller that checked the directory itself and holds it open (apply below its
+ * root): the file name in dirfd, shown as shown, replaced by renameat in dirfd, never
+ * reached by a path. 0, or -errno with d (a runtime failure).
+ */
+int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char *name,
+		     const char *shown, struct diag *d);
 /* Is path (the would-be output) the same file as other? By inode, else by dir + name. */
 bool outfile__same(const char *path, const char *other);
 /* Dump doc (flags as json_dumpf) and a newline; -errno of the real cause. */

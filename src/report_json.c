@@ -427,6 +427,12 @@ static json_t *run_json(const struct run_summary *rs)
 		json_object_set_new(o, "repetition", json_integer(rs->repetition));
 		/* Cut short by a signal: in no series, and compare leaves it out too. */
 		json_object_set_new(o, "partial", json_boolean(rs->partial));
+		/* A buffered read whose page cache was to be dropped: whether it was. */
+		if (rs->run && rs->run->cache != RUN_CACHE_NA)
+			json_object_set_new(o, "cold",
+					    json_boolean(rs->run->cache == RUN_CACHE_COLD));
+		if (rs->run && rs->run->cache == RUN_CACHE_WARM)
+			json_object_set_new(o, "cache_note", text__json(rs->run->cache_note));
 	}
 	if (rs->has_app)
 		json_object_set_new(o, "app", app_json(rs));

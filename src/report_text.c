@@ -474,6 +474,22 @@ static void partial_lines(FILE *f, const struct report *rep)
 	}
 }
 
+/* Runs whose page cache could not be dropped: their reads may be the cache's. */
+static void warm_lines(FILE *f, const struct report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nr_runs; i++) {
+		const struct run_summary *rs = &rep->runs[i];
+
+		if (rs->run && rs->run->cache == RUN_CACHE_WARM)
+			fprintf(f,
+				"  run %zu (%s) was not cold: %s; its reads may have come from "
+				"the page cache\n",
+				i + 1, rs->label, rs->run->cache_note);
+	}
+}
+
 /* The linked table: one row per series, throughput next to the requests behind it. */
 static void linked_table(FILE *f, const struct report *rep)
 {
@@ -496,6 +512,7 @@ static void linked_table(FILE *f, const struct report *rep)
 	for (i = 0; i < rep->above.nr; i++)
 		fprintf(f, "  above the block layer: %s\n", rep->above.p[i].text);
 	partial_lines(f, rep);
+	warm_lines(f, rep);
 	for (i = 0; i < rep->rec.nr; i++)
 		recommendation_text(f, &rep->rec.r[i]);
 }
@@ -524,8 +541,9 @@ void report_text__print(FILE *f, const struct report *rep, bool brief)
 		if (i)
 			fputc('\n', f);
 		if (rs->has_app) {
-			fprintf(f, "run %zu (repetition %u%s):\n", i + 1, rs->repetition + 1,
-				rs->partial ? ", cut short: not in the statistics" : "");
+			fprintf(f, "run %zu (repetition %u%s%s):\n", i + 1, rs->repetition + 1,
+				rs->partial ? ", cut short: not in the statistics" : "",
+				rs->run && rs->run->cache == RUN_CACHE_WARM ? ", not cold" : "");
 			app_line(f, &rs->app);
 			any_app = true;
 		}

@@ -770,6 +770,9 @@ static int each_run(void *ctx, size_t i, json_t *j, const struct run_summary *rs
 	run->params = rs->params;
 	run->repetition = rd_u64(r, j, at, "repetition");
 	run->seconds = rd_num(r, j, at, "seconds");
+	if (member(j, "cold"))
+		run->cache = rd_bool(r, j, at, "cold") ? RUN_CACHE_COLD : RUN_CACHE_WARM;
+	rd_str(r, j, at, "cache_note", run->cache_note, sizeof(run->cache_note));
 	if (block) {
 		read_block(r, i, "block", block, run->block);
 		read_layers(r, i, rd_arr(r, j, at, "layers"), run);

@@ -91,6 +91,18 @@ struct interval_sample {
 	double p99_ns[BLKIO_NR_LATS];
 };
 
+/*
+ * A buffered read run's page cache: dropped before it (a raw disk's own, BLKFLSBUF, as
+ * a fresh dd finds it; or the machine's, --drop-caches), or not when that failed: then
+ * its reads may have come from the cache. NA where nothing is dropped (direct I/O,
+ * writes, a file read without --drop-caches).
+ */
+enum run_cache {
+	RUN_CACHE_NA,
+	RUN_CACHE_COLD,
+	RUN_CACHE_WARM,
+};
+
 struct run {
 	char label[256];
 	struct job_params params;
@@ -101,9 +113,11 @@ struct run {
 	struct block_stats *block;
 	bool has_app;
 	struct app_stats *app;
-	bool command;		    /* command mode: seconds are the command's, fork to exit */
-	int exit_status;	    /* command mode: the command's exit status */
-	bool partial;		    /* cut short (a signal): not a repetition like the others */
+	bool command;	 /* command mode: seconds are the command's, fork to exit */
+	int exit_status; /* command mode: the command's exit status */
+	bool partial;	 /* cut short (a signal): not a repetition like the others */
+	enum run_cache cache;
+	char cache_note[128];	    /* RUN_CACHE_WARM: why ("BLKFLSBUF: Permission denied") */
 	bool has_limits;	    /* the queue limits in force during this run (a --set sweep */
 	struct queue_limits limits; /* changes them); otherwise the device's apply */
 	struct interval_sample *intervals; /* passive mode with --interval, in order */

@@ -25,18 +25,52 @@ static bool is_write(const char *rw)
 	return !strcmp(rw, "write") || !strcmp(rw, "randwrite");
 }
 
-static void drop_caches(void)
-{
-	int fd;
+#define DROP_CACHES "/proc/sys/vm/drop_caches"
 
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "3\n", 2) < 0)
-			fprintf(stderr, "blktrace-bench: cannot drop caches: %s\n",
-				strerror(errno));
-		close(fd);
+/* --drop-caches on buffered reads: the file opened now, so that a run never starts warm. */
+static int open_drop_caches(struct sweep *j, struct diag *d)
+{
+	const struct options *o = j->o;
+
+	if (!o->drop_caches || j->write || o->direct)
+		return 0;
+	j->drop_fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
+	if (j->drop_fd < 0)
+		return diag__fail(d, -errno, "--drop-caches: cannot open %s: %s", DROP_CACHES,
+				  strerror(errno));
+	return 0;
+}
+
+/*
+ * Before a buffered read run: the machine's page cache dropped when asked (a failure
+ * ends the run: it was asked to be cold), and a raw disk's own, as a fresh dd finds it
+ * (the target stays open across runs, so its last close never drops it). What could not
+ * be dropped is said in the run (RUN_CACHE_WARM), never left for a cold read.
+ */
+static int drop_cache(struct sweep *j, int fd, enum run_cache *cache, char *note, size_t len,
+		      struct diag *d)
+{
+	*cache = RUN_CACHE_NA;
+	if (j->write || j->o->direct)
+		return 0;
+	if (j->drop_fd >= 0) {
+		sync();
+		if (pwrite(j->drop_fd, "3\n", 2, 0) != 2)
+			return diag__fail(d, errno ? -errno : -EIO,
+					  "--drop-caches: cannot drop the page cache: %s",
+					  strerror(errno ? errno : EIO));
+		*cache = RUN_CACHE_COLD;
 	}
+	if (j->target.kind != TARGET_DISK)
+		return 0;
+	if (!ioctl(fd, BLKFLSBUF, 0))
+		*cache = RUN_CACHE_COLD;
+	else if (*cache != RUN_CACHE_COLD) {
+		*cache = RUN_CACHE_WARM;
+		snprintf(note, len, "the disk's page cache could not be dropped (BLKFLSBUF: %s)",
+			 strerror(errno));
+	}
+	return 0;
 }
 
 static void fill_params(struct job_params *p, const struct options *o, uint64_t bs, uint64_t size)
@@ -220,6 +254,7 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct
 		return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
 				  j->knob.name, j->knob.original, j->knob_dev->name,
 				  strerror(-ret));
+	j->knob.state = j->state;
 	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
 }
 
@@ -230,6 +265,7 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 
 	memset(j, 0, sizeof(*j));
 	j->target.fd = -1;
+	j->drop_fd = -1;
 	j->knob_layer = -1;
 	j->o = o;
 	j->d = dev;
@@ -243,6 +279,8 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 	ret = validate(o, d);
 	if (!ret)
 		ret = open_target(j, env, d);
+	if (!ret)
+		ret = open_drop_caches(j, d);
 	if (!ret && o->nr_set_values)
 		ret = prepare_sweep(j, env, d);
 	/* A read job's new file needs real blocks; writes extend it. */
@@ -287,8 +325,11 @@ void sweep__close(struct sweep *j)
 				j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
-	j->state = NULL;
+	j->state = j->knob.state = NULL;
 	target__close(&j->target);
+	if (j->drop_fd >= 0)
+		close(j->drop_fd);
+	j->drop_fd = -1;
 }
 
 /*
@@ -329,6 +370,8 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	int flags = (j->write ? O_WRONLY : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
 		    (o->sync ? O_DSYNC : 0) | (j->write && new_file ? O_TRUNC : 0);
 	uint64_t size = run_size(o, bs), file_size = 0;
+	enum run_cache cache;
+	char note[128] = "";
 	struct run *r;
 	int fd, ret;
 
@@ -340,20 +383,14 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		workload__file_size(fd, &file_size);
 	if (!size) /* reads default to the whole file or disk */
 		size = file_size - file_size % bs;
-	if (o->drop_caches && !j->write && !o->direct)
-		drop_caches();
-	/*
-	 * dd opens and closes the disk each time, and the last close drops its page cache.
-	 * The target stays open across runs (its O_EXCL claim must), so every buffered read
-	 * run drops the disk's cache itself, as a fresh dd would find it.
-	 */
-	if (j->target.kind == TARGET_DISK && !j->write && !o->direct)
-		ioctl(fd, BLKFLSBUF, 0);
-	r = result__add_run(res, true, true);
+	ret = drop_cache(j, fd, &cache, note, sizeof(note), d);
+	r = ret ? NULL : result__add_run(res, true, true);
 	if (!r) {
 		close(fd);
-		return -ENOMEM;
+		return ret ? ret : -ENOMEM;
 	}
+	r->cache = cache;
+	snprintf(r->cache_note, sizeof(r->cache_note), "%s", note);
 	fill_params(&r->params, o, bs, size);
 	if (knob) {
 		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);

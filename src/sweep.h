@@ -36,6 +36,7 @@ struct sweep {
 	int nr_bs;
 	uint64_t default_bs;
 	uint64_t max_size; /* the largest bytes per run; 0: whole file or disk */
+	int drop_fd;	   /* --drop-caches: /proc/sys/vm/drop_caches, opened when checked */
 };
 
 struct diag;

@@ -3,12 +3,19 @@
  * Per-disk sweep lock and state file (see sweep_state.h for the contract).
  *
  * The state file is line-based text, for a human who finds it after a crash:
- *   blktrace-bench sweep state 1
+ *   blktrace-bench sweep state 2
  *   pid 1234
  *   disk loop0 7:0
  *   diskseq 42
  *   boot 0f1e2d3c-...
  *   set max_sectors_kb 1280
+ *   wrote max_sectors_kb 64 128
+ * "set" is a setting's original; "wrote" the values the run may have left in force (the
+ * one it was writing, and the one before it), so that a later restore puts the original
+ * back only over a value of the run's own, never over one somebody set since.
+ *
+ * DIR is opened once (state_dir.h) and every file in it is reached through that
+ * descriptor: a directory swapped for another after the check is never used.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,23 +30,27 @@
 #include "diag.h"
 #include "knob.h"
 #include "parse.h"
+#include "state_dir.h"
 #include "sweep_state.h"
 
-#define STATE_MAGIC "blktrace-bench sweep state 1"
+#define STATE_MAGIC "blktrace-bench sweep state 2"
 #define MAX_SAVED 8
+#define MAX_OURS 2
+#define VALUE_MAX 64
 
 struct saved_value {
 	char name[32];
-	char value[256];
+	char value[VALUE_MAX];		/* the original */
+	char ours[MAX_OURS][VALUE_MAX]; /* written by the run, "" when unused */
 };
 
 struct sweep_state {
 	const struct device *dev;
+	int dirfd;
 	int lock_fd;
-	char dir[PATH_MAX];
-	char lock_path[PATH_MAX + 64];
-	char state_path[PATH_MAX + 64];
-	char diskseq[32]; /* "" on kernels without it (before 5.15) */
+	char lock_name[DEVICE_NAME_MAX + 8], state_name[DEVICE_NAME_MAX + 8];
+	char lock_path[PATH_MAX + 80], state_path[PATH_MAX + 80]; /* for messages */
+	char diskseq[32]; /* "-" on kernels without it (before 5.15) */
 	char boot_id[64];
 	struct saved_value saved[MAX_SAVED];
 	int nr_saved;
@@ -59,42 +70,40 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-/* DIR must be ours: a directory, not a link, writable by nobody else. */
-static int ensure_dir(const char *dir, struct diag *d)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return diag__fail(d, -errno, "cannot create %s: %s", dir, strerror(errno));
-	if (lstat(dir, &st))
-		return diag__fail(d, -errno, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return diag__usage_err(d, -ENOTDIR, "%s is not a directory", dir);
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return diag__usage_err(d, -EPERM,
-				       "%s is writable by others: "
-				       "not trusting its lock and state files",
-				       dir);
-	return 0;
-}
-
-static struct sweep_state *state_new(const struct sweep_env *env, const struct device *d)
+/* What the module needs besides DIR: the disk's names and facts, the boot. */
+static int state_new(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
+		     struct diag *dg)
 {
 	const char *dir = env && env->dir ? env->dir : SWEEP_STATE_DIR;
 	const char *boot = env && env->boot_id ? env->boot_id : "/proc/sys/kernel/random/boot_id";
 	struct sweep_state *s = calloc(1, sizeof(*s));
 
+	*out = NULL;
 	if (!s)
-		return NULL;
+		return diag__fail(dg, -ENOMEM, "out of memory");
 	s->dev = d;
-	s->lock_fd = -1;
-	snprintf(s->dir, sizeof(s->dir), "%s", dir);
-	snprintf(s->lock_path, sizeof(s->lock_path), "%s/%s.lock", dir, d->name);
-	snprintf(s->state_path, sizeof(s->state_path), "%s/%s.state", dir, d->name);
-	if (device__disk_attr(d, "diskseq", s->diskseq, sizeof(s->diskseq)))
-		s->diskseq[0] = '\0';
+	s->dirfd = s->lock_fd = -1;
+	snprintf(s->lock_name, sizeof(s->lock_name), "%s.lock", d->name);
+	snprintf(s->state_name, sizeof(s->state_name), "%s.state", d->name);
+	snprintf(s->lock_path, sizeof(s->lock_path), "%s/%s", dir, s->lock_name);
+	snprintf(s->state_path, sizeof(s->state_path), "%s/%s", dir, s->state_name);
+	if (device__disk_attr(d, "diskseq", s->diskseq, sizeof(s->diskseq)) || !s->diskseq[0])
+		snprintf(s->diskseq, sizeof(s->diskseq), "-");
+	/* Without the boot, state about an earlier one could not be told: none is kept. */
 	read_line(boot, s->boot_id, sizeof(s->boot_id));
-	return s;
+	if (!s->boot_id[0] || strchr(s->boot_id, ' ')) {
+		free(s);
+		return diag__fail(dg, -EIO, "cannot read the boot id from %s", boot);
+	}
+	*out = s;
+	return 0;
+}
+
+static void state_free(struct sweep_state *s)
+{
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	free(s);
 }
 
 /* A PID as this file writes it: decimal, above 0. */
@@ -122,39 +131,43 @@ static int holder_pid(int fd)
 	return parse_pid(buf, &pid) ? 0 : pid;
 }
 
+static int busy(struct sweep_state *s, int pid, struct diag *d)
+{
+	if (pid > 0)
+		return diag__usage_err(d, -EBUSY, "%s is being swept by PID %d (lock %s)",
+				       s->dev->name, pid, s->lock_path);
+	return diag__usage_err(d, -EBUSY, "%s is being swept by another process (lock %s)",
+			       s->dev->name, s->lock_path);
+}
+
 /*
- * flock, then make sure the file we locked is still the one at the path: a holder
- * removes its lock file when it is done, and whoever opened the old one before that
- * must try again, or two runs would hold two different files.
+ * flock, then make sure the file we locked is still the one in DIR: a holder removes its
+ * lock file when it is done, and whoever opened the old one before that must try again,
+ * or two runs would hold two different files.
  */
 static int take_lock(struct sweep_state *s, struct diag *d)
 {
 	struct stat a, b;
-	int tries, fd, pid;
+	int tries, fd, e;
 
 	for (tries = 0; tries < 100; tries++) {
-		fd = open(s->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = openat(s->dirfd, s->lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			    0644);
 		if (fd < 0)
 			return diag__fail(d, -errno, "cannot open %s: %s", s->lock_path,
 					  strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			int e = errno;
-
-			pid = holder_pid(fd);
+			e = errno;
+			if (e == EWOULDBLOCK)
+				e = busy(s, holder_pid(fd), d);
+			else
+				e = diag__fail(d, -e, "cannot lock %s: %s", s->lock_path,
+					       strerror(e));
 			close(fd);
-			if (e != EWOULDBLOCK)
-				return diag__fail(d, -e, "cannot lock %s: %s", s->lock_path,
-						  strerror(e));
-			if (pid > 0)
-				return diag__usage_err(d, -EBUSY,
-						       "%s is being swept by PID %d (lock %s)",
-						       s->dev->name, pid, s->lock_path);
-			return diag__usage_err(d, -EBUSY,
-					       "%s is being swept by another process (lock %s)",
-					       s->dev->name, s->lock_path);
+			return e;
 		}
-		if (!fstat(fd, &a) && !stat(s->lock_path, &b) && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino) {
+		if (!fstat(fd, &a) && !fstatat(s->dirfd, s->lock_name, &b, AT_SYMLINK_NOFOLLOW) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
 			if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0) {
 				close(fd);
 				return diag__fail(d, -EIO, "cannot write %s: %s", s->lock_path,
@@ -174,15 +187,13 @@ int sweep_state__lock(const struct sweep_env *env, const struct device *dev,
 	struct sweep_state *s;
 	int ret;
 
-	*out = NULL;
-	s = state_new(env, dev);
-	if (!s)
-		return diag__fail(d, -ENOMEM, "out of memory");
-	ret = ensure_dir(s->dir, d);
-	if (!ret)
-		ret = take_lock(s, d);
+	ret = state_new(env, dev, &s, d);
+	if (ret)
+		return ret;
+	s->dirfd = state_dir__open(env && env->dir ? env->dir : SWEEP_STATE_DIR, true, d);
+	ret = s->dirfd < 0 ? s->dirfd : take_lock(s, d);
 	if (ret) {
-		free(s);
+		state_free(s);
 		return ret;
 	}
 	*out = s;
@@ -195,22 +206,40 @@ void sweep_state__unlock(struct sweep_state *s)
 		return;
 	if (s->lock_fd >= 0) {
 		/* Still ours (see take_lock): remove it, then let go. */
-		unlink(s->lock_path);
+		unlinkat(s->dirfd, s->lock_name, 0);
 		close(s->lock_fd);
 	}
-	free(s);
+	state_free(s);
+}
+
+static void print_state(FILE *f, const struct sweep_state *s)
+{
+	int i, k;
+
+	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC, (int)getpid(),
+		s->dev->name, s->dev->major, s->dev->minor, s->diskseq, s->boot_id);
+	for (i = 0; i < s->nr_saved; i++)
+		fprintf(f, "set %s %s\n", s->saved[i].name, s->saved[i].value);
+	for (i = 0; i < s->nr_saved; i++) {
+		if (!s->saved[i].ours[0][0])
+			continue;
+		fprintf(f, "wrote %s", s->saved[i].name);
+		for (k = 0; k < MAX_OURS && s->saved[i].ours[k][0]; k++)
+			fprintf(f, " %s", s->saved[i].ours[k]);
+		fputc('\n', f);
+	}
 }
 
 /* Write the whole state to a temporary file, sync it, rename it into place, sync DIR. */
 static int write_state(struct sweep_state *s)
 {
-	char tmp[PATH_MAX + 96];
-	int fd, dfd, i, ret = 0;
+	char tmp[DEVICE_NAME_MAX + 32];
+	int fd, ret = 0;
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.state.%d", s->dir, s->dev->name, (int)getpid());
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	snprintf(tmp, sizeof(tmp), ".%s.%d", s->state_name, (int)getpid());
+	unlinkat(s->dirfd, tmp, 0);
+	fd = openat(s->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	f = fdopen(fd, "w");
@@ -219,45 +248,82 @@ static int write_state(struct sweep_state *s)
 		close(fd);
 		goto cleanup;
 	}
-	fprintf(f, "%s\npid %d\ndisk %s %u:%u\ndiskseq %s\nboot %s\n", STATE_MAGIC, (int)getpid(),
-		s->dev->name, s->dev->major, s->dev->minor, s->diskseq[0] ? s->diskseq : "-",
-		s->boot_id[0] ? s->boot_id : "-");
-	for (i = 0; i < s->nr_saved; i++)
-		fprintf(f, "set %s %s\n", s->saved[i].name, s->saved[i].value);
+	print_state(f, s);
 	if (fflush(f) || fsync(fileno(f)))
 		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, s->state_path))
+	if (!ret && renameat(s->dirfd, tmp, s->dirfd, s->state_name))
 		ret = -errno;
-	if (!ret) {
-		dfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-	}
+	if (!ret)
+		fsync(s->dirfd);
 cleanup:
 	if (ret)
-		unlink(tmp);
+		unlinkat(s->dirfd, tmp, 0);
 	return ret;
+}
+
+static struct saved_value *saved_of(struct sweep_state *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nr_saved; i++)
+		if (!strcmp(s->saved[i].name, name))
+			return &s->saved[i];
+	return NULL;
 }
 
 int sweep_state__save(struct sweep_state *s, const char *name, const char *original)
 {
 	struct saved_value *v;
-	int i;
 
-	for (i = 0; i < s->nr_saved; i++)
-		if (!strcmp(s->saved[i].name, name))
-			return 0; /* the first original is the original */
+	if (saved_of(s, name))
+		return 0; /* the first original is the original */
 	if (s->nr_saved == MAX_SAVED || strlen(name) >= sizeof(v->name) ||
-	    strlen(original) >= sizeof(v->value))
+	    strlen(original) >= sizeof(v->value) || strchr(original, ' ') || !original[0])
 		return -E2BIG;
 	v = &s->saved[s->nr_saved++];
+	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	snprintf(v->value, sizeof(v->value), "%s", original);
 	return write_state(s);
+}
+
+/* What is in force now of each saved setting, as far as it is not the original. */
+static void note_in_force(struct sweep_state *s)
+{
+	char now[VALUE_MAX];
+	int i;
+
+	for (i = 0; i < s->nr_saved; i++) {
+		struct saved_value *v = &s->saved[i];
+
+		memset(v->ours, 0, sizeof(v->ours));
+		/* A scheduler change resets nr_requests and wbt: that too is the run's doing. */
+		if (!knob__get(s->dev, v->name, now, sizeof(now)) && strcmp(now, v->value) &&
+		    !strchr(now, ' '))
+			snprintf(v->ours[0], sizeof(v->ours[0]), "%s", now);
+	}
+}
+
+int sweep_state__put(struct sweep_state *s, const char *name, const char *value)
+{
+	struct saved_value *v = saved_of(s, name);
+	int ret, err;
+
+	if (!v || strlen(value) >= sizeof(v->ours[0]) || strchr(value, ' ') || !value[0])
+		return -EINVAL;
+	/* Before the write: the value it may leave, beside the one in force now. */
+	memmove(v->ours[1], v->ours[0], sizeof(v->ours[1]));
+	snprintf(v->ours[0], sizeof(v->ours[0]), "%s", value);
+	ret = write_state(s);
+	if (ret)
+		return ret;
+	err = device__queue_set(s->dev, name, value);
+	/* After it: what the kernel shows (wbt's -1 reads back as its default). */
+	note_in_force(s);
+	ret = write_state(s);
+	return err ? err : ret;
 }
 
 int sweep_state__clear(struct sweep_state *s)
@@ -266,7 +332,7 @@ int sweep_state__clear(struct sweep_state *s)
 	if (!s->nr_saved)
 		return 0;
 	s->nr_saved = 0;
-	if (unlink(s->state_path) && errno != ENOENT)
+	if (unlinkat(s->dirfd, s->state_name, 0) && errno != ENOENT)
 		return -errno;
 	return 0;
 }
@@ -295,43 +361,95 @@ static int parse_disk(char *s, struct state_file *sf)
 	return parse_devnum(num, &sf->major, &sf->minor, &why);
 }
 
-static int parse_state(FILE *f, struct state_file *sf)
+/* One word of at most len - 1 bytes into buf. */
+static int word(const char *s, char *buf, size_t len)
 {
-	char line[512], *sp;
-
-	memset(sf, 0, sizeof(*sf));
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		sp = strchr(line, ' ');
-		if (!strcmp(line, STATE_MAGIC))
-			sf->magic = true;
-		else if (!sp)
-			return -EINVAL;
-		else if (!strncmp(line, "pid ", 4) && parse_pid(sp + 1, &sf->pid))
-			return -EINVAL;
-		else if (!strncmp(line, "disk ", 5) && parse_disk(sp + 1, sf))
-			return -EINVAL;
-		else if (!strncmp(line, "diskseq ", 8))
-			snprintf(sf->diskseq, sizeof(sf->diskseq), "%s", sp + 1);
-		else if (!strncmp(line, "boot ", 5))
-			snprintf(sf->boot, sizeof(sf->boot), "%s", sp + 1);
-		else if (!strncmp(line, "set ", 4)) {
-			char *name = sp + 1, *value = strchr(name, ' ');
-
-			if (!value || sf->nr_set == MAX_SAVED || value - name >= 32)
-				return -EINVAL;
-			*value++ = '\0';
-			snprintf(sf->set[sf->nr_set].name, 32, "%s", name);
-			snprintf(sf->set[sf->nr_set++].value, 256, "%s", value);
-		}
-	}
-	return sf->magic && sf->disk[0] ? 0 : -EINVAL;
+	if (!s[0] || strlen(s) >= len || strchr(s, ' '))
+		return -EINVAL;
+	snprintf(buf, len, "%s", s);
+	return 0;
 }
 
-/* "" and "-" mean unknown: only two known values that differ tell a different disk. */
-static bool differ(const char *a, const char *b)
+/* "set NAME ORIGINAL" */
+static int parse_set(char *s, struct state_file *sf)
 {
-	return a[0] && b[0] && strcmp(a, "-") && strcmp(b, "-") && strcmp(a, b);
+	char *value = strchr(s, ' ');
+	struct saved_value *v = &sf->set[sf->nr_set];
+
+	if (!value || sf->nr_set == MAX_SAVED)
+		return -EINVAL;
+	*value++ = '\0';
+	memset(v, 0, sizeof(*v));
+	if (word(s, v->name, sizeof(v->name)) || word(value, v->value, sizeof(v->value)))
+		return -EINVAL;
+	sf->nr_set++;
+	return 0;
+}
+
+/* "wrote NAME VALUE [VALUE]", after the setting's "set" line. */
+static int parse_wrote(char *s, struct state_file *sf)
+{
+	struct saved_value *v = NULL;
+	char *tok, *save;
+	int i, k = 0;
+
+	tok = strtok_r(s, " ", &save);
+	for (i = 0; tok && i < sf->nr_set; i++)
+		if (!strcmp(sf->set[i].name, tok))
+			v = &sf->set[i];
+	if (!v || v->ours[0][0])
+		return -EINVAL;
+	while ((tok = strtok_r(NULL, " ", &save)))
+		if (k == MAX_OURS || word(tok, v->ours[k++], sizeof(v->ours[0])))
+			return -EINVAL;
+	return k ? 0 : -EINVAL;
+}
+
+/* A line that may be there once. */
+static int once(unsigned int *seen, unsigned int bit)
+{
+	if (*seen & bit)
+		return -EINVAL;
+	*seen |= bit;
+	return 0;
+}
+
+/* Every line known and well formed, none missing: the disk, its diskseq, the boot. */
+static int parse_state(FILE *f, struct state_file *sf)
+{
+	char line[512], *arg;
+	unsigned int seen = 0;
+	int ret;
+
+	memset(sf, 0, sizeof(*sf));
+	if (!fgets(line, sizeof(line), f) || strcmp(line, STATE_MAGIC "\n"))
+		return -EINVAL;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strchr(line, '\n'))
+			return -EINVAL;
+		line[strcspn(line, "\n")] = '\0';
+		arg = strchr(line, ' ');
+		if (!arg)
+			return -EINVAL;
+		*arg++ = '\0';
+		if (!strcmp(line, "pid"))
+			ret = once(&seen, 1) ?: parse_pid(arg, &sf->pid);
+		else if (!strcmp(line, "disk"))
+			ret = once(&seen, 2) ?: parse_disk(arg, sf);
+		else if (!strcmp(line, "diskseq"))
+			ret = once(&seen, 4) ?: word(arg, sf->diskseq, sizeof(sf->diskseq));
+		else if (!strcmp(line, "boot"))
+			ret = once(&seen, 8) ?: word(arg, sf->boot, sizeof(sf->boot));
+		else if (!strcmp(line, "set"))
+			ret = parse_set(arg, sf);
+		else if (!strcmp(line, "wrote"))
+			ret = parse_wrote(arg, sf);
+		else
+			ret = -EINVAL;
+		if (ret)
+			return ret;
+	}
+	return seen == 15 ? 0 : -EINVAL;
 }
 
 /* Is the file about this disk, now, in this boot? Otherwise say why not in why. */
@@ -341,9 +459,9 @@ static bool same_disk(const struct sweep_state *s, const struct state_file *sf, 
 	if (strcmp(sf->disk, s->dev->name) || sf->major != s->dev->major ||
 	    sf->minor != s->dev->minor)
 		snprintf(why, len, "it is about %s (%u:%u)", sf->disk, sf->major, sf->minor);
-	else if (differ(sf->boot, s->boot_id))
+	else if (strcmp(sf->boot, s->boot_id))
 		snprintf(why, len, "it was written before the last reboot");
-	else if (differ(sf->diskseq, s->diskseq))
+	else if (strcmp(sf->diskseq, s->diskseq))
 		snprintf(why, len,
 			 "%.64s was re-attached or replaced since (diskseq %.31s, now %.31s)",
 			 sf->disk, sf->diskseq, s->diskseq);
@@ -352,10 +470,36 @@ static bool same_disk(const struct sweep_state *s, const struct state_file *sf, 
 	return false;
 }
 
+static bool is_ours(const struct saved_value *v, const char *now)
+{
+	int k;
+
+	for (k = 0; k < MAX_OURS && v->ours[k][0]; k++)
+		if (!strcmp(v->ours[k], now))
+			return true;
+	return false;
+}
+
+/* Somebody set it since the dead run did: theirs stays, said so. */
+static void leave(const struct sweep_state *s, const struct state_file *sf,
+		  const struct saved_value *v, const char *now, FILE *msgs)
+{
+	char wrote[2 * VALUE_MAX + 8] = "";
+
+	if (v->ours[0][0])
+		snprintf(wrote, sizeof(wrote), " (it wrote %s%s%s)", v->ours[0],
+			 v->ours[1][0] ? " or " : "", v->ours[1]);
+	fprintf(msgs,
+		"blktrace-bench: left %s=%s on %s as it is: not what PID %d%s left, so it was "
+		"set since; before PID %d changed it, it was %s\n",
+		v->name, now, s->dev->name, sf->pid, wrote, sf->pid, v->value);
+}
+
 static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs,
 			  struct diag *d)
 {
-	int i, ret;
+	char now[VALUE_MAX];
+	int i, ret, n = 0;
 
 	for (i = 0; i < sf->nr_set; i++) {
 		const struct saved_value *v = &sf->set[i];
@@ -364,6 +508,16 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 		if (!knob__is_sweepable(v->name))
 			return diag__fail(d, -EINVAL, "%s: '%s' is not a setting this tool changes",
 					  s->state_path, v->name);
+		ret = knob__get(s->dev, v->name, now, sizeof(now));
+		if (ret)
+			return diag__fail(d, ret, "cannot read %s of %s: %s; the state stays in %s",
+					  v->name, s->dev->name, strerror(-ret), s->state_path);
+		if (!strcmp(now, v->value))
+			continue;
+		if (!is_ours(v, now)) {
+			leave(s, sf, v, now, msgs);
+			continue;
+		}
 		ret = knob__put(s->dev, v->name, v->value);
 		if (ret)
 			return diag__fail(d, ret,
@@ -375,8 +529,30 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 			"blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
 			"which ended without restoring it\n",
 			v->name, v->value, s->dev->name, sf->pid);
+		n++;
 	}
-	return sf->nr_set;
+	return n;
+}
+
+/* The state file, opened without following a link or blocking on a FIFO; NULL: errno. */
+static FILE *open_state(struct sweep_state *s)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = openat(s->dirfd, s->state_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
@@ -386,13 +562,14 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 	FILE *f;
 	int ret;
 
-	f = fopen(s->state_path, "re");
+	f = open_state(s);
 	if (!f && errno == ENOENT)
 		return 0;
-	if (!f)
+	if (!f && errno != EINVAL && errno != ELOOP)
 		return diag__fail(d, -errno, "cannot read %s: %s", s->state_path, strerror(errno));
-	ret = parse_state(f, &sf);
-	fclose(f);
+	ret = f ? parse_state(f, &sf) : -EINVAL;
+	if (f)
+		fclose(f);
 	if (ret)
 		return diag__fail(d, ret,
 				  "%s is not a state file of this tool: look at it, then remove it",
@@ -404,7 +581,7 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 		if (ret < 0)
 			return ret;
 	}
-	if (unlink(s->state_path) && errno != ENOENT)
+	if (unlinkat(s->dirfd, s->state_name, 0) && errno != ENOENT)
 		return diag__fail(d, -errno, "cannot remove %s: %s", s->state_path,
 				  strerror(errno));
 	return ret;
@@ -417,19 +594,23 @@ int sweep_state__recover_idle(const struct sweep_env *env, const struct device *
 	struct stat st;
 	int ret;
 
-	s = state_new(env, dev);
-	if (!s)
-		return diag__fail(d, -ENOMEM, "out of memory");
-	ret = stat(s->state_path, &st);
-	free(s);
-	if (ret)
-		return 0;
-	ret = sweep_state__lock(env, dev, &s, d);
-	if (ret == -EBUSY)
-		return 0; /* a live sweep: it restores its own */
+	ret = state_new(env, dev, &s, d);
 	if (ret)
 		return ret;
-	ret = sweep_state__recover(s, msgs, d);
-	sweep_state__unlock(s);
+	s->dirfd = state_dir__open(env && env->dir ? env->dir : SWEEP_STATE_DIR, false, d);
+	if (s->dirfd == -ENOENT ||
+	    (s->dirfd >= 0 && fstatat(s->dirfd, s->state_name, &st, AT_SYMLINK_NOFOLLOW))) {
+		state_free(s);
+		return 0;
+	}
+	ret = s->dirfd < 0 ? s->dirfd : take_lock(s, d);
+	if (!ret)
+		ret = sweep_state__recover(s, msgs, d);
+	else if (ret == -EBUSY)
+		ret = 0; /* a live sweep: it restores its own */
+	if (s->lock_fd >= 0)
+		sweep_state__unlock(s);
+	else
+		state_free(s);
 	return ret;
 }

@@ -85,9 +85,13 @@ static int read_disk(struct diag *d, json_t *tune, struct tune_plan *p)
 	if ((ret = field(d, disk, "tune.disk", "match", JSON_OBJECT, true, &match)))
 		return ret;
 	if (json_is_null(match)) {
+		/* Said in messages as is, where a newline or an escape sequence must not go. */
 		v = json_object_get(disk, "match_note");
-		snprintf(p->id_note, sizeof(p->id_note), "%s",
-			 json_is_string(v) ? json_string_value(v) : "no stable identity");
+		if (json_is_string(v))
+			text__escape(p->id_note, sizeof(p->id_note), json_string_value(v),
+				     strlen(json_string_value(v)));
+		else
+			snprintf(p->id_note, sizeof(p->id_note), "no stable identity");
 		return 0;
 	}
 	if ((ret = string(d, match, "tune.disk.match", "key", NULL, p->id.key,
@@ -170,6 +174,9 @@ static int read_settings(struct diag *d, json_t *rec, struct tune_outcome *out)
 		if (!knob__is_sweepable(t->name))
 			return diag__usage(d, "%s.name '%s' is no setting tune changes", path,
 					   t->name);
+		/* What reaches the rule: a number in the setting's range, a scheduler's name. */
+		if (!knob__valid(t->name, t->to))
+			return diag__usage(d, "%s.to '%s' is no value of %s", path, t->to, t->name);
 		for (j = 0; j < out->nr_settings; j++)
 			if (!strcmp(out->settings[j].name, t->name))
 				return diag__usage(d, "%s.name: %s is there twice", path, t->name);

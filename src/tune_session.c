@@ -93,7 +93,7 @@ static int put_config(struct tune_session *s, const char *const *values, struct 
 		if (!armed(s, k) || !strcmp(s->now[k], want))
 			continue;
 		kn->changed = true;
-		ret = device__queue_set(s->dev, kn->name, want);
+		ret = sweep_state__put(s->state, kn->name, want);
 		if (ret)
 			return diag__fail(d, ret, "cannot set %s=%s on %s: %s", kn->name, want,
 					  s->dev->name, strerror(-ret));

@@ -107,6 +107,17 @@ static void not_in_force(const struct verify_check *chk, struct verify_outcome *
 		 n > 1 ? ", and more settings are not as recommended" : "");
 }
 
+void verify__nothing(const struct tune_plan *plan, struct verify_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->verdict = VERIFY_NOTHING;
+	out->base_mbps = out->now_mbps = out->change = out->p = NAN;
+	out->base_req_p50 = out->now_req_p50 = NAN;
+	snprintf(out->text, sizeof(out->text),
+		 "nothing to verify: %.256s recommended no change, every setting of %s as found",
+		 plan->result[0] ? plan->result : "the result", plan->disk);
+}
+
 void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
 		   const struct comparison *c, double fail_pct, struct verify_outcome *out)
 {
@@ -120,6 +131,11 @@ void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
 		fmt__size(now, sizeof(now), out->now_req_p50);
 	if (!isnan(out->base_req_p50))
 		fmt__size(was, sizeof(was), out->base_req_p50);
+	/* A difference without a change is drift: nothing of this tool's to judge. */
+	if (!changed) {
+		verify__nothing(plan, out);
+		return;
+	}
 	if (!chk->in_force) {
 		not_in_force(chk, out);
 		return;
@@ -132,17 +148,11 @@ void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
 			 "baseline: %+.1f%% throughput (p = %.2g), requests now %s (were %s)",
 			 100 * out->change, out->p, now, was);
 	} else if (m && m->cmp.verdict == VERDICT_BETTER) {
-		out->verdict = changed ? VERIFY_HELD : VERIFY_NOTHING;
+		out->verdict = VERIFY_HELD;
 		snprintf(out->text, sizeof(out->text),
 			 "the change held: %+.1f%% throughput "
 			 "(%.1f -> %.1f MB/s, p = %.2g), requests now %s (were %s)",
 			 100 * out->change, out->base_mbps, out->now_mbps, out->p, now, was);
-	} else if (!changed) {
-		out->verdict = VERIFY_NOTHING;
-		snprintf(out->text, sizeof(out->text),
-			 "nothing was recommended, and nothing got "
-			 "worse: %+.1f%% throughput (p = %.2g)",
-			 100 * out->change, out->p);
 	} else {
 		out->verdict = VERIFY_NO_GAIN;
 		snprintf(out->text, sizeof(out->text),
@@ -162,7 +172,7 @@ int verify__exit_code(enum verify_verdict v)
 	case VERIFY_WORSE:
 		return EXIT_REGRESSION;
 	default:
-		return EXIT_FAIL;
+		return EXIT_NOT_HELD;
 	}
 }
 

@@ -7,11 +7,12 @@
  * name); a module parameter reads back as recommended and, for xen-blkfront, the disk
  * negotiated at least that many segments (else the backend grants fewer: said so).
  * Held: the rerun of the saved workload is significantly faster than the baseline by
- * compare's rule (compare.h). Verdicts and exit codes:
+ * compare's rule (compare.h). Verdicts and exit codes (a failure is 1, bad input 2):
  *   VERIFY_HELD           0  in force, app.mb_per_s significantly better
- *   VERIFY_NOTHING        0  nothing was recommended, and nothing got worse
- *   VERIFY_NOT_IN_FORCE   1  a setting is not as recommended (the rerun is not done)
- *   VERIFY_NO_GAIN        1  in force, but the gain did not show (same, or unknown)
+ *   VERIFY_NOTHING        0  nothing was recommended: nothing to verify (and no rerun: a
+ *                            difference now would be drift, not the change's doing)
+ *   VERIFY_NOT_IN_FORCE   4  a setting is not as recommended (the rerun is not done)
+ *   VERIFY_NO_GAIN        4  in force, but the gain did not show (same, or unknown)
  *   VERIFY_WORSE          3  app.mb_per_s significantly worse; with
  *                            --fail-on-regression PCT, a headline metric significantly
  *                            worse by more than PCT, as compare says
@@ -54,6 +55,9 @@ struct verify_outcome {
 
 /* Is plan's recommendation in force on d? */
 void verify__check(const struct tune_plan *plan, const struct device *d, struct verify_check *c);
+
+/* The verdict when plan recommends nothing: VERIFY_NOTHING, said so. */
+void verify__nothing(const struct tune_plan *plan, struct verify_outcome *out);
 
 /*
  * The verdict from the check and the comparison of the baseline (A) with the rerun (B);

@@ -8,11 +8,12 @@ BB="$ROOT/blktrace-bench"
 T_NAME=$(basename "$0" .sh)
 TMP=$(mktemp -d /dev/shm/bb-e2e.XXXXXX)
 PASS=0 FAIL=0 SKIP=0
-_LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=() _SWAPS=() _PIDS=()
+_LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=() _SWAPS=() _PIDS=() _USERS=()
 
 cleanup() {
 	local i
 	for p in "${_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	for u in "${_USERS[@]}"; do userdel "$u" 2>/dev/null; done
 	for ((i = ${#_RESTORE[@]} - 1; i >= 0; i--)); do
 		echo "${_RESTORE[i]#*=}" > "${_RESTORE[i]%%=*}" 2>/dev/null
 	done
@@ -82,6 +83,15 @@ set_sysfs() {
 	[[ $old != *\[*\]* ]] || old=$(sed 's/.*\[\(.*\)\].*/\1/' <<< "$old")
 	_RESTORE+=("$1=$old")
 	echo "$2" > "$1"
+}
+
+# make_user VAR: a new unprivileged user (no home, no shell), removed at exit; VAR gets
+# its name. Run as it with: setpriv --reuid "$u" --regid "$u" --clear-groups CMD...
+make_user() {
+	local name=bb-e2e-$$-${#_USERS[@]}
+	useradd -M -s /usr/sbin/nologin "$name" || return 1
+	_USERS+=("$name")
+	printf -v "$1" '%s' "$name"
 }
 
 mounted() { _MOUNTS+=("$1"); }

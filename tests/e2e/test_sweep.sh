@@ -247,4 +247,22 @@ if start_sweep "$TMP/killed.err" --set read_ahead_kb=$((ra + 4)) --state-dir "$T
 	expect_true "restore again: nothing to do" grep -q "nothing to restore on $a" "$TMP/restore.err"
 fi
 
+# 10. SIGKILL, then an admin sets the value by hand: the next run (a passive trace) puts
+# back no stale original over it, and says what it leaves; a value the dead sweep wrote
+# is put back as before.
+if start_sweep "$TMP/killed.err" --set max_sectors_kb=64 --state-dir "$TMP/st10" &&
+	wait_until 10 "max_sectors_kb=64 in force" value_is "$msk" 64; then
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	echo 128 > "$msk"
+	"$BB" --trace "$a" --duration 0.1 --state-dir "$TMP/st10" > /dev/null 2> "$TMP/admin.err"
+	expect_eq "set since: passive trace exit 0" "$?" 0
+	expect_eq "set since: the admin's value stays" "$(cat "$msk")" 128
+	expect_true "set since: says so" grep -q \
+		"left max_sectors_kb=128 on $a as it is: not what PID $pid (it wrote 64) left" \
+		"$TMP/admin.err"
+	expect_true "set since: no state left" test ! -e "$TMP/st10/$a.state"
+	echo "$orig" > "$msk"
+fi
+
 finish

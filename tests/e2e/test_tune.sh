@@ -3,9 +3,10 @@
 # (max_sectors_kb=4): tune finds 1280 for 1 MiB direct reads, the request counts equal
 # /proc/diskstats, everything is put back; the budget is kept; --apply --dry-run writes
 # nothing; apply writes a rule that udev itself applies (udevadm test, in a mount
-# namespace of its own); verify says "held", and "did not hold" once the value is gone;
-# apply --undo leaves the root as it was; a Ctrl-C restores; bad input is refused in one
-# line with exit 2.
+# namespace of its own); verify says "held", "did not hold" once the value is gone (exit 4),
+# "nothing to verify" for a result that recommends nothing, and fails when the rerun never
+# reached the disk; apply --undo leaves the root as it was; a Ctrl-C restores; bad input is
+# refused in one line with exit 2.
 # Why 4 and not xen-blkfront's 44 (the README's walk-through): this 2-core VM is shared,
 # and at a load of 10 reads at 44 KiB and at 1 MiB per request (2x apart) overlap even over
 # 10 repetitions, while 4 KiB requests are 20x slower: the verdicts hold whatever runs
@@ -67,8 +68,10 @@ expect_true "tune: prints the recommendation" \
 expect_true "dry run: the rule as a diff" grep -qF \
 	"+ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", ATTR{loop/backing_file}==\"$img\", ATTR{queue/max_sectors_kb}=\"1280\"" \
 	"$TMP/tune.txt"
-expect_true "dry run: names the file" grep -q \
-	"^would write $root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img").rules:" \
+# The name: the backing file's, and 16 hex digits of the whole identity (test_apply.c checks
+# them against FNV-1a computed apart).
+expect_true "dry run: names the file" grep -qE \
+	"^would write $root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img")-[0-9a-f]{16}\.rules:" \
 	"$TMP/tune.txt"
 expect_eq "dry run: nothing written" "$(tree "$root")" "$before"
 "$BB" compare "$t" "$t" > /dev/null
@@ -115,8 +118,10 @@ expect_eq "--workload: the saved job" \
 # 4. apply writes the rule; udev itself applies it (the reboot).
 "$BB" apply "$t" --root "$root" > "$TMP/apply.txt"
 expect_eq "apply: exit 0" "$?" 0
-rule=$root/etc/udev/rules.d/90-blktrace-bench-loop-$(basename "$img").rules
+rule=$(echo "$root"/etc/udev/rules.d/90-blktrace-bench-loop-"$(basename "$img")"-*.rules)
 expect_true "apply: wrote the rule" test -f "$rule"
+expect_true "apply: the undo below the same root" grep -qF \
+	"undo: blktrace-bench apply --undo --root $root" "$TMP/apply.txt"
 expect_true "apply: the rule names the result" grep -qF "#   $t" "$rule"
 expect_true "apply: and how to undo" grep -q "^# Undo: blktrace-bench apply --undo" "$rule"
 expect_eq "apply: one manifest entry" \
@@ -137,14 +142,14 @@ fi
 expect_eq "after the reboot: 1280" "$(cat "$msk")" 1280
 
 # 5. verify: the setting is in force, the gain held. When other jobs on the machine blur
-# one verify (exit 1, "did not show"), a second decides; a change that did not hold fails
+# one verify (exit 4, "did not show"), a second decides; a change that did not hold fails
 # both.
 for try in 1 2; do
 	r0=$(diskstat "$A" 1)
 	"$BB" verify "$t" --state-dir "$state" --json "$TMP/verify.json" > "$TMP/verify.txt" 2>&1
 	rc=$?
 	reads=$(($(diskstat "$A" 1) - r0))
-	[ $rc -eq 1 ] && grep -q "the gain did not show" "$TMP/verify.txt" || break
+	[ $rc -eq 4 ] && grep -q "the gain did not show" "$TMP/verify.txt" || break
 	echo "  (verify, try $try: $(tail -1 "$TMP/verify.txt"))"
 done
 expect_eq "verify: exit 0" "$rc" 0
@@ -162,15 +167,51 @@ expect_eq "verify: the saved job" \
 "$BB" compare "$t" "$TMP/verify.json" > /dev/null
 expect_eq "compare reads verify's result" "$?" 0
 
-# 6. The value gone (no rule at the next boot): did not hold, nothing rerun, no file.
+# 6. The value gone (no rule at the next boot): did not hold, nothing rerun, no file; the
+# verdict's own exit code, not a failure's.
 echo 4 > "$msk"
 r0=$(diskstat "$A" 1)
 "$BB" verify "$t" --state-dir "$state" --json "$TMP/gone.json" > "$TMP/gone.txt" 2>&1
-expect_eq "not in force: exit 1" "$?" 1
+expect_eq "not in force: exit 4" "$?" 4
 expect_true "not in force: says which" grep -q \
 	"^the change did not hold: max_sectors_kb is 4, not 1280" "$TMP/gone.txt"
 expect_eq "not in force: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
 expect_true "not in force: no file" test ! -e "$TMP/gone.json"
+
+# 6b. Nothing recommended: nothing to verify, exit 0, nothing rerun (a difference now
+# would be drift, not a change that held).
+jq '.tune.recommendation.settings = [] | .tune.recommendation.module_parameters = []' "$t" \
+	> "$TMP/nothing.json"
+r0=$(diskstat "$A" 1)
+"$BB" verify "$TMP/nothing.json" --state-dir "$state" > "$TMP/nothing.txt" 2>&1
+expect_eq "nothing recommended: exit 0" "$?" 0
+expect_true "nothing recommended: said so" grep -q \
+	"^nothing to verify: $TMP/nothing.json recommended no change, every setting of $a as found" \
+	"$TMP/nothing.txt"
+expect_true "nothing recommended: no held" sh -c "! grep -q held '$TMP/nothing.txt'"
+expect_eq "nothing recommended: nothing ran" "$(($(diskstat "$A" 1) - r0))" 0
+
+# 6c. A rerun that never reaches the disk (buffered reads of a file the page cache holds,
+# on a disk whose setting is as recommended) measured the cache: an error, exit 1.
+if make_loop B 256M && mkfs.ext4 -q "$B" && mkdir "$TMP/mnt" &&
+	mount -o noatime "$B" "$TMP/mnt" && mounted "$TMP/mnt"; then
+	b=$(basename "$B")
+	dd if=/dev/zero of="$TMP/mnt/f" bs=1M count=64 status=none && sync
+	jq --arg b "$b" --arg img "$(cat "/sys/block/$b/loop/backing_file")" \
+		--arg f "$TMP/mnt/f" --arg now "$(cat "/sys/block/$b/queue/max_sectors_kb")" \
+		'.tune.disk.name = $b | .tune.disk.match.value = $img |
+		.tune.workload.target = "file" | .tune.workload.path = $f |
+		.tune.recommendation.settings = [{name: "max_sectors_kb", from: "4", to: $now}] |
+		.runs[].params.direct = false' "$t" > "$TMP/cached.json"
+	"$BB" verify "$TMP/cached.json" --state-dir "$state" > "$TMP/cached.txt" 2>&1
+	expect_eq "no requests: exit 1" "$?" 1
+	expect_true "no requests: said so" grep -q \
+		"this run saw no requests on $b in .* runs: what they measured is not the disk" \
+		"$TMP/cached.txt"
+	expect_true "no requests: no verdict" sh -c "! grep -q 'the change held' '$TMP/cached.txt'"
+else
+	not_ok "a mounted ext4 loop disk"
+fi
 
 # 7. apply --undo: the root as it was; a file apply did not write is refused, untouched.
 "$BB" apply --undo --root "$root" > /dev/null

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include "apply.h"
 #include "apply_files.h"
@@ -132,7 +133,8 @@ static void test_udev_rule(void **state)
 	(void)state;
 	assert_int_equal(apply_files__make(p, "/root/tune.json", f, &nr, &d), 0);
 	assert_int_equal(nr, 1);
-	assert_string_equal(f[0].path, "/etc/udev/rules.d/90-blktrace-bench-loop-x.img.rules");
+	assert_string_equal(
+		f[0].path, "/etc/udev/rules.d/90-blktrace-bench-loop-x.img-87380db854ccb52c.rules");
 	assert_non_null(strstr(f[0].content, "# Written by blktrace-bench 0.1.0 (apply) from the "
 					     "tune result\n#   /root/tune.json\n"));
 	assert_non_null(strstr(f[0].content, "Undo: blktrace-bench apply --undo"));
@@ -284,9 +286,10 @@ static void test_apply_and_undo(void **state)
 {
 	struct scratch *s = *state;
 	struct tune_plan *loop = loop_plan(), *xen = xen_plan("xen-seg32", 128);
-	char *before = state_of(s->root), *after, rule[256], conf[256];
+	char *before = state_of(s->root), *after, rule[256], conf[256], undo[256];
 
-	snprintf(rule, sizeof(rule), "%s/etc/udev/rules.d/90-blktrace-bench-loop-x.img.rules",
+	snprintf(rule, sizeof(rule),
+		 "%s/etc/udev/rules.d/90-blktrace-bench-loop-x.img-87380db854ccb52c.rules",
 		 s->root);
 	snprintf(conf, sizeof(conf), "%s/etc/modprobe.d/blktrace-bench-xen_blkfront.conf", s->root);
 	assert_int_equal(apply__run(loop, &s->o, &s->d), 0);
@@ -295,6 +298,9 @@ static void test_apply_and_undo(void **state)
 	assert_int_equal(access(conf, F_OK), 0);
 	assert_non_null(strstr(output(s), "add\n  xen_blkfront.max_indirect_segments=128\nto "
 					  "GRUB_CMDLINE_LINUX in /etc/default/grub"));
+	/* The undo finds the manifest below the same root. */
+	snprintf(undo, sizeof(undo), "; undo: blktrace-bench apply --undo --root %s\n", s->root);
+	assert_non_null(strstr(output(s), undo));
 	/* Ours: replaced with what a newer result says. */
 	snprintf(loop->out.settings[0].to, TUNE_VALUE_MAX, "512");
 	assert_int_equal(apply__run(loop, &s->o, &s->d), 0);
@@ -367,7 +373,8 @@ static void test_not_ours(void **state)
 	assert_non_null(strstr(now, "max_indirect_segments=64\n"));
 	test_free(now);
 	assert_int_equal(apply__run(loop, &s->o, &s->d), 0);
-	snprintf(rule, sizeof(rule), "%s/etc/udev/rules.d/90-blktrace-bench-loop-x.img.rules",
+	snprintf(rule, sizeof(rule),
+		 "%s/etc/udev/rules.d/90-blktrace-bench-loop-x.img-87380db854ccb52c.rules",
 		 s->root);
 	f = fopen(rule, "a");
 	fputs("# mine\n", f);
@@ -380,23 +387,227 @@ static void test_not_ours(void **state)
 	test_free(loop);
 }
 
-/* What the system cannot do is a runtime failure (exit 1), said with the path. */
+/*
+ * A file where apply needs a directory is in the way (exit 2), as a file it did not
+ * write is; what the system cannot do, a root that is not there, a runtime failure.
+ */
 static void test_cannot_write(void **state)
 {
 	struct scratch *s = *state;
 	struct tune_plan *loop = loop_plan();
-	char etc[256];
+	char etc[256], want[300];
 	FILE *f;
 
 	snprintf(etc, sizeof(etc), "%s/etc", s->root);
-	f = fopen(etc, "w"); /* a file where apply needs a directory */
+	f = fopen(etc, "w");
 	assert_non_null(f);
 	fclose(f);
 	assert_int_equal(apply__run(loop, &s->o, &s->d), -ENOTDIR);
+	assert_true(s->d.usage);
+	snprintf(want, sizeof(want), "%s/etc is not a directory", s->root);
+	assert_string_equal(s->d.msg, want);
+	unlink(etc);
+	snprintf(etc, sizeof(etc), "%s/missing", s->root);
+	s->o.root = etc;
+	assert_int_equal(apply__run(loop, &s->o, &s->d), -ENOENT);
 	assert_false(s->d.usage);
-	assert_non_null(strstr(s->d.msg, "/etc/udev/rules.d/90-blktrace-bench-loop-x.img.rules: "
-					 "Not a directory"));
+	s->o.root = s->root;
 	test_free(loop);
+}
+
+/* path's directories made, then text as its content. */
+static void put_file(const char *path, const char *text)
+{
+	char dir[512];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static struct tune_plan *loop_plan_of(const char *backing_file)
+{
+	struct tune_plan *p = loop_plan();
+
+	snprintf(p->id.value, sizeof(p->id.value), "%s", backing_file);
+	return p;
+}
+
+static size_t manifest_files(const char *root)
+{
+	char path[256];
+	json_t *doc;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/var/lib/blktrace-bench/applied.json", root);
+	doc = json_load_file(path, 0, NULL);
+	n = json_array_size(json_object_get(doc, "files"));
+	json_decref(doc);
+	return n;
+}
+
+/*
+ * Two loop disks whose backing files share a name: a rule each, the names told apart by a
+ * hash of the whole identity (FNV-1a of key and value, computed here by Python's hand).
+ */
+static void test_same_base_name(void **state)
+{
+	struct scratch *s = *state;
+	struct tune_plan *a = loop_plan_of("/srv/a/disk.img"), *b = loop_plan_of("/srv/b/disk.img");
+	char ra[256], rb[256], *now;
+
+	snprintf(ra, sizeof(ra),
+		 "%s/etc/udev/rules.d/90-blktrace-bench-loop-disk.img-420e9c3ccbc02666.rules",
+		 s->root);
+	snprintf(rb, sizeof(rb),
+		 "%s/etc/udev/rules.d/90-blktrace-bench-loop-disk.img-6eb343b96e0762bf.rules",
+		 s->root);
+	assert_int_equal(apply__run(a, &s->o, &s->d), 0);
+	assert_int_equal(apply__run(b, &s->o, &s->d), 0);
+	now = state_of(ra);
+	assert_non_null(strstr(now, "ATTR{loop/backing_file}==\"/srv/a/disk.img\""));
+	test_free(now);
+	now = state_of(rb);
+	assert_non_null(strstr(now, "ATTR{loop/backing_file}==\"/srv/b/disk.img\""));
+	test_free(now);
+	assert_int_equal(manifest_files(s->root), 2);
+	test_free(a);
+	test_free(b);
+}
+
+/* A scratch tree beside the root: what a link below the root would lead to. */
+static void host_tree(char *host, size_t len)
+{
+	char path[256];
+
+	snprintf(host, len, "/tmp/bb-apply-host.XXXXXX");
+	assert_non_null(mkdtemp(host));
+	snprintf(path, 256, "%s/etc/modprobe.d/blacklist-host.conf", host);
+	put_file(path, "blacklist floppy\n");
+	snprintf(path, 256, "%s/etc/udev/rules.d/70-host.rules", host);
+	put_file(path, "# host\n");
+	snprintf(path, 256, "%s/etc/modprobe.d/blktrace-bench-xen_blkfront.conf", host);
+	put_file(path, "options xen_blkfront max_indirect_segments=64\n");
+}
+
+static void forge_manifest(const char *root, const char *files)
+{
+	char path[256], text[1024];
+
+	snprintf(path, sizeof(path), "%s/var/lib/blktrace-bench/applied.json", root);
+	snprintf(text, sizeof(text),
+		 "{\"schema\": \"blktrace-bench-applied/1\", \"files\": [%s], \"dirs\": []}\n",
+		 files);
+	put_file(path, text);
+}
+
+/*
+ * --undo with ROOT/etc a link to another tree and a manifest naming that tree's files:
+ * nothing outside the root is removed. A name not of apply's own patterns is refused,
+ * and so is the link, even for a name apply could have written.
+ */
+static void test_undo_stays_below_root(void **state)
+{
+	struct scratch *s = *state;
+	char host[64], etc[256], *before, *after;
+
+	host_tree(host, sizeof(host));
+	before = state_of(host);
+	snprintf(etc, sizeof(etc), "%s/etc", s->root);
+	snprintf(host + strlen(host), sizeof(host) - strlen(host), "/etc");
+	assert_int_equal(symlink(host, etc), 0);
+	*strrchr(host, '/') = '\0';
+	forge_manifest(s->root,
+		       "{\"path\": \"/etc/modprobe.d/blacklist-host.conf\", \"content\": "
+		       "\"blacklist floppy\\n\"}, {\"path\": \"/etc/udev/rules.d/70-host.rules\", "
+		       "\"content\": \"# host\\n\"}");
+	assert_int_equal(apply__undo(&s->o, &s->d), -EINVAL);
+	assert_true(s->d.usage);
+	assert_non_null(strstr(s->d.msg, "files[0] is not a file apply writes"));
+	forge_manifest(s->root, "{\"path\": \"/etc/modprobe.d/blktrace-bench-xen_blkfront.conf\", "
+				"\"content\": \"options xen_blkfront "
+				"max_indirect_segments=64\\n\"}");
+	assert_int_equal(apply__undo(&s->o, &s->d), -ELOOP);
+	assert_true(s->d.usage);
+	assert_non_null(strstr(s->d.msg, "/etc is a symbolic link"));
+	after = state_of(host);
+	assert_string_equal(after, before);
+	test_free(before);
+	test_free(after);
+	test_remove_tree(host);
+}
+
+/* A link below the root, a directory's or the manifest's, is refused, never written through. */
+static void test_no_write_through_links(void **state)
+{
+	struct scratch *s = *state;
+	struct tune_plan *loop = loop_plan();
+	char host[64], path[256], *before, *after;
+
+	host_tree(host, sizeof(host));
+	before = state_of(host);
+	snprintf(path, sizeof(path), "%s/etc/udev", s->root);
+	assert_int_equal(mkdirs(path), 0);
+	strcat(path, "/rules.d");
+	snprintf(host + strlen(host), sizeof(host) - strlen(host), "/etc/udev/rules.d");
+	assert_int_equal(symlink(host, path), 0);
+	assert_int_equal(apply__run(loop, &s->o, &s->d), -ELOOP);
+	assert_true(s->d.usage);
+	assert_non_null(strstr(s->d.msg, "/etc/udev/rules.d is a symbolic link"));
+	assert_int_equal(unlink(path), 0);
+	/* The manifest a link to the other tree's file. */
+	*strstr(host, "/etc") = '\0';
+	snprintf(path, sizeof(path), "%s/var/lib/blktrace-bench", s->root);
+	assert_int_equal(mkdirs(path), 0);
+	strcat(path, "/applied.json");
+	snprintf(host + strlen(host), sizeof(host) - strlen(host),
+		 "/etc/udev/rules.d/70-host.rules");
+	assert_int_equal(symlink(host, path), 0);
+	assert_int_equal(apply__run(loop, &s->o, &s->d), -ELOOP);
+	assert_non_null(strstr(s->d.msg, "applied.json is a symbolic link"));
+	*strstr(host, "/etc") = '\0';
+	after = state_of(host);
+	assert_string_equal(after, before);
+	test_free(before);
+	test_free(after);
+	test_remove_tree(host);
+	test_free(loop);
+}
+
+/* Twenty applies at once below one root: every one of them in the manifest. */
+static void test_concurrent_applies(void **state)
+{
+	struct scratch *s = *state;
+	pid_t pids[20];
+	char name[64];
+	int i, status, ok = 0;
+
+	for (i = 0; i < 20; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (!pids[i]) {
+			struct tune_plan *p;
+
+			/* Names of their own: what is lost is a manifest entry, not a file. */
+			snprintf(name, sizeof(name), "/srv/disk%d.img", i);
+			p = loop_plan_of(name);
+			s->o.out = fopen("/dev/null", "w");
+			_exit(apply__run(p, &s->o, &s->d) ? 1 : 0);
+		}
+	}
+	for (i = 0; i < 20; i++)
+		if (waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) &&
+		    !WEXITSTATUS(status))
+			ok++;
+	assert_int_equal(ok, 20);
+	assert_int_equal(manifest_files(s->root), 20);
+	assert_int_equal(apply__undo(&s->o, &s->d), 0);
+	assert_int_equal(manifest_files(s->root), 0);
 }
 
 int main(void)
@@ -409,6 +620,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cannot_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_base_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_undo_stays_below_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_write_through_links, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_applies, setup, teardown),
 	};
 
 	if (test_find_fixtures(fixtures, sizeof(fixtures)))

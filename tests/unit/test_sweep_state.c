@@ -137,7 +137,7 @@ static void die_mid_sweep(struct device *d)
 
 	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
-	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "64\n");
+	assert_int_equal(sweep_state__put(s, "max_sectors_kb", "64"), 0);
 	/* The kernel drops a dead holder's flock; its files stay. */
 	sweep_state__unlock(s);
 	assert_int_equal(access(state_path, F_OK), 0);
@@ -184,17 +184,23 @@ static void test_state_written_before_change(void **state)
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
 	/* A later "original" of the same knob is not the original. */
 	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "64"), 0);
+	/* What the run writes is on record before it is written, with what it replaces. */
+	assert_int_equal(sweep_state__put(s, "max_sectors_kb", "64"), 0);
+	assert_int_equal(sweep_state__put(s, "max_sectors_kb", "128"), 0);
+	assert_int_equal(sweep_state__put(s, "read_ahead_kb", "4"), -EINVAL); /* not saved */
 	f = fopen(state_path, "r");
 	assert_non_null(f);
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
 	fclose(f);
-	assert_non_null(strstr(text, "blktrace-bench sweep state 1\n"));
+	assert_non_null(strstr(text, "blktrace-bench sweep state 2\n"));
 	assert_non_null(strstr(text, "disk tst 7:9\n"));
 	assert_non_null(strstr(text, "diskseq 17\n"));
 	assert_non_null(strstr(text, "boot boot-one\n"));
 	assert_non_null(strstr(text, "set max_sectors_kb 1280\n"));
 	assert_null(strstr(text, "set max_sectors_kb 64"));
+	assert_non_null(strstr(text, "wrote max_sectors_kb 128\n"));
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "1280\n");
 	/* All restored: the state goes, so does the lock file. */
 	assert_int_equal(sweep_state__clear(s), 0);
 	assert_int_equal(access(state_path, F_OK), -1);
@@ -280,8 +286,8 @@ static void test_bad_state_not_applied(void **state)
 	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
 	/* Only the settings a sweep changes: the file must not steer other writes. */
 	put(run, "tst.state",
-	    "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\n"
-	    "diskseq 17\nboot boot-one\nset ../../dev 1:1\n");
+	    "blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\n"
+	    "diskseq 17\nboot boot-one\nset ../../dev 1:1\nwrote ../../dev 2:2\n");
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "not a setting this tool changes"));
 	assert_false(dg.usage); /* a state file not ours: the system's state, exit 1 */
@@ -289,9 +295,11 @@ static void test_bad_state_not_applied(void **state)
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
 	/* Numbers are read strictly (parse.h): "12abc" is no PID, "7:0x" no MAJ:MIN. */
-	put(run, "tst.state", "blktrace-bench sweep state 1\npid 12abc\ndisk tst 7:9\n");
+	put(run, "tst.state",
+	    "blktrace-bench sweep state 2\npid 12abc\ndisk tst 7:9\ndiskseq 17\nboot boot-one\n");
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
-	put(run, "tst.state", "blktrace-bench sweep state 1\npid 1\ndisk tst 7:9x\n");
+	put(run, "tst.state",
+	    "blktrace-bench sweep state 2\npid 1\ndisk tst 7:9x\ndiskseq 17\nboot boot-one\n");
 	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
 	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
 	assert_int_equal(access(state_path, F_OK), 0);
@@ -319,6 +327,138 @@ static void test_untrusted_dir(void **state)
 	test_free(d);
 }
 
+/* The file a run that died wrote, with what is written into it, for the tests below. */
+static void state_file(const char *text)
+{
+	put(run, "tst.state", text);
+}
+
+/*
+ * A file that does not name the disk's diskseq and the boot is no proof it is about
+ * this disk now: refused, nothing written (an older version's, "state 1", included).
+ */
+static void test_state_needs_disk_and_boot(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char said[512], v[32];
+	struct diag dg = {};
+
+	(void)state;
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "64\n");
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	state_file("blktrace-bench sweep state 1\npid 1\ndisk tst 7:9\nset max_sectors_kb 8\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
+	state_file("blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\nboot boot-one\n"
+		   "set max_sectors_kb 8\nwrote max_sectors_kb 64\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	state_file("blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\ndiskseq 17\n"
+		   "set max_sectors_kb 8\nwrote max_sectors_kb 64\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "64");
+	assert_int_equal(access(state_path, F_OK), 0);
+	/* "-": written where the kernel has no diskseq; this disk has one: not about it. */
+	state_file("blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\ndiskseq -\nboot boot-one\n"
+		   "set max_sectors_kb 8\nwrote max_sectors_kb 64\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
+	assert_non_null(strstr(said, "re-attached or replaced since (diskseq -, now 17)"));
+	msk(v, sizeof(v));
+	assert_string_equal(v, "64");
+	sweep_state__unlock(s);
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "1280\n");
+	test_free(d);
+}
+
+/* Only a value the dead run wrote is replaced: one set since stays, said so. */
+static void test_changed_since_left(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char said[512], v[32];
+	struct diag dg = {};
+
+	(void)state;
+	die_mid_sweep(d);
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "128\n"); /* an admin */
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "128");
+	if (!strstr(said, "left max_sectors_kb=128 on tst as it is: not what PID ") ||
+	    !strstr(said, " (it wrote 64) left, so it was set since; before PID ") ||
+	    !strstr(said, "changed it, it was 1280\n"))
+		fail_msg("said '%s'", said);
+	assert_int_equal(access(state_path, F_OK), -1);
+	/* Killed between recording 256 and writing it: the 64 before it is the run's too. */
+	state_file("blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\ndiskseq 17\n"
+		   "boot boot-one\nset max_sectors_kb 1280\nwrote max_sectors_kb 256 64\n");
+	put(sys, "devices/virtual/block/tst/queue/max_sectors_kb", "64\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 1);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "1280");
+	sweep_state__unlock(s);
+	test_free(d);
+}
+
+/*
+ * DIR is used through the descriptor the checks were made on: a directory put in its
+ * place afterwards (what a user who may write DIR's parent can do) is never read.
+ */
+static void test_dir_swapped_after_check(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	char moved[PATH_MAX + 16], said[512], v[32];
+	struct diag dg = {};
+
+	(void)state;
+	snprintf(moved, sizeof(moved), "%s.moved", run);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(rename(run, moved), 0);
+	assert_int_equal(mkdir(run, 0755), 0);
+	state_file("blktrace-bench sweep state 2\npid 1\ndisk tst 7:9\ndiskseq 17\n"
+		   "boot boot-one\nset max_sectors_kb 8\nwrote max_sectors_kb 1280\n");
+	assert_int_equal(recover(s, said, sizeof(said), &dg), 0);
+	msk(v, sizeof(v));
+	assert_string_equal(v, "1280");
+	sweep_state__unlock(s);
+	assert_int_equal(unlink(state_path), 0);
+	assert_int_equal(rmdir(run), 0);
+	assert_int_equal(rename(moved, run), 0);
+	test_free(d);
+}
+
+/* A link is refused, not followed; a FIFO as the state file neither blocks nor counts. */
+static void test_link_and_fifo(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_env linked = env;
+	char link[PATH_MAX + 16], said[512];
+	struct sweep_state *s;
+	struct diag dg = {};
+
+	(void)state;
+	snprintf(link, sizeof(link), "%s.link", run);
+	assert_int_equal(mkdir(run, 0755) && errno != EEXIST, 0);
+	assert_int_equal(symlink(run, link), 0);
+	linked.dir = link;
+	assert_int_equal(sweep_state__lock(&linked, d, &s, &dg), -ELOOP);
+	assert_true(dg.usage);
+	assert_non_null(strstr(dg.msg, "is a symbolic link"));
+	unlink(link);
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(mkfifo(state_path, 0644), 0);
+	alarm(10); /* the old way, fopen(), waited for a writer for ever */
+	assert_int_equal(recover(s, said, sizeof(said), &dg), -EINVAL);
+	alarm(0);
+	assert_non_null(strstr(dg.msg, "is not a state file of this tool"));
+	unlink(state_path);
+	sweep_state__unlock(s);
+	test_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +468,10 @@ int main(void)
 		cmocka_unit_test(test_stale_state_discarded),
 		cmocka_unit_test(test_bad_state_not_applied),
 		cmocka_unit_test(test_untrusted_dir),
+		cmocka_unit_test(test_state_needs_disk_and_boot),
+		cmocka_unit_test(test_changed_since_left),
+		cmocka_unit_test(test_dir_swapped_after_check),
+		cmocka_unit_test(test_link_and_fifo),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "apply_files.h"
 #include "disk_id.h"
 #include "report_json.h"
 #include "diag.h"
@@ -56,18 +57,19 @@ static void test_disk_ids(void **state)
 	struct diag err = {};
 
 	(void)state;
-	expect_id("xen-seg32", "xvda", "KERNELS==\"vbd-51712\"", "xen-vbd-51712");
-	expect_id("xen-seg32", "xvda1", "KERNELS==\"vbd-51712\"", "xen-vbd-51712");
+	expect_id("xen-seg32", "xvda", "KERNELS==\"vbd-51712\"", "xen-vbd-51712-3d294193cf0180dc");
+	expect_id("xen-seg32", "xvda1", "KERNELS==\"vbd-51712\"", "xen-vbd-51712-3d294193cf0180dc");
 	expect_id("loop", "loop0", "ATTR{loop/backing_file}==\"/dev/shm/blktrace-bench.img\"",
-		  "loop-blktrace-bench.img");
+		  "loop-blktrace-bench.img-858182e449ee41af");
 	expect_id("virtio-blk", "vda", "ATTR{serial}==\"BHYVE-3A4C-51F1-0001\"",
-		  "serial-BHYVE-3A4C-51F1-0001");
+		  "serial-BHYVE-3A4C-51F1-0001-850db01d6e3f3b8c");
 	/* The namespace's WWID, not the controller's serial its namespaces share. */
 	expect_id("nvme", "nvme0n1", "ATTR{wwid}==\"eui.0025388b71b01234\"",
-		  "wwid-eui.0025388b71b01234");
+		  "wwid-eui.0025388b71b01234-6bec6d7bb99fcb2a");
 	expect_id("sd", "sda",
 		  "ATTRS{wwid}==\"t10.ATA     QEMU HARDDISK                           QM00001\"",
-		  "wwid-t10.ATA_____QEMU_HARDDISK___________________________QM00001");
+		  "wwid-t10.ATA_____QEMU_HARDDISK___________________________QM00001-"
+		  "d7ece5b02af07798");
 	/* An unbound loop device has nothing stable: said, no identity. */
 	d = resolve("loop", "loop1");
 	assert_int_equal(disk_id__of(d, &id, &err), -ENOENT);
@@ -337,10 +339,15 @@ static void refused(const char *path, json_t *v, const char *want)
 	free_doc(x);
 }
 
+/* One recommended setting, name=to, refused saying want. */
+static void refused_setting(const char *name, const char *to, const char *want)
+{
+	refused("recommendation.settings",
+		json_pack("[{s:s, s:s, s:s}]", "name", name, "from", "1", "to", to), want);
+}
+
 static void test_refused(void **state)
 {
-	json_t *setting;
-
 	(void)state;
 	refused("disk.name", json_integer(3), "tune.disk.name is a number, not a string");
 	refused("disk.name", json_string("xvda\nRUN+=\"x\""),
@@ -352,17 +359,47 @@ static void test_refused(void **state)
 	refused("disk.match.key", json_string("PROGRAM"), "no key this tool matches by");
 	refused("workload.target", json_string("disk"), "is not raw, file or new_file");
 	refused("version", json_integer(2), "this blktrace-bench reads version 1");
-	setting = json_pack("[{s:s, s:s, s:s}]", "name", "max_sectors_kb", "from", "128", "to",
-			    "64\", RUN+=\"/bin/sh");
-	refused("recommendation.settings", setting, "holds a character");
-	setting = json_pack("[{s:s, s:s, s:s}]", "name", "../../x", "from", "1", "to", "2");
-	refused("recommendation.settings", setting, "holds a character");
-	setting = json_pack("[{s:s, s:s, s:s}]", "name", "iostats", "from", "1", "to", "0");
-	refused("recommendation.settings", setting, "no setting tune changes");
+	refused_setting("max_sectors_kb", "64\", RUN+=\"/bin/sh", "holds a character");
+	refused_setting("../../x", "2", "holds a character");
+	refused_setting("iostats", "0", "no setting tune changes");
+	/* Values a setting cannot take: none, out of its range, no scheduler's name. */
+	refused_setting("max_sectors_kb", "", "settings[0].to '' is no value of max_sectors_kb");
+	refused_setting("read_ahead_kb", "-999999999999",
+			"'-999999999999' is no value of read_ahead_kb");
+	refused_setting("max_sectors_kb", "99999999999999999999", "is no value of max_sectors_kb");
+	refused_setting("nomerges", "3", "'3' is no value of nomerges");
+	refused_setting("wbt_lat_usec", "-2", "'-2' is no value of wbt_lat_usec");
+	refused_setting("scheduler", "", "'' is no value of scheduler");
+	refused_setting("scheduler", "0-deadline", "'0-deadline' is no value of scheduler");
 	refused("recommendation.module_parameters.0.value", json_integer(100000),
 		"is not 11 to 256");
 	refused("recommendation.module_parameters.0.module", json_string("nvme"),
 		"no parameter this tool recommends");
+}
+
+/* No identity: the note why is said as is in messages, so it is kept escaped. */
+static void test_match_note(void **state)
+{
+	struct doc *x = make_doc("xen-seg32");
+	struct tune_plan *p = test_calloc(1, sizeof(*p));
+	json_t *disk = json_object_get(json_object_get(x->doc, "tune"), "disk");
+	struct apply_file f[2];
+	struct diag err = {};
+	int nr;
+
+	(void)state;
+	json_object_set_new(disk, "match", json_null());
+	json_object_set_new(disk, "match_note", json_string("no id\x1b[2J\nRUN+=\"x\""));
+	assert_int_equal(read_plan(x->doc, p, &err), 0);
+	assert_false(p->has_id);
+	assert_string_equal(p->id_note, "no id\\x1b[2J\\x0aRUN+=\"x\"");
+	/* apply's refusal says it on one line, no escape sequence. */
+	p->out.nr_settings = 1;
+	p->out.settings[0] = (struct tune_setting){ "max_sectors_kb", "44", "1024" };
+	assert_int_equal(apply_files__make(p, "tune.json", f, &nr, &err), -EINVAL);
+	assert_string_equal(err.msg, "no udev rule for xvda: no id\\x1b[2J\\x0aRUN+=\"x\"");
+	test_free(p);
+	free_doc(x);
 }
 
 static void test_not_a_tune(void **state)
@@ -387,7 +424,7 @@ int main(void)
 		cmocka_unit_test(test_disk_ids),     cmocka_unit_test(test_find_by_id),
 		cmocka_unit_test(test_xen_segments), cmocka_unit_test(test_xen_not_capped),
 		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_not_a_tune),
+		cmocka_unit_test(test_not_a_tune),   cmocka_unit_test(test_match_note),
 	};
 
 	if (test_find_fixtures(fixtures, sizeof(fixtures)))

@@ -46,6 +46,8 @@ static struct tune_plan *plan(int segments, const char *name, const char *to)
 		snprintf(p->out.settings[0].to, TUNE_VALUE_MAX, "%s", to);
 	}
 	p->out.change = 1;
+	snprintf(p->disk, sizeof(p->disk), "loop0");
+	snprintf(p->result, sizeof(p->result), "tune.json");
 	return p;
 }
 
@@ -158,13 +160,21 @@ static void test_verdicts(void **state)
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 100.5, NAN, &o),
 			 VERIFY_NO_GAIN);
 	assert_non_null(strstr(o.text, "the settings are in force but the gain did not show"));
-	assert_int_equal(verify__exit_code(o.verdict), EXIT_FAIL);
+	/* A verdict, not a failure: a code of its own. */
+	assert_int_equal(verify__exit_code(o.verdict), EXIT_NOT_HELD);
+	assert_int_equal(EXIT_NOT_HELD, 4);
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 50, NAN, &o), VERIFY_WORSE);
 	assert_int_equal(verify__exit_code(o.verdict), EXIT_REGRESSION);
 	/* --fail-on-regression 60: 50% worse is within it; 10: it is not. */
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 50, 60, &o), VERIFY_NO_GAIN);
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 50, 10, &o), VERIFY_WORSE);
+	/* Nothing recommended: whatever the disk does now is drift, not a change that held. */
 	assert_int_equal(judge(plan(0, NULL, NULL), 100, 100.5, NAN, &o), VERIFY_NOTHING);
+	assert_int_equal(verify__exit_code(o.verdict), EXIT_OK);
+	assert_int_equal(judge(plan(0, NULL, NULL), 100, 200, NAN, &o), VERIFY_NOTHING);
+	assert_string_equal(o.text, "nothing to verify: tune.json recommended no change, every "
+				    "setting of loop0 as found");
+	assert_int_equal(judge(plan(0, NULL, NULL), 100, 50, NAN, &o), VERIFY_NOTHING);
 	assert_int_equal(verify__exit_code(o.verdict), EXIT_OK);
 }
 
@@ -180,7 +190,7 @@ static void test_not_in_force_verdict(void **state)
 	verify__judge(p, &chk, &c, NAN, &o);
 	assert_int_equal(o.verdict, VERIFY_NOT_IN_FORCE);
 	assert_string_equal(o.text, "the change did not hold: max_sectors_kb is 44, not 1024");
-	assert_int_equal(verify__exit_code(o.verdict), EXIT_FAIL);
+	assert_int_equal(verify__exit_code(o.verdict), EXIT_NOT_HELD);
 	test_free(p);
 }
 
