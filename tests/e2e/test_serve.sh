@@ -3,7 +3,7 @@
 # histogram's le edges around 44 and 128 KiB; limit-bound counters that only grow when
 # the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics);
 # disks that come and go under --trace all, the others' counts carried over; SIGTERM;
-# bad input.
+# bad input (--interval below 1 s).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -12,7 +12,7 @@ make_loop A 128M || { not_ok "losetup"; finish; exit 1; }
 make_loop B 64M || { not_ok "losetup"; finish; exit 1; }
 a=$(basename "$A") b=$(basename "$B")
 mkdir "$TMP/tf"
-start_serve PORT "$TMP/serve.log" --trace "$a,$b" --textfile "$TMP/tf" --interval 0.5 ||
+start_serve PORT "$TMP/serve.log" --trace "$a,$b" --textfile "$TMP/tf" --interval 1 ||
 	{ finish; exit 1; }
 ser() { echo "blktrace_bench_$1{device=\"$2\",driver=\"loop\"${3:+,$3}}"; }
 
@@ -136,6 +136,8 @@ refused "--listen without a port" 2 "expected ADDR:PORT" serve --trace "$a" --li
 refused "--listen port out of range" 2 "expected ADDR:PORT" serve --trace "$a" --listen 127.0.0.1:70000
 refused "--listen an unknown host" 2 "--listen no-such-host.invalid" serve --trace "$a" \
 	--listen no-such-host.invalid:9469
+refused "--interval below 1 s for the textfile" 2 "--interval 500ms: below the floor of 1s" \
+	serve --trace "$a" --textfile "$TMP/tf" --interval 500ms
 refused "--textfile a missing directory" 1 "--textfile $TMP/nodir: No such file" serve \
 	--trace "$a" --textfile "$TMP/nodir"
 refused "--textfile a file" 2 "not a directory" serve --trace "$a" --textfile "$TMP/m.txt"
