@@ -2,8 +2,9 @@
 /*
  * The serve command: the disks --trace names (default all) traced for as long as it runs,
  * exported to Prometheus on /metrics (--listen), to node_exporter's textfile collector
- * (--textfile DIR), or both. Disks that come and go are picked up (exporter.h). A stop
- * signal (SIGTERM from systemd, Ctrl-C) is how a service ends: exit 0.
+ * (--textfile DIR), or both. Disks that come and go are picked up (exporter.h), SIGHUP
+ * reads them again at once. A stop signal (SIGTERM from systemd, Ctrl-C) is how a
+ * service ends: exit 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <netdb.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "exporter.h"
 #include "http_metrics.h"
@@ -28,10 +30,7 @@
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 /* What serve's options mean together (cli.c refuses the options serve does not take). */
@@ -88,40 +87,65 @@ static void say_once(const struct diag *d, char *last, size_t len)
 	snprintf(last, len, "%s", d->msg);
 }
 
-/* Until a stop signal or --duration: watch the disks, write the textfile when due. */
-static int serve_loop(const struct options *o, struct exporter *e, const char *textfile)
+/* What the loop wakes for: the disk watch, the textfile, the end of --duration. */
+struct serve_clock {
+	double t0, end, next_watch, next_file, period;
+};
+
+static double next_wake(const struct serve_clock *c, bool textfile)
 {
-	double t0 = now_s(), period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
-	double next_file = t0, next_watch = t0 + SERVE_WATCH_SECONDS;
+	double wake = c->next_watch;
+
+	if (textfile && c->next_file < wake)
+		wake = c->next_file;
+	if (c->end && c->end < wake)
+		wake = c->end;
+	return wake;
+}
+
+/*
+ * Until a stop signal or --duration: watch the disks (at once after a SIGHUP), write the
+ * textfile when due. A failed reload is said each time it is tried (exporter.h spaces
+ * the tries out).
+ */
+static int serve_loop(const struct options *o, struct exporter *e, const char *tf)
+{
+	struct serve_clock c = { .t0 = now_s() };
 	char last[DIAG_MSG_MAX] = "";
+	struct timespec ts;
 
+	c.end = o->duration ? c.t0 + o->duration : 0;
+	c.next_watch = c.t0 + SERVE_WATCH_SECONDS;
+	c.next_file = c.t0;
+	c.period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
 	while (!stop_signal) {
-		double now = now_s(), wake = next_watch;
+		double now = now_s(), wake;
 		struct diag d = {};
-		struct timespec ts;
 
-		if (o->duration && now >= t0 + o->duration)
+		if (c.end && now >= c.end)
 			break;
-		if (textfile && now >= next_file) {
-			if (write_textfile(e, textfile, &d))
-				say_once(&d, last, sizeof(last));
-			while (next_file <= now)
-				next_file += period;
+		if (reread_signal) {
+			reread_signal = 0;
+			fprintf(stderr, "blktrace-bench: SIGHUP: reading the disks again\n");
+			exporter__rescan(e);
+			c.next_watch = now;
 		}
-		if (now >= next_watch) {
+		if (tf && now >= c.next_file) {
+			if (write_textfile(e, tf, &d))
+				say_once(&d, last, sizeof(last));
+			c.next_file = clock__next(c.next_file, now, c.period);
+		}
+		if (now >= c.next_watch) {
 			if (exporter__refresh(e, stderr, &d) < 0)
-				say_once(&d, last, sizeof(last));
-			next_watch = now + SERVE_WATCH_SECONDS;
+				diag__say(&d);
+			c.next_watch = now + SERVE_WATCH_SECONDS;
 		}
-		if (textfile && next_file < wake)
-			wake = next_file;
-		if (o->duration && t0 + o->duration < wake)
-			wake = t0 + o->duration;
+		wake = next_wake(&c, tf != NULL);
 		now = now_s();
 		if (wake > now) {
 			ts.tv_sec = (time_t)(wake - now);
 			ts.tv_nsec = (long)((wake - now - ts.tv_sec) * 1e9);
-			nanosleep(&ts, NULL); /* a stop signal ends it early */
+			nanosleep(&ts, NULL); /* a signal ends it early */
 		}
 	}
 	return 0;
@@ -164,10 +188,10 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 		err = http_metrics__parse_listen(listen, &l, d);
 	if (!err && o->textfile)
 		err = textfile_path(o->textfile, textfile, sizeof(textfile), d);
-	if (err)
-		return err;
-	stop_signals__catch();
-	err = exporter__open(&eo, &e, d);
+	if (!err) {
+		stop_signals__catch_service();
+		err = exporter__open(&eo, &e, d);
+	}
 	if (!err && listen)
 		err = http_metrics__start(&l, e, o->verbose, &h, d);
 	/* The first file at once: a directory it cannot be written in fails now, exit 1. */

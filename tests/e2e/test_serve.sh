@@ -2,8 +2,8 @@
 # serve: /metrics against /proc/diskstats, disk by disk (two traced at once); the size
 # histogram's le edges around 44 and 128 KiB; limit-bound counters that only grow when
 # the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics);
-# disks that come and go under --trace all, the others' counts carried over; SIGTERM;
-# bad input (--interval below 1 s).
+# disks that come and go under --trace all, the others' counts carried over; SIGTERM
+# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; bad input (--interval below 1 s).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -96,6 +96,30 @@ kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
 expect_eq "SIGTERM: exit 0" "$?" 0
 expect_eq "SIGTERM: only the textfile in its directory" "$(ls -A "$TMP/tf")" "blktrace_bench.prom"
+
+# 5c. SIGPIPE and SIGHUP do not end a service (systemd's Restart=on-failure would not
+# restart one that exited 0): stderr a pipe nobody reads, a SIGHUP re-reads the disks.
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BB" serve --trace "$a" --listen "127.0.0.1:$PORT" 2> >(exec head -c 0) &
+SERVE_PID=$!
+background "$SERVE_PID"
+wait_until 10 "serve on a closed stderr to answer" metric_is "$PORT" blktrace_bench_traced_devices 1 &&
+	ok "its stderr closed (SIGPIPE on its first line): serve goes on"
+kill -PIPE "$SERVE_PID"
+kill -HUP "$SERVE_PID"
+sleep 0.5
+expect_true "SIGPIPE and SIGHUP: still running, answering" metric_is "$PORT" \
+	blktrace_bench_traced_devices 1
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+expect_eq "then SIGTERM: exit 0" "$?" 0
+start_serve PORT "$TMP/serve-hup.log" --trace "$a" || { finish; exit 1; }
+kill -HUP "$SERVE_PID"
+wait_until 5 "SIGHUP said" grep -q "SIGHUP: reading the disks again" "$TMP/serve-hup.log" &&
+	ok "SIGHUP: the disks read again, said on stderr"
+expect_true "SIGHUP: still serving" metric_is "$PORT" blktrace_bench_traced_devices 1
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
 
 # 6. Disks that come and go under --trace all; a disk traced throughout keeps its count.
 start_serve PORT "$TMP/serve2.log" --trace all || { finish; exit 1; }
