@@ -7,10 +7,12 @@
  * service ends: exit 0.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <netdb.h>
 #include <sys/stat.h>
 #include "cli.h"
@@ -28,6 +30,12 @@
 #define SERVE_FRESH_SECONDS 0.2
 #define TEXTFILE_NAME "blktrace_bench.prom"
 
+/* --textfile DIR, opened once: every write goes there, whatever becomes of the path. */
+struct textfile {
+	int dirfd;	 /* -1: none */
+	char path[4096]; /* DIR/blktrace_bench.prom, for messages */
+};
+
 static double now_s(void)
 {
 	return clock__seconds(CLOCK_MONOTONIC);
@@ -42,35 +50,57 @@ static int check_serve_options(const struct options *o, struct diag *d)
 	return 0;
 }
 
-/* DIR/blktrace_bench.prom, DIR a directory; bad input otherwise. */
-static int textfile_path(const char *dir, char *out, size_t len, struct diag *d)
+/*
+ * Open DIR itself (a symbolic link is not followed: a user who can swap it for another
+ * would steer where root writes) and check it on the descriptor. Bad input for what is
+ * no directory, a link, or one every user may write to without the sticky bit.
+ */
+static int textfile_open(const char *dir, struct textfile *tf, struct diag *d)
 {
 	struct stat st;
+	int err;
 
-	if (stat(dir, &st))
+	tf->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tf->dirfd < 0) {
+		err = -errno;
+		if (err == -ELOOP || (err == -ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode)))
+			return diag__usage(d,
+					   "--textfile %s: a symbolic link: name the directory "
+					   "itself",
+					   dir);
+		if (err == -ENOTDIR)
+			return diag__usage(d, "--textfile %s: not a directory", dir);
+		return diag__fail(d, err, "--textfile %s: %s", dir, strerror(-err));
+	}
+	if (fstat(tf->dirfd, &st))
 		return diag__fail(d, -errno, "--textfile %s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return diag__usage(d, "--textfile %s: not a directory", dir);
-	if ((size_t)snprintf(out, len, "%s/%s", dir, TEXTFILE_NAME) >= len)
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		return diag__usage(d,
+				   "--textfile %s: every user may write to it (mode %04o): another "
+				   "could replace what serve writes there",
+				   dir, (unsigned int)(st.st_mode & 07777));
+	if ((size_t)snprintf(tf->path, sizeof(tf->path), "%s/%s", dir, TEXTFILE_NAME) >=
+	    sizeof(tf->path))
 		return diag__usage(d, "--textfile %s: path too long", dir);
 	return 0;
 }
 
-/* The exposition in the 0.0.4 format, replacing path atomically (outfile.h). */
-static int write_textfile(struct exporter *e, const char *path, struct diag *d)
+/* The exposition in the 0.0.4 format, replacing the file atomically (outfile.h). */
+static int write_textfile(struct exporter *e, const struct textfile *tf, struct diag *d)
 {
 	struct outfile of = {};
 	struct exposition *x = NULL;
 	int err;
 
-	err = outfile__open(&of, "--textfile", path, NULL, 0, d);
+	err = outfile__open_at(&of, "--textfile", tf->dirfd, TEXTFILE_NAME, tf->path, d);
 	if (!err) {
 		err = exporter__render(e, OM_TEXT_0_0_4, &x);
 		if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 	}
 	if (!err && fwrite(x->text, 1, x->len, of.f) != x->len)
-		err = diag__fail(d, -EIO, "cannot write --textfile %s: %s", path, strerror(EIO));
+		err = diag__fail(d, -EIO, "cannot write --textfile %s: %s", tf->path,
+				 strerror(EIO));
 	if (!err)
 		err = outfile__commit(&of, d);
 	outfile__abort(&of);
@@ -108,7 +138,7 @@ static double next_wake(const struct serve_clock *c, bool textfile)
  * textfile when due. A failed reload is said each time it is tried (exporter.h spaces
  * the tries out).
  */
-static int serve_loop(const struct options *o, struct exporter *e, const char *tf)
+static int serve_loop(const struct options *o, struct exporter *e, const struct textfile *tf)
 {
 	struct serve_clock c = { .t0 = now_s() };
 	char last[DIAG_MSG_MAX] = "";
@@ -177,9 +207,9 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 				    .verbose = o->verbose,
 				    .fresh_seconds = SERVE_FRESH_SECONDS };
 	const char *listen = o->listen ? o->listen : o->textfile ? NULL : HTTP_DEFAULT_LISTEN;
+	struct textfile tf = { .dirfd = -1 };
 	struct http_metrics *h = NULL;
 	struct exporter *e = NULL;
-	char textfile[4096];
 	struct http_listen l;
 	int err;
 
@@ -187,7 +217,7 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 	if (!err && listen)
 		err = http_metrics__parse_listen(listen, &l, d);
 	if (!err && o->textfile)
-		err = textfile_path(o->textfile, textfile, sizeof(textfile), d);
+		err = textfile_open(o->textfile, &tf, d);
 	if (!err) {
 		stop_signals__catch_service();
 		err = exporter__open(&eo, &e, d);
@@ -196,12 +226,14 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 		err = http_metrics__start(&l, e, o->verbose, &h, d);
 	/* The first file at once: a directory it cannot be written in fails now, exit 1. */
 	if (!err && o->textfile)
-		err = write_textfile(e, textfile, d);
+		err = write_textfile(e, &tf, d);
 	if (!err) {
-		say_serving(&l, h, o->textfile ? textfile : NULL, e);
-		err = serve_loop(o, e, o->textfile ? textfile : NULL);
+		say_serving(&l, h, o->textfile ? tf.path : NULL, e);
+		err = serve_loop(o, e, o->textfile ? &tf : NULL);
 	}
 	http_metrics__stop(h);
 	exporter__close(e);
+	if (tf.dirfd >= 0)
+		close(tf.dirfd);
 	return err;
 }

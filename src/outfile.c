@@ -221,6 +221,24 @@ out:
 	return ret;
 }
 
+int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char *name,
+		     const char *path, struct diag *d)
+{
+	int ret;
+
+	memset(of, 0, sizeof(*of));
+	of->what = what;
+	of->path = path;
+	of->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	of->name = strdup(name);
+	ret = of->dirfd < 0 ? -errno : !of->name ? -ENOMEM : create_tmp(of);
+	if (!ret)
+		return 0;
+	free(of->tmp);
+	of->tmp = NULL;
+	return diag__fail(d, ret, "cannot write %s %s: %s", what, path, strerror(-ret));
+}
+
 struct dump_ctx {
 	FILE *f;
 	int err;

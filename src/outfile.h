@@ -51,6 +51,13 @@ struct diag;
  */
 int outfile__open(struct outfile *of, const char *what, const char *path,
 		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d);
+/*
+ * The same, for the file name in the directory dirfd (opened once by the caller: a
+ * directory whose path may change under it, serve's --textfile); path is what messages
+ * call it. Nothing is checked but what the system says.
+ */
+int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char *name,
+		     const char *path, struct diag *d);
 /* Is path (the would-be output) the same file as other? By inode, else by dir + name. */
 bool outfile__same(const char *path, const char *other);
 /* Dump doc (flags as json_dumpf) and a newline; -errno of the real cause. */

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # serve: /metrics against /proc/diskstats, disk by disk (two traced at once); the size
 # histogram's le edges around 44 and 128 KiB; limit-bound counters that only grow when
-# the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics);
+# the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics),
+# written into the directory opened at start even when a user swaps the path for a link;
 # disks that come and go under --trace all, the others' counts carried over; SIGTERM
-# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; bad input (--interval below 1 s).
+# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; bad input (--interval below 1 s,
+# a textfile directory that is a link or that every user may write to).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -97,6 +99,25 @@ wait "$SERVE_PID"
 expect_eq "SIGTERM: exit 0" "$?" 0
 expect_eq "SIGTERM: only the textfile in its directory" "$(ls -A "$TMP/tf")" "blktrace_bench.prom"
 
+# 5b. The textfile's directory is opened once: a user who owns the path swaps it for a
+# link to root's directory; serve keeps writing into the directory it opened.
+chmod 755 "$TMP"
+mkdir -m 755 "$TMP/pub" "$TMP/rootdir"
+chown nobody "$TMP/pub"
+setpriv --reuid=nobody --regid=nogroup --clear-groups mkdir "$TMP/pub/tf"
+start_serve PORT "$TMP/serve-tf.log" --trace "$a" --textfile "$TMP/pub/tf" --interval 1 ||
+	{ finish; exit 1; }
+wait_until 5 "the first textfile" test -s "$TMP/pub/tf/blktrace_bench.prom"
+setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c \
+	"mv '$TMP/pub/tf' '$TMP/pub/tf.old' && ln -s '$TMP/rootdir' '$TMP/pub/tf'"
+t0=$(stat -c %y "$TMP/pub/tf.old/blktrace_bench.prom")
+sleep 2.5 # two intervals
+expect_eq "a link swapped in: root's directory not written" "$(ls -A "$TMP/rootdir")" ""
+expect_true "the directory opened at start still written ($t0)" test \
+	"$(stat -c %y "$TMP/pub/tf.old/blktrace_bench.prom")" != "$t0"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+
 # 5c. SIGPIPE and SIGHUP do not end a service (systemd's Restart=on-failure would not
 # restart one that exited 0): stderr a pipe nobody reads, a SIGHUP re-reads the disks.
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -162,6 +183,12 @@ refused "--listen an unknown host" 2 "--listen no-such-host.invalid" serve --tra
 	--listen no-such-host.invalid:9469
 refused "--interval below 1 s for the textfile" 2 "--interval 500ms: below the floor of 1s" \
 	serve --trace "$a" --textfile "$TMP/tf" --interval 500ms
+ln -s "$TMP/tf" "$TMP/tf-link"
+refused "--textfile a symbolic link" 2 "--textfile $TMP/tf-link: a symbolic link" serve \
+	--trace "$a" --textfile "$TMP/tf-link"
+mkdir -m 777 "$TMP/open"
+refused "--textfile a directory every user may write to" 2 "every user may write to it" \
+	serve --trace "$a" --textfile "$TMP/open"
 refused "--textfile a missing directory" 1 "--textfile $TMP/nodir: No such file" serve \
 	--trace "$a" --textfile "$TMP/nodir"
 refused "--textfile a file" 2 "not a directory" serve --trace "$a" --textfile "$TMP/m.txt"
