@@ -193,6 +193,12 @@ static void say_serving(const struct http_listen *l, const struct http_metrics *
 		snprintf(url, sizeof(url),
 			 strchr(host, ':') ? "http://[%s]:%u/metrics" : "http://%s:%u/metrics",
 			 host, http_metrics__port(h));
+		if (!http_metrics__loopback(l))
+			fprintf(stderr,
+				"blktrace-bench: warning: --listen %s: not a loopback address: "
+				"/metrics answers every host that can reach this one, without TLS "
+				"or authentication\n",
+				host);
 	}
 	fprintf(stderr, "blktrace-bench: serving %s%s%s, tracing %s\n", url,
 		h && textfile ? " and " : "", textfile ? textfile : "",

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,8 +26,9 @@ struct http_metrics {
 
 int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct diag *d)
 {
+	/* Numeric only: a name would be looked up (DNS) and might not be what it seems. */
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE },
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE },
 			*ai = NULL;
 	const char *colon = strrchr(spec, ':');
 	char host[256];
@@ -50,6 +53,11 @@ int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct
 	memcpy(host, spec, hlen);
 	host[hlen] = '\0';
 	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (err == EAI_NONAME)
+		return diag__usage(d,
+				   "--listen %s: not a numeric address (127.0.0.1:9469, "
+				   "[::1]:9469): names are not looked up",
+				   host);
 	if (err || !ai) {
 		if (ai)
 			freeaddrinfo(ai);
@@ -60,6 +68,20 @@ int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct
 	out->len = ai->ai_addrlen;
 	freeaddrinfo(ai);
 	return 0;
+}
+
+bool http_metrics__loopback(const struct http_listen *l)
+{
+	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&l->addr;
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&l->addr;
+
+	if (l->addr.ss_family == AF_INET)
+		return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+	if (l->addr.ss_family != AF_INET6)
+		return false;
+	if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr))
+		return v6->sin6_addr.s6_addr[12] == 127;
+	return IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
 }
 
 /*

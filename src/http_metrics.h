@@ -11,6 +11,7 @@
 #ifndef BLKTRACE_BENCH_HTTP_METRICS_H
 #define BLKTRACE_BENCH_HTTP_METRICS_H
 
+#include <stdbool.h>
 #include <sys/socket.h>
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9469"
@@ -28,10 +29,13 @@ struct http_listen {
 };
 
 /*
- * ADDR:PORT as --listen takes it: "127.0.0.1:9469", "[::1]:9469", "0.0.0.0:9469",
- * "localhost:9469"; port 0 picks a free one. Bad input with d, or 0.
+ * ADDR:PORT as --listen takes it: "127.0.0.1:9469", "[::1]:9469", "0.0.0.0:9469"; a
+ * numeric address, never a name to look up; port 0 picks a free one. Bad input with d,
+ * or 0.
  */
 int http_metrics__parse_listen(const char *spec, struct http_listen *out, struct diag *d);
+/* Is it a loopback address (127.0.0.0/8, ::1), which only this host can reach? */
+bool http_metrics__loopback(const struct http_listen *l);
 
 /*
  * Listen and serve e until http_metrics__stop. 0, or a negative errno with d (the

@@ -4,8 +4,9 @@
 # the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics),
 # written into the directory opened at start even when a user swaps the path for a link;
 # disks that come and go under --trace all, the others' counts carried over; SIGTERM
-# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; bad input (--interval below 1 s,
-# a textfile directory that is a link or that every user may write to).
+# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; a warning when listening beyond
+# loopback; bad input (host names, --interval below 1 s, a textfile directory that is a
+# link or that every user may write to).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -142,6 +143,15 @@ expect_true "SIGHUP: still serving" metric_is "$PORT" blktrace_bench_traced_devi
 kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
 
+# 5d. Beyond loopback: a warning, one line; on loopback none.
+"$BB" serve --trace "$a" --listen 0.0.0.0:0 --duration 1 2> "$TMP/any.err"
+expect_eq "--listen 0.0.0.0: exit 0" "$?" 0
+expect_true "--listen 0.0.0.0: a warning ($(head -1 "$TMP/any.err"))" grep -q \
+	"^blktrace-bench: warning: --listen 0.0.0.0: not a loopback address: /metrics answers every host" "$TMP/any.err"
+"$BB" serve --trace "$a" --listen 0:0 --duration 1 2> "$TMP/any0.err"
+expect_true "--listen 0:PORT: the same warning" grep -q "warning: --listen 0.0.0.0: not a loopback" "$TMP/any0.err"
+expect_eq "--listen 127.0.0.1: no warning" "$(grep -c warning "$TMP/serve-hup.log")" 0
+
 # 6. Disks that come and go under --trace all; a disk traced throughout keeps its count.
 start_serve PORT "$TMP/serve2.log" --trace all || { finish; exit 1; }
 dd if=/dev/zero of="$A" bs=4k count=11 oflag=direct status=none
@@ -179,8 +189,10 @@ refused() { # NAME STATUS PATTERN ARGS...
 }
 refused "--listen without a port" 2 "expected ADDR:PORT" serve --trace "$a" --listen 127.0.0.1
 refused "--listen port out of range" 2 "expected ADDR:PORT" serve --trace "$a" --listen 127.0.0.1:70000
-refused "--listen an unknown host" 2 "--listen no-such-host.invalid" serve --trace "$a" \
-	--listen no-such-host.invalid:9469
+refused "--listen an unknown host" 2 "--listen no-such-host.invalid: not a numeric address" \
+	serve --trace "$a" --listen no-such-host.invalid:9469
+refused "--listen a host name: never looked up" 2 "--listen localhost: not a numeric address" \
+	serve --trace "$a" --listen localhost:0
 refused "--interval below 1 s for the textfile" 2 "--interval 500ms: below the floor of 1s" \
 	serve --trace "$a" --textfile "$TMP/tf" --interval 500ms
 ln -s "$TMP/tf" "$TMP/tf-link"
