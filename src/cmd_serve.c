@@ -134,11 +134,12 @@ static double next_wake(const struct serve_clock *c, bool textfile)
 }
 
 /*
- * Until a stop signal or --duration: watch the disks (at once after a SIGHUP), write the
- * textfile when due. A failed reload is said each time it is tried (exporter.h spaces
- * the tries out).
+ * Until a stop signal or --duration: watch the disks (at once after a SIGHUP), cut slow
+ * HTTP clients, write the textfile when due. A failed reload is said each time it is
+ * tried (exporter.h spaces the tries out).
  */
-static int serve_loop(const struct options *o, struct exporter *e, const struct textfile *tf)
+static int serve_loop(const struct options *o, struct exporter *e, struct http_metrics *h,
+		      const struct textfile *tf)
 {
 	struct serve_clock c = { .t0 = now_s() };
 	char last[DIAG_MSG_MAX] = "";
@@ -168,6 +169,7 @@ static int serve_loop(const struct options *o, struct exporter *e, const struct 
 		if (now >= c.next_watch) {
 			if (exporter__refresh(e, stderr, &d) < 0)
 				diag__say(&d);
+			http_metrics__sweep(h);
 			c.next_watch = now + SERVE_WATCH_SECONDS;
 		}
 		wake = next_wake(&c, tf != NULL);
@@ -235,7 +237,7 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 		err = write_textfile(e, &tf, d);
 	if (!err) {
 		say_serving(&l, h, o->textfile ? tf.path : NULL, e);
-		err = serve_loop(o, e, o->textfile ? &tf : NULL);
+		err = serve_loop(o, e, h, o->textfile ? &tf : NULL);
 	}
 	http_metrics__stop(h);
 	exporter__close(e);
