@@ -246,6 +246,18 @@ cleanup:
 	return err;
 }
 
+const char *bpf_load__resource_hint(int err)
+{
+	if (err == -EMFILE || err == -ENFILE)
+		return "each BPF map, program and link takes a file descriptor: raise the open "
+		       "file limit (ulimit -n; systemd: LimitNOFILE=)";
+	if (err == -ENOMEM)
+		return "the kernel had no memory for the BPF maps and programs (before Linux "
+		       "5.11 they count against the locked memory limit: ulimit -l; systemd: "
+		       "LimitMEMLOCK=)";
+	return NULL;
+}
+
 void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], bool has_caps,
 		     const char *release)
 {
@@ -253,6 +265,14 @@ void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], 
 	size_t used = 0;
 	int i, first = f[0].err ? 0 : 1;
 
+	/* Out of a resource, the verifier's log is of programs that verified fine. */
+	for (i = first; i < 2; i++) {
+		if (!f[i].err || !bpf_load__resource_hint(f[i].err))
+			continue;
+		snprintf(buf, len, "cannot load the BPF programs: %s: %s", strerror(-f[i].err),
+			 bpf_load__resource_hint(f[i].err));
+		return;
+	}
 	if ((f[first].err == -EPERM || f[first].err == -EACCES) && !has_caps) {
 		snprintf(buf, len,
 			 "loading BPF programs needs root (CAP_BPF and CAP_PERFMON, or "

@@ -90,12 +90,15 @@ struct bpf_load_failure {
 
 /*
  * The message for a load that failed in every flavour tried (f[0] tp_btf, f[1] raw_tp):
- * "needs root" only when the process lacks the capabilities (has_caps false) and the
+ * out of a resource (EMFILE, ENFILE, ENOMEM) in either, that resource and how to raise
+ * it; "needs root" only when the process lacks the capabilities (has_caps false) and the
  * kernel said EPERM/EACCES; otherwise the verifier's rejection, named per program, to
  * be reported as a bug.
  */
 void bpf_load__error(char *buf, size_t len, const struct bpf_load_failure f[2], bool has_caps,
 		     const char *release);
+/* What to do about err when it is the lack of a resource (EMFILE, ENFILE, ENOMEM); else NULL. */
+const char *bpf_load__resource_hint(int err);
 
 /* Bytes of map memory an object holds, as the kernel accounts it (for --verbose). */
 size_t bpf_load__map_bytes(const struct bpf_object *obj);

@@ -327,6 +327,30 @@ static error_t parse_positive_duration(struct argp_state *state, const char *opt
 }
 
 /*
+ * --interval has a floor: a report takes milliseconds to make, serve's textfile is
+ * fsynced and read by a scraper every 15 s or so. Below it the loops would do nothing
+ * but report (and keep every report in memory).
+ */
+#define INTERVAL_FLOOR_REPORTS 0.01
+#define INTERVAL_FLOOR_TEXTFILE 1.0
+
+static error_t parse_interval(struct argp_state *state, const char *arg, const char *cmd,
+			      struct options *o)
+{
+	bool serve = !strcmp(cmd, "serve");
+	error_t err = parse_positive_duration(state, "interval", arg, &o->interval);
+
+	if (err)
+		return err;
+	if (o->interval < (serve ? INTERVAL_FLOOR_TEXTFILE : INTERVAL_FLOOR_REPORTS))
+		return usage_error(state, "--interval %s: below the floor of %s (%s)", arg,
+				   serve ? "1s" : "10ms",
+				   serve ? "the textfile is written once per interval"
+					 : "one report per interval");
+	return 0;
+}
+
+/*
  * trace, tune, verify and import take "--json FILE"; info and compare "--json" alone
  * (stdout).
  */
@@ -446,7 +470,7 @@ static error_t parse_general(int key, char *arg, struct argp_state *state)
 	case 'd':
 		return parse_positive_duration(state, "duration", arg, &o->duration);
 	case 'i':
-		return parse_positive_duration(state, "interval", arg, &o->interval);
+		return parse_interval(state, arg, ps->cmd, o);
 	case 'j':
 		parse_json(state, arg, ps->cmd, o);
 		return 0;

@@ -2,17 +2,21 @@
 /*
  * The serve command: the disks --trace names (default all) traced for as long as it runs,
  * exported to Prometheus on /metrics (--listen), to node_exporter's textfile collector
- * (--textfile DIR), or both. Disks that come and go are picked up (exporter.h). A stop
- * signal (SIGTERM from systemd, Ctrl-C) is how a service ends: exit 0.
+ * (--textfile DIR), or both. Disks that come and go are picked up (exporter.h), SIGHUP
+ * reads them again at once. A stop signal (SIGTERM from systemd, Ctrl-C) is how a
+ * service ends: exit 0.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <netdb.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "exporter.h"
 #include "http_metrics.h"
@@ -26,12 +30,15 @@
 #define SERVE_FRESH_SECONDS 0.2
 #define TEXTFILE_NAME "blktrace_bench.prom"
 
+/* --textfile DIR, opened once: every write goes there, whatever becomes of the path. */
+struct textfile {
+	int dirfd;	 /* -1: none */
+	char path[4096]; /* DIR/blktrace_bench.prom, for messages */
+};
+
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 /* What serve's options mean together (cli.c refuses the options serve does not take). */
@@ -43,35 +50,57 @@ static int check_serve_options(const struct options *o, struct diag *d)
 	return 0;
 }
 
-/* DIR/blktrace_bench.prom, DIR a directory; bad input otherwise. */
-static int textfile_path(const char *dir, char *out, size_t len, struct diag *d)
+/*
+ * Open DIR itself (a symbolic link is not followed: a user who can swap it for another
+ * would steer where root writes) and check it on the descriptor. Bad input for what is
+ * no directory, a link, or one every user may write to without the sticky bit.
+ */
+static int textfile_open(const char *dir, struct textfile *tf, struct diag *d)
 {
 	struct stat st;
+	int err;
 
-	if (stat(dir, &st))
+	tf->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tf->dirfd < 0) {
+		err = -errno;
+		if (err == -ELOOP || (err == -ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode)))
+			return diag__usage(d,
+					   "--textfile %s: a symbolic link: name the directory "
+					   "itself",
+					   dir);
+		if (err == -ENOTDIR)
+			return diag__usage(d, "--textfile %s: not a directory", dir);
+		return diag__fail(d, err, "--textfile %s: %s", dir, strerror(-err));
+	}
+	if (fstat(tf->dirfd, &st))
 		return diag__fail(d, -errno, "--textfile %s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return diag__usage(d, "--textfile %s: not a directory", dir);
-	if ((size_t)snprintf(out, len, "%s/%s", dir, TEXTFILE_NAME) >= len)
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		return diag__usage(d,
+				   "--textfile %s: every user may write to it (mode %04o): another "
+				   "could replace what serve writes there",
+				   dir, (unsigned int)(st.st_mode & 07777));
+	if ((size_t)snprintf(tf->path, sizeof(tf->path), "%s/%s", dir, TEXTFILE_NAME) >=
+	    sizeof(tf->path))
 		return diag__usage(d, "--textfile %s: path too long", dir);
 	return 0;
 }
 
-/* The exposition in the 0.0.4 format, replacing path atomically (outfile.h). */
-static int write_textfile(struct exporter *e, const char *path, struct diag *d)
+/* The exposition in the 0.0.4 format, replacing the file atomically (outfile.h). */
+static int write_textfile(struct exporter *e, const struct textfile *tf, struct diag *d)
 {
 	struct outfile of = {};
 	struct exposition *x = NULL;
 	int err;
 
-	err = outfile__open(&of, "--textfile", path, NULL, 0, d);
+	err = outfile__open_at(&of, "--textfile", tf->dirfd, TEXTFILE_NAME, tf->path, d);
 	if (!err) {
 		err = exporter__render(e, OM_TEXT_0_0_4, &x);
 		if (err)
 			diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
 	}
 	if (!err && fwrite(x->text, 1, x->len, of.f) != x->len)
-		err = diag__fail(d, -EIO, "cannot write --textfile %s: %s", path, strerror(EIO));
+		err = diag__fail(d, -EIO, "cannot write --textfile %s: %s", tf->path,
+				 strerror(EIO));
 	if (!err)
 		err = outfile__commit(&of, d);
 	outfile__abort(&of);
@@ -88,40 +117,67 @@ static void say_once(const struct diag *d, char *last, size_t len)
 	snprintf(last, len, "%s", d->msg);
 }
 
-/* Until a stop signal or --duration: watch the disks, write the textfile when due. */
-static int serve_loop(const struct options *o, struct exporter *e, const char *textfile)
+/* What the loop wakes for: the disk watch, the textfile, the end of --duration. */
+struct serve_clock {
+	double t0, end, next_watch, next_file, period;
+};
+
+static double next_wake(const struct serve_clock *c, bool textfile)
 {
-	double t0 = now_s(), period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
-	double next_file = t0, next_watch = t0 + SERVE_WATCH_SECONDS;
+	double wake = c->next_watch;
+
+	if (textfile && c->next_file < wake)
+		wake = c->next_file;
+	if (c->end && c->end < wake)
+		wake = c->end;
+	return wake;
+}
+
+/*
+ * Until a stop signal or --duration: watch the disks (at once after a SIGHUP), cut slow
+ * HTTP clients, write the textfile when due. A failed reload is said each time it is
+ * tried (exporter.h spaces the tries out).
+ */
+static int serve_loop(const struct options *o, struct exporter *e, struct http_metrics *h,
+		      const struct textfile *tf)
+{
+	struct serve_clock c = { .t0 = now_s() };
 	char last[DIAG_MSG_MAX] = "";
+	struct timespec ts;
 
+	c.end = o->duration ? c.t0 + o->duration : 0;
+	c.next_watch = c.t0 + SERVE_WATCH_SECONDS;
+	c.next_file = c.t0;
+	c.period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
 	while (!stop_signal) {
-		double now = now_s(), wake = next_watch;
+		double now = now_s(), wake;
 		struct diag d = {};
-		struct timespec ts;
 
-		if (o->duration && now >= t0 + o->duration)
+		if (c.end && now >= c.end)
 			break;
-		if (textfile && now >= next_file) {
-			if (write_textfile(e, textfile, &d))
-				say_once(&d, last, sizeof(last));
-			while (next_file <= now)
-				next_file += period;
+		if (reread_signal) {
+			reread_signal = 0;
+			fprintf(stderr, "blktrace-bench: SIGHUP: reading the disks again\n");
+			exporter__rescan(e);
+			c.next_watch = now;
 		}
-		if (now >= next_watch) {
+		if (tf && now >= c.next_file) {
+			if (write_textfile(e, tf, &d))
+				say_once(&d, last, sizeof(last));
+			c.next_file = clock__next(c.next_file, now, c.period);
+		}
+		if (now >= c.next_watch) {
 			if (exporter__refresh(e, stderr, &d) < 0)
-				say_once(&d, last, sizeof(last));
-			next_watch = now + SERVE_WATCH_SECONDS;
+				diag__say(&d);
+			http_metrics__sweep(h);
+			c.next_watch = now + SERVE_WATCH_SECONDS;
 		}
-		if (textfile && next_file < wake)
-			wake = next_file;
-		if (o->duration && t0 + o->duration < wake)
-			wake = t0 + o->duration;
+		wake = next_wake(&c, tf != NULL);
 		now = now_s();
 		if (wake > now) {
 			ts.tv_sec = (time_t)(wake - now);
 			ts.tv_nsec = (long)((wake - now - ts.tv_sec) * 1e9);
-			nanosleep(&ts, NULL); /* a stop signal ends it early */
+			nanosleep(&ts, NULL); /* a signal ends it early */
 		}
 	}
 	return 0;
@@ -139,6 +195,12 @@ static void say_serving(const struct http_listen *l, const struct http_metrics *
 		snprintf(url, sizeof(url),
 			 strchr(host, ':') ? "http://[%s]:%u/metrics" : "http://%s:%u/metrics",
 			 host, http_metrics__port(h));
+		if (!http_metrics__loopback(l))
+			fprintf(stderr,
+				"blktrace-bench: warning: --listen %s: not a loopback address: "
+				"/metrics answers every host that can reach this one, without TLS "
+				"or authentication\n",
+				host);
 	}
 	fprintf(stderr, "blktrace-bench: serving %s%s%s, tracing %s\n", url,
 		h && textfile ? " and " : "", textfile ? textfile : "",
@@ -153,9 +215,9 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 				    .verbose = o->verbose,
 				    .fresh_seconds = SERVE_FRESH_SECONDS };
 	const char *listen = o->listen ? o->listen : o->textfile ? NULL : HTTP_DEFAULT_LISTEN;
+	struct textfile tf = { .dirfd = -1 };
 	struct http_metrics *h = NULL;
 	struct exporter *e = NULL;
-	char textfile[4096];
 	struct http_listen l;
 	int err;
 
@@ -163,21 +225,23 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 	if (!err && listen)
 		err = http_metrics__parse_listen(listen, &l, d);
 	if (!err && o->textfile)
-		err = textfile_path(o->textfile, textfile, sizeof(textfile), d);
-	if (err)
-		return err;
-	stop_signals__catch();
-	err = exporter__open(&eo, &e, d);
+		err = textfile_open(o->textfile, &tf, d);
+	if (!err) {
+		stop_signals__catch_service();
+		err = exporter__open(&eo, &e, d);
+	}
 	if (!err && listen)
 		err = http_metrics__start(&l, e, o->verbose, &h, d);
 	/* The first file at once: a directory it cannot be written in fails now, exit 1. */
 	if (!err && o->textfile)
-		err = write_textfile(e, textfile, d);
+		err = write_textfile(e, &tf, d);
 	if (!err) {
-		say_serving(&l, h, o->textfile ? textfile : NULL, e);
-		err = serve_loop(o, e, o->textfile ? textfile : NULL);
+		say_serving(&l, h, o->textfile ? tf.path : NULL, e);
+		err = serve_loop(o, e, h, o->textfile ? &tf : NULL);
 	}
 	http_metrics__stop(h);
 	exporter__close(e);
+	if (tf.dirfd >= 0)
+		close(tf.dirfd);
 	return err;
 }

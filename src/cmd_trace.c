@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include "btrace_out.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "driver_probes.h"
 #include "fleet.h"
@@ -30,10 +31,7 @@
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 /* The outputs of a trace, opened before anything is traced (open_outputs). */
@@ -246,8 +244,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		memcpy(prev, cur, n * sizeof(*prev));
 		last = now;
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
-		while (next <= now)
-			next += o->interval;
+		next = clock__next(next, now, o->interval);
 	}
 	err = tracer__snapshot_all(t, cur);
 	if (err)

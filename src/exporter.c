@@ -7,6 +7,8 @@
 #include <time.h>
 #include <linux/types.h>
 #include "blkio.h"
+#include "bpf_load.h"
+#include "clock.h"
 #include "diag.h"
 #include "exporter.h"
 #include "fleet.h"
@@ -19,28 +21,36 @@ struct exported {
 	struct block_stats base; /* what earlier programs counted */
 	struct block_stats cur;	 /* base + the programs' now, at the last accounting */
 	uint64_t data_requests, bound[OM_NR_LIMITS];
+	double created; /* when its counting began, Unix seconds (OpenMetrics' _created) */
 };
 
 struct exporter {
 	struct exporter_opts opts;
 	pthread_mutex_t lock;
 	struct tracer *t; /* NULL while there is no disk */
+	bool live;	  /* t's programs attached (or no t): the figures move */
 	struct exported *disks;
 	size_t n;
-	uint64_t fingerprint;
-	uint64_t reloads;
+	struct device *pending; /* named now but not traced: their reload failed */
+	size_t nr_pending;
+	uint64_t fingerprint; /* of the set traced, as resolved; 0: resolve again */
+	double retry_at;      /* after a failure: not before this (CLOCK_MONOTONIC) */
+	double backoff;	      /* the wait after the last failure, doubled by the next */
+	uint64_t reloads, failures;
+	double started;		 /* Unix seconds */
 	uint64_t skipped_before; /* the runs the kernel skipped of programs reloaded away */
 	uint64_t skipped_now;	 /* ... of e->t's, as last read */
 	struct block_stats snap; /* scratch of accounting */
 	struct exposition *cache[OM_OPENMETRICS_1 + 1];
 };
 
+/* A failed reload is tried again after 1 s, then 2, 4... up to a minute. */
+#define RETRY_FIRST_SECONDS 1.0
+#define RETRY_MAX_SECONDS 64.0
+
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 void exposition__put(struct exposition *x)
@@ -51,8 +61,27 @@ void exposition__put(struct exposition *x)
 	free(x);
 }
 
+/* Attach t's programs; none stay attached when that fails. 0 or -errno. */
+static int attach(struct tracer *t)
+{
+	int err = t ? tracer__start(t) : 0;
+
+	if (err)
+		tracer__detach(t);
+	return err;
+}
+
+/* "cannot attach to the block tracepoints: Too many open files: raise ..." */
+static int attach_failed(struct diag *d, int err, const char *then)
+{
+	const char *hint = bpf_load__resource_hint(err);
+
+	return diag__fail(d, err, "cannot attach to the block tracepoints: %s%s%s%s",
+			  strerror(-err), hint ? ": " : "", hint ? hint : "", then);
+}
+
 /* Load (and attach) programs for the devices of f; *out NULL when there are none. */
-static int load(const struct exporter_opts *o, const struct fleet *f, bool attach,
+static int load(const struct exporter_opts *o, const struct fleet *f, bool start,
 		struct tracer **out, struct diag *d)
 {
 	const struct device *devs[BLKIO_MAX_DEVICES];
@@ -71,14 +100,13 @@ static int load(const struct exporter_opts *o, const struct fleet *f, bool attac
 	err = fleet__check_disjoint(devs, f->n, d);
 	if (!err)
 		err = tracer__open(&topts, out, d);
-	if (err || !attach)
+	if (err || !start)
 		return err;
-	err = tracer__start(*out);
+	err = attach(*out);
 	if (err) {
 		tracer__close(*out);
 		*out = NULL;
-		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
-				  strerror(-err));
+		return attach_failed(d, err, "");
 	}
 	return 0;
 }
@@ -140,8 +168,14 @@ static uint64_t skipped(struct exporter *e)
 /* Render the exposition of every device now. Locked. */
 static int render(struct exporter *e, enum om_format fmt, struct exposition **out)
 {
-	struct om_self self = { BLKTRACE_BENCH_VERSION, e->t ? tracer__flavour(e->t) : "",
-				e->reloads, skipped(e) };
+	struct om_self self = { .version = BLKTRACE_BENCH_VERSION,
+				.flavour = e->t ? tracer__flavour(e->t) : "",
+				.reloads = e->reloads,
+				.skipped = skipped(e),
+				.reload_failures = e->failures,
+				.created = e->started,
+				.untraced = e->pending,
+				.nr_untraced = e->nr_pending };
 	struct om_disk *disks = calloc(e->n ? e->n : 1, sizeof(*disks));
 	struct exposition *x = calloc(1, sizeof(*x));
 	FILE *f = NULL;
@@ -155,7 +189,9 @@ static int render(struct exporter *e, enum om_format fmt, struct exposition **ou
 		disks[i] = (struct om_disk){ .dev = &d->dev,
 					     .b = &d->cur,
 					     .in_flight = tracer__in_flight(e->t, i),
-					     .data_requests = d->data_requests };
+					     .data_requests = d->data_requests,
+					     .live = e->live,
+					     .created = d->created };
 		memcpy(disks[i].bound, d->bound, sizeof(d->bound));
 	}
 	f = err ? NULL : open_memstream(&x->text, &x->len);
@@ -201,7 +237,8 @@ int exporter__render(struct exporter *e, enum om_format fmt, struct exposition *
 	return err;
 }
 
-static void set_devices(struct exporter *e, struct exported *disks, size_t n, struct tracer *t)
+/* What was rendered is no longer what is traced. Locked. */
+static void drop_cache(struct exporter *e)
 {
 	size_t k;
 
@@ -209,31 +246,40 @@ static void set_devices(struct exporter *e, struct exported *disks, size_t n, st
 		exposition__put(e->cache[k]);
 		e->cache[k] = NULL;
 	}
+}
+
+static void set_devices(struct exporter *e, struct exported *disks, size_t n, struct tracer *t)
+{
+	drop_cache(e);
 	free(e->disks);
 	e->disks = disks;
 	e->n = n;
 	e->t = t;
 }
 
-/* The devices of f, each carrying over what an old device of the same disk counted. */
+/*
+ * The devices of f, each carrying over what an old device traced the same way counted
+ * (and when it began); a device new, moved or resized starts at 0, now.
+ */
 static struct exported *carry_over(const struct exporter *e, const struct fleet *f)
 {
 	struct exported *disks = calloc(f->n ? f->n : 1, sizeof(*disks));
+	double now = clock__seconds(CLOCK_REALTIME);
 	size_t i, k;
 
 	for (i = 0; disks && i < f->n; i++) {
 		disks[i].dev = f->devs[i];
+		disks[i].created = now;
 		for (k = 0; k < e->n; k++) {
 			const struct exported *old = &e->disks[k];
 
-			if (strcmp(fleet__name(&old->dev), fleet__name(&f->devs[i])) ||
-			    old->dev.major != f->devs[i].major ||
-			    old->dev.minor != f->devs[i].minor)
+			if (!fleet__same_device(&old->dev, &f->devs[i]))
 				continue;
 			disks[i].base = old->cur;
 			disks[i].cur = old->cur;
 			disks[i].data_requests = old->data_requests;
 			memcpy(disks[i].bound, old->bound, sizeof(old->bound));
+			disks[i].created = old->created;
 		}
 	}
 	return disks;
@@ -251,16 +297,19 @@ int exporter__open(const struct exporter_opts *opts, struct exporter **out, stru
 	if (!e)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	e->opts = *opts;
+	e->started = clock__seconds(CLOCK_REALTIME);
+	e->live = true;
 	pthread_mutex_init(&e->lock, NULL);
-	e->fingerprint = fleet__fingerprint(opts->sysfs_root, opts->spec);
 	err = fleet__resolve(opts->sysfs_root, opts->spec, BLKIO_MAX_DEVICES, true, &f, d);
 	if (!err)
 		err = load(opts, &f, true, &t, d);
 	disks = err ? NULL : carry_over(e, &f);
 	if (!err && !disks)
 		err = diag__fail(d, -ENOMEM, "out of memory");
-	if (!err)
+	if (!err) {
 		set_devices(e, disks, f.n, t);
+		e->fingerprint = fleet__fingerprint_of(&f);
+	}
 	fleet__free(&f);
 	if (err) {
 		tracer__close(t);
@@ -278,14 +327,12 @@ static bool same_devices(const struct exporter *e, const struct fleet *f)
 	if (e->n != f->n)
 		return false;
 	for (i = 0; i < f->n; i++)
-		if (strcmp(fleet__name(&e->disks[i].dev), fleet__name(&f->devs[i])) ||
-		    e->disks[i].dev.major != f->devs[i].major ||
-		    e->disks[i].dev.minor != f->devs[i].minor)
+		if (!fleet__same_device(&e->disks[i].dev, &f->devs[i]))
 			return false;
 	return true;
 }
 
-/* " +loop5 -loop3": what came and what went. */
+/* " +loop5 -loop3 ~loop1p1": what came, what went, what moved or was resized. */
 static void say_change(const struct exporter *e, const struct fleet *f, FILE *log)
 {
 	size_t i, k;
@@ -298,6 +345,8 @@ static void say_change(const struct exporter *e, const struct fleet *f, FILE *lo
 			;
 		if (k == e->n)
 			fprintf(log, " +%s", fleet__name(&f->devs[i]));
+		else if (!fleet__same_device(&e->disks[k].dev, &f->devs[i]))
+			fprintf(log, " ~%s", fleet__name(&f->devs[i]));
 	}
 	for (k = 0; k < e->n; k++) {
 		for (i = 0;
@@ -310,55 +359,164 @@ static void say_change(const struct exporter *e, const struct fleet *f, FILE *lo
 	fputc('\n', log);
 }
 
-int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
+/* The devices of f that are not traced live: their up is 0 until a reload takes. */
+static void set_pending(struct exporter *e, const struct fleet *f)
 {
-	uint64_t fp = fleet__fingerprint(e->opts.sysfs_root, e->opts.spec);
-	struct tracer *t = NULL, *old;
-	struct exported *disks;
-	struct fleet f = {};
+	struct device *pending = calloc(f->n ? f->n : 1, sizeof(*pending));
+	size_t i, k, n = 0;
+
+	for (i = 0; pending && i < f->n; i++) {
+		for (k = 0; k < e->n && !fleet__same_device(&e->disks[k].dev, &f->devs[i]); k++)
+			;
+		if (k == e->n)
+			pending[n++] = f->devs[i];
+	}
+	pthread_mutex_lock(&e->lock);
+	free(e->pending);
+	e->pending = pending;
+	e->nr_pending = pending ? n : 0;
+	drop_cache(e);
+	pthread_mutex_unlock(&e->lock);
+}
+
+/* The programs of the devices traced now, attached again after a failed reload. */
+static int reattach(struct exporter *e, FILE *log, struct diag *d)
+{
+	char devs[1024];
 	int err;
 
-	if (fp == e->fingerprint)
-		return 0;
-	/* Whatever comes of it, this set is not tried again until it changes. */
-	e->fingerprint = fp;
-	err = fleet__resolve(e->opts.sysfs_root, e->opts.spec, BLKIO_MAX_DEVICES, false, &f, d);
-	if (err || same_devices(e, &f)) {
-		fleet__free(&f);
-		return err;
-	}
-	/* Loading takes a while: the old programs keep counting, and scrapes go on. */
-	err = load(&e->opts, &f, false, &t, d);
-	if (err) {
-		fleet__free(&f);
-		return err;
-	}
-	/* The old programs' last figures, then theirs off and the new ones on: no I/O twice. */
 	pthread_mutex_lock(&e->lock);
-	old = e->t;
-	err = account(e);
-	disks = err ? NULL : carry_over(e, &f);
-	if (disks) {
-		tracer__detach(old);
-		e->skipped_before = skipped(e); /* old's last: it runs no more */
-		e->skipped_now = 0;
-		err = t ? tracer__start(t) : 0;
-		say_change(e, &f, log);
-		set_devices(e, disks, f.n, t);
-		e->reloads++;
-	}
+	err = attach(e->t);
+	e->live = !err;
+	drop_cache(e);
 	pthread_mutex_unlock(&e->lock);
-	fleet__free(&f);
+	if (err)
+		return attach_failed(d, err,
+				     "; the disks traced before stay detached: their figures "
+				     "stand still");
+	fprintf(log, "blktrace-bench: tracing %s again\n",
+		exporter__describe(e, devs, sizeof(devs)));
+	return 1;
+}
+
+/*
+ * The old programs' last figures, then theirs off and t's on: no I/O counted twice. When
+ * t cannot attach, the old ones are attached again. Locked; t is taken over.
+ */
+static int swap(struct exporter *e, const struct fleet *f, struct tracer *t, FILE *log,
+		struct diag *d)
+{
+	struct tracer *old = e->t;
+	struct exported *disks;
+	int err, back;
+
+	err = account(e);
+	disks = err ? NULL : carry_over(e, f);
 	if (!disks) {
 		tracer__close(t);
 		return diag__fail(d, err ? err : -ENOMEM, "cannot switch to the new disks: %s",
 				  strerror(err ? -err : ENOMEM));
 	}
+	tracer__detach(old);
+	err = attach(t);
+	if (err) {
+		back = attach(old);
+		e->live = !back;
+		drop_cache(e);
+		free(disks);
+		tracer__close(t);
+		return attach_failed(
+			d, err,
+			back ? "; nor could the disks traced before be attached again: "
+			       "their figures stand still"
+			     : "; the disks traced before go on");
+	}
+	e->skipped_before = skipped(e); /* old's last: it runs no more */
+	e->skipped_now = 0;
+	say_change(e, f, log);
+	set_devices(e, disks, f->n, t);
+	e->live = true;
+	e->reloads++;
 	tracer__close(old);
-	if (err)
-		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
-				  strerror(-err));
 	return 1;
+}
+
+/* Trace what f holds. 1 when that changed what is traced, 0 when it did not, or -errno. */
+static int reload(struct exporter *e, const struct fleet *f, FILE *log, struct diag *d)
+{
+	struct tracer *t = NULL;
+	int err;
+
+	if (same_devices(e, f))
+		return e->live ? 0 : reattach(e, log, d);
+	/* Loading takes a while: the old programs keep counting, and scrapes go on. */
+	err = load(&e->opts, f, false, &t, d);
+	if (!err) {
+		pthread_mutex_lock(&e->lock);
+		err = swap(e, f, t, log, d);
+		pthread_mutex_unlock(&e->lock);
+	}
+	return err;
+}
+
+/*
+ * After a failure the set is resolved again once the backoff has passed, whatever the
+ * fingerprint says; after a success, when the fingerprint moves.
+ */
+static int settle(struct exporter *e, int err, uint64_t fingerprint, struct diag *d)
+{
+	size_t len;
+
+	if (err >= 0) {
+		e->fingerprint = fingerprint;
+		e->backoff = 0;
+		e->retry_at = 0;
+		return err;
+	}
+	e->fingerprint = 0;
+	e->backoff = e->backoff ? e->backoff * 2 : RETRY_FIRST_SECONDS;
+	if (e->backoff > RETRY_MAX_SECONDS)
+		e->backoff = RETRY_MAX_SECONDS;
+	e->retry_at = now_s() + e->backoff;
+	pthread_mutex_lock(&e->lock);
+	e->failures++;
+	drop_cache(e);
+	pthread_mutex_unlock(&e->lock);
+	if (d) {
+		len = strlen(d->msg);
+		snprintf(d->msg + len, sizeof(d->msg) - len, " (trying again in %.0f s)",
+			 e->backoff);
+	}
+	return err;
+}
+
+int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
+{
+	struct fleet f = {};
+	uint64_t fp = 0;
+	int err;
+
+	if (now_s() < e->retry_at)
+		return 0;
+	if (fleet__fingerprint(e->opts.sysfs_root, e->opts.spec) == e->fingerprint && e->live)
+		return 0;
+	err = fleet__resolve(e->opts.sysfs_root, e->opts.spec, BLKIO_MAX_DEVICES, false, &f, d);
+	if (!err) {
+		err = reload(e, &f, log, d);
+		fp = fleet__fingerprint_of(&f);
+		/* Traced, nothing is pending; else what f holds that is not traced live. */
+		if (err < 0 || e->nr_pending)
+			set_pending(e, &f);
+	}
+	fleet__free(&f);
+	return settle(e, err, fp, d);
+}
+
+void exporter__rescan(struct exporter *e)
+{
+	e->fingerprint = 0;
+	e->backoff = 0;
+	e->retry_at = 0;
 }
 
 const char *exporter__describe(struct exporter *e, char *buf, size_t len)
@@ -380,6 +538,7 @@ void exporter__close(struct exporter *e)
 		return;
 	tracer__close(e->t);
 	set_devices(e, NULL, 0, NULL);
+	free(e->pending);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

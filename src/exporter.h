@@ -6,10 +6,19 @@
  * programs never wait for.
  *
  * Disks that come and go: exporter__refresh compares a fingerprint of what DEVS names
- * (fleet.h) and, when it changed, loads programs for the new set, then swaps them in. A
- * disk traced before and after keeps counting from where it was (its figures are carried
- * over), so its counters never go back; I/O in the moment of the swap (the attach of
- * the new programs) is not counted, and requests in flight then complete untracked.
+ * (fleet.h) with that of the set last resolved and, when they differ, loads programs for
+ * the new set, then swaps them in. A disk traced the same way before and after keeps
+ * counting from where it was (its figures are carried over), so its counters never go
+ * back; a disk new, moved or resized starts at 0 with a new _created. I/O in the moment
+ * of the swap (the attach of the new programs) is not counted, and requests in flight
+ * then complete untracked.
+ *
+ * A reload that fails (resolving, loading, attaching: EMFILE, ENOMEM...) changes nothing
+ * that works: the old programs keep counting (attached again if the new ones could not
+ * attach), the failure is counted and said, and the set is resolved again after a
+ * backoff (1 s, doubled up to 64 s) whatever the fingerprint says. Until then the
+ * exposition says which figures are not live: blktrace_bench_up 0 for a disk whose
+ * programs are not attached, or that is named but not traced yet.
  *
  * Thread safety: exporter__render may be called from one thread (the HTTP server's)
  * while another calls exporter__refresh and exporter__render (the command's); each
@@ -52,10 +61,14 @@ struct exposition {
  */
 int exporter__open(const struct exporter_opts *opts, struct exporter **out, struct diag *d);
 /*
- * Has the set of disks changed? Then reload. 1 when it did, 0 when nothing changed, or a
- * negative errno with d (the old set keeps being traced). What changed is said on log.
+ * Has the set of disks changed, or is a failed reload due again? Then reload. 1 when
+ * what is traced changed, 0 when nothing did (or the backoff is not over), or a negative
+ * errno with d, which ends in when it is tried again (the old set keeps being traced).
+ * What changed is said on log.
  */
 int exporter__refresh(struct exporter *e, FILE *log, struct diag *d);
+/* Resolve the disks again at the next exporter__refresh, backoff or not (SIGHUP). */
+void exporter__rescan(struct exporter *e);
 /* The exposition in fmt, fresh or at most fresh_seconds old. 0 or -errno. */
 int exporter__render(struct exporter *e, enum om_format fmt, struct exposition **out);
 /* Drop one reference; the last frees it. NULL is fine. */

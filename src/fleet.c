@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* What `--trace DEVS` names: one disk, a list, or every disk; see fleet.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,58 +183,118 @@ int fleet__check_disjoint(const struct device *const *devs, size_t n, struct dia
 	return 0;
 }
 
-/* FNV-1a: a fingerprint, not a security boundary. */
-static uint64_t fnv(uint64_t h, const char *s)
+bool fleet__same_device(const struct device *a, const struct device *b)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ ';') * 0x100000001b3ULL;
+	unsigned int i;
+
+	if (strcmp(fleet__name(a), fleet__name(b)) || a->major != b->major ||
+	    a->minor != b->minor || a->part_major != b->part_major ||
+	    a->part_minor != b->part_minor || a->part_start != b->part_start ||
+	    a->part_sectors != b->part_sectors || a->nr_paths != b->nr_paths)
+		return false;
+	for (i = 0; i < a->nr_paths; i++)
+		if (strcmp(a->paths[i].name, b->paths[i].name))
+			return false;
+	return true;
 }
 
-/* A disk's directory by name: its name, dev and whether its size is above 0. */
-static uint64_t fingerprint_dir(uint64_t h, const char *dir)
+/* FNV-1a: a fingerprint, not a security boundary. */
+static uint64_t fnv(const char *s)
 {
-	char buf[64];
+	uint64_t h = 0xcbf29ce484222325ULL;
 
-	h = fnv(h, sysfs__base_name(dir));
-	h = fnv(h, sysfs__read_attr(dir, "dev", buf, sizeof(buf)) ? "-" : buf);
-	return fnv(h, sysfs__read_attr(dir, "size", buf, sizeof(buf)) || !strcmp(buf, "0") ? "0"
-											   : "1");
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * One device as its programs would trace it: its name, its disk's number, a partition's
+ * own number and sectors, whether the disk has a medium. The fingerprint adds these up,
+ * so that the order they are found in does not count.
+ */
+static uint64_t device_key(const char *name, unsigned int maj, unsigned int min,
+			   const struct device *part, bool medium)
+{
+	char key[NAME_MAX + 128];
+
+	snprintf(key, sizeof(key), "%s %u:%u %u:%u %" PRIu64 "+%" PRIu64 " %d", name, maj, min,
+		 part ? part->part_major : 0, part ? part->part_minor : 0,
+		 part ? part->part_start : 0, part ? part->part_sectors : 0, medium);
+	return fnv(key);
+}
+
+/* A hidden NVMe path disk, which its head's device traces along. */
+static uint64_t path_key(const char *name)
+{
+	char key[NAME_MAX + 8];
+
+	snprintf(key, sizeof(key), "path %s", name);
+	return fnv(key);
+}
+
+/* 0 stands for "no fingerprint" (exporter.h): never one. */
+static uint64_t nonzero(uint64_t h)
+{
+	return h ? h : 1;
+}
+
+uint64_t fleet__fingerprint_of(const struct fleet *f)
+{
+	uint64_t h = 0;
+	size_t i, k;
+
+	for (i = 0; i < f->n; i++) {
+		const struct device *dev = &f->devs[i];
+
+		h += device_key(fleet__name(dev), dev->major, dev->minor, dev,
+				dev->size_sectors > 0);
+		for (k = 0; k < dev->nr_paths; k++)
+			h += path_key(dev->paths[k].name);
+	}
+	return nonzero(h);
+}
+
+/*
+ * What `all` would resolve to, from a file or two per disk: a disk without dev is a
+ * hidden path (its head traces it), one of size 0 has no medium and is left out.
+ */
+static uint64_t fingerprint_all(const char *root)
+{
+	char dir[PATH_MAX], disk[PATH_MAX];
+	unsigned int maj, min;
+	struct dirent **ents;
+	uint64_t h = 0, size;
+	int n, i;
+
+	if (sysfs__join(dir, sizeof(dir), root, "block"))
+		return nonzero(h);
+	n = sysfs__scan(dir, &ents);
+	for (i = 0; i < n; i++) {
+		if (sysfs__join(disk, sizeof(disk), dir, ents[i]->d_name))
+			continue;
+		if (!sysfs__exists(disk, "dev", false))
+			h += path_key(ents[i]->d_name);
+		else if (!sysfs__read_devnum(disk, &maj, &min) &&
+			 !sysfs__read_u64(disk, "size", &size) && size)
+			h += device_key(ents[i]->d_name, maj, min, NULL, true);
+	}
+	if (n >= 0)
+		sysfs__scan_free(ents, n);
+	return nonzero(h);
 }
 
 uint64_t fleet__fingerprint(const char *sysfs_root, const char *spec)
 {
-	char root[PATH_MAX], dir[PATH_MAX], *list, *tok, *save = NULL;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	struct dirent **ents;
-	int n, i;
+	struct fleet f;
+	uint64_t h;
 
-	if (!realpath(sysfs_root, root))
-		return 0;
-	if (strcmp(spec, "all")) {
-		/* A list is short: what each entry resolves to, if anything. */
-		list = strdup(spec);
-		for (tok = list ? strtok_r(list, ",", &save) : NULL; tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			struct device dev;
-
-			h = fnv(h, tok);
-			if (!device__resolve(root, tok, &dev, NULL))
-				h = fingerprint_dir(h, dev.sysfs_path);
-		}
-		free(list);
-		return h;
-	}
-	if (sysfs__join(dir, sizeof(dir), root, "block"))
-		return 0;
-	n = sysfs__scan(dir, &ents);
-	for (i = 0; i < n; i++) {
-		char disk[PATH_MAX];
-
-		if (!sysfs__join(disk, sizeof(disk), dir, ents[i]->d_name))
-			h = fingerprint_dir(h, disk);
-	}
-	if (n >= 0)
-		sysfs__scan_free(ents, n);
+	if (!strcmp(spec, "all"))
+		return fingerprint_all(sysfs_root);
+	/* A list is short: what it resolves to now, read as a reload would read it. */
+	if (fleet__resolve(sysfs_root, spec, SIZE_MAX, false, &f, NULL))
+		return 1;
+	h = fleet__fingerprint_of(&f);
+	fleet__free(&f);
 	return h;
 }

@@ -44,11 +44,23 @@ void fleet__free(struct fleet *f);
 int fleet__check_disjoint(const struct device *const *devs, size_t n, struct diag *d);
 
 /*
- * A cheap fingerprint of what DEVS names now (the disks' names, numbers and whether they
- * have a medium), for a service that watches for disks that come and go: when it
- * changes, resolve again. Reads a file or two per disk, not the whole model.
+ * Fingerprints for a service that watches for disks that come and go: what DEVS names
+ * now, read cheaply (a file or two per disk for `all`; a list is resolved), and what a
+ * resolved fleet holds. They agree when the fleet is what DEVS resolves to now, and
+ * count what the programs trace by: each device's name, its disk's number, a named
+ * partition's own number, start and size, whether the disk has a medium, the hidden
+ * paths of an NVMe head. Keep fleet__fingerprint_of of what was resolved: a disk that
+ * came or went while it was being resolved then still differs, and is resolved again.
+ * Never 0.
  */
 uint64_t fleet__fingerprint(const char *sysfs_root, const char *spec);
+uint64_t fleet__fingerprint_of(const struct fleet *f);
+
+/*
+ * Are a and b the same device traced over the same sectors (name, numbers, a
+ * partition's start and size, NVMe paths)? Then programs for one trace the other.
+ */
+bool fleet__same_device(const struct device *a, const struct device *b);
 
 /* The name a traced device goes by: the partition when one was named, else the disk. */
 const char *fleet__name(const struct device *dev);

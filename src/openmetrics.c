@@ -128,6 +128,24 @@ static void sample_double(struct om *m, const char *name, const char *suffix,
 	fprintf(m->f, "} %.15g\n", v);
 }
 
+/* OpenMetrics: when a counter or histogram began counting, right after its samples. */
+static void sample_created(struct om *m, const char *name, const struct device *dev,
+			   const char *key, const char *value, double at)
+{
+	if (m->fmt != OM_OPENMETRICS_1 || at <= 0)
+		return;
+	series(m, name, "_created", dev, key, value);
+	fprintf(m->f, "} %.3f\n", at);
+}
+
+/* A disk's counter: NAME_total, and its _created. */
+static void counter(struct om *m, const char *name, const struct om_disk *disk, const char *key,
+		    const char *value, uint64_t v)
+{
+	sample_u64(m, name, "_total", disk->dev, key, value, v);
+	sample_created(m, name, disk->dev, key, value, disk->created);
+}
+
 /* Counters of one disk and operation. */
 static void per_op_counters(struct om *m, const struct om_disk *disks, size_t n)
 {
@@ -137,13 +155,13 @@ static void per_op_counters(struct om *m, const struct om_disk *disks, size_t n)
 	       "Requests issued to the device (bios of a bio-based device), per operation.");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < BLKIO_NR_OPS; k++)
-			sample_u64(m, "requests", "_total", disks[i].dev, "op", blkio_op_names[k],
-				   disks[i].b->c.requests[k]);
+			counter(m, "requests", &disks[i], "op", blkio_op_names[k],
+				disks[i].b->c.requests[k]);
 	family(m, "bytes", "counter", "bytes", "Bytes of the issued requests, per operation.");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < BLKIO_NR_OPS; k++)
-			sample_u64(m, "bytes", "_total", disks[i].dev, "op", blkio_op_names[k],
-				   disks[i].b->c.bytes[k]);
+			counter(m, "bytes", &disks[i], "op", blkio_op_names[k],
+				disks[i].b->c.bytes[k]);
 }
 
 /* The counters with no label of their own: name, help, field of struct blkio_counters. */
@@ -186,8 +204,8 @@ static void disk_counter_families(struct om *m, const struct om_disk *disks, siz
 	for (k = 0; k < sizeof(disk_counters) / sizeof(disk_counters[0]); k++) {
 		family(m, disk_counters[k].name, "counter", NULL, disk_counters[k].help);
 		for (i = 0; i < n; i++)
-			sample_u64(m, disk_counters[k].name, "_total", disks[i].dev, NULL, NULL,
-				   counter_at(&disks[i].b->c, disk_counters[k].offset));
+			counter(m, disk_counters[k].name, &disks[i], NULL, NULL,
+				counter_at(&disks[i].b->c, disk_counters[k].offset));
 	}
 	family(m, "lost_events", "counter", NULL,
 	       "Events the tracer could not account: --snoop records the ring buffer had no room "
@@ -195,8 +213,8 @@ static void disk_counter_families(struct om *m, const struct om_disk *disks, siz
 	       "table (slot_overflow).");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < sizeof(lost) / sizeof(lost[0]); k++)
-			sample_u64(m, "lost_events", "_total", disks[i].dev, "kind", lost[k].kind,
-				   counter_at(&disks[i].b->c, lost[k].offset));
+			counter(m, "lost_events", &disks[i], "kind", lost[k].kind,
+				counter_at(&disks[i].b->c, lost[k].offset));
 }
 
 static const char *const limit_names[OM_NR_LIMITS] = { "max_sectors_kb", "max_segments" };
@@ -208,14 +226,13 @@ static void bound_families(struct om *m, const struct om_disk *disks, size_t n)
 	family(m, "data_requests", "counter", NULL,
 	       "Read and write requests with a payload: what the limit-bound shares are of.");
 	for (i = 0; i < n; i++)
-		sample_u64(m, "data_requests", "_total", disks[i].dev, NULL, NULL,
-			   disks[i].data_requests);
+		counter(m, "data_requests", &disks[i], NULL, NULL, disks[i].data_requests);
 	family(m, "limit_bound_requests", "counter", NULL,
 	       "Data requests that reached a queue limit (the limit in force when they ran).");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < OM_NR_LIMITS; k++)
-			sample_u64(m, "limit_bound_requests", "_total", disks[i].dev, "limit",
-				   limit_names[k], disks[i].bound[k]);
+			counter(m, "limit_bound_requests", &disks[i], "limit", limit_names[k],
+				disks[i].bound[k]);
 	family(m, "limit_bound_ratio", "gauge", NULL,
 	       "Share of the data requests since the exporter started that reached a queue "
 	       "limit (the findings' limit-bound shares).");
@@ -302,6 +319,21 @@ static void xen_families(struct om *m, const struct om_disk *disks, size_t n)
 	}
 }
 
+static void up_family(struct om *m, const struct om_disk *disks, size_t n,
+		      const struct om_self *self)
+{
+	size_t i;
+
+	family(m, "up", "gauge", NULL,
+	       "1 while the device's figures are live; 0 when a reload failed and left its "
+	       "programs detached (its figures stand still) or not loaded yet (it has no "
+	       "other series). A failed reload is tried again with a backoff.");
+	for (i = 0; i < n; i++)
+		sample_u64(m, "up", "", disks[i].dev, NULL, NULL, disks[i].live);
+	for (i = 0; i < self->nr_untraced; i++)
+		sample_u64(m, "up", "", &self->untraced[i], NULL, NULL, 0);
+}
+
 static void gauge_families(struct om *m, const struct om_disk *disks, size_t n)
 {
 	size_t i;
@@ -363,8 +395,9 @@ static void hist_le(struct om *m, const struct om_hist *x, const struct device *
 	fprintf(m->f, ",le=\"%s\"} %" PRIu64 "\n", v, count);
 }
 
-static void histogram(struct om *m, const struct om_hist *x, const struct device *dev)
+static void histogram(struct om *m, const struct om_hist *x, const struct om_disk *disk)
 {
+	const struct device *dev = disk->dev;
 	unsigned int i = 0, nb = hist_nr_buckets(x->kind);
 	uint64_t cum = 0, total = hist_total(x->h, nb);
 	size_t e;
@@ -386,6 +419,7 @@ static void histogram(struct om *m, const struct om_hist *x, const struct device
 	else
 		sample_u64(m, x->name, "_sum", dev, x->key, x->value, x->sum);
 	sample_u64(m, x->name, "_count", dev, x->key, x->value, total);
+	sample_created(m, x->name, dev, x->key, x->value, disk->created);
 }
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -410,7 +444,7 @@ static void count_histogram(struct om *m, const struct om_disk *disks, size_t n,
 				     .sum = segs ? disks[i].b->c.sum_segments
 						 : disks[i].b->c.sum_depth };
 
-		histogram(m, &x, disks[i].dev);
+		histogram(m, &x, &disks[i]);
 	}
 }
 
@@ -436,7 +470,7 @@ static void size_histograms(struct om *m, const struct om_disk *disks, size_t n)
 			x.sum = k < BLKIO_SIZE_OTHER
 					? c->bytes[k]
 					: c->bytes[BLKIO_OP_DISCARD] + c->bytes[BLKIO_OP_OTHER];
-			histogram(m, &x, disks[i].dev);
+			histogram(m, &x, &disks[i]);
 		}
 	}
 	count_histogram(m, disks, n, BLKIO_COUNT_SEGMENTS);
@@ -461,12 +495,27 @@ static void latency_histograms(struct om *m, const struct om_disk *disks, size_t
 					     .key = "kind",
 					     .value = kinds[k],
 					     .sum_secs = disks[i].b->c.sum_ns[k] / 1e9 };
-			histogram(m, &x, disks[i].dev);
+			histogram(m, &x, &disks[i]);
 		}
 }
 
-static void self_families(struct om *m, size_t n, const struct om_self *self)
+/* A counter of the exporter's own, and when it began. */
+static void self_counter(struct om *m, const char *name, const char *help, uint64_t v,
+			 const struct om_self *self)
 {
+	family(m, name, "counter", NULL, help);
+	fprintf(m->f, PREFIX "%s_total %" PRIu64 "\n", name, v);
+	if (m->fmt == OM_OPENMETRICS_1 && self->created > 0)
+		fprintf(m->f, PREFIX "%s_created %.3f\n", name, self->created);
+}
+
+static void self_families(struct om *m, const struct om_disk *disks, size_t n,
+			  const struct om_self *self)
+{
+	size_t i, live = 0;
+
+	for (i = 0; i < n; i++)
+		live += disks[i].live;
 	family(m, "build", "info", NULL,
 	       "The exporter: its version and the BPF program flavour in use.");
 	fprintf(m->f, PREFIX "build_info{version=\"");
@@ -474,15 +523,22 @@ static void self_families(struct om *m, size_t n, const struct om_self *self)
 	fprintf(m->f, "\",flavour=\"");
 	put_escaped(m->f, self->flavour);
 	fprintf(m->f, "\"} 1\n");
-	family(m, "traced_devices", "gauge", NULL, "Devices traced now.");
-	fprintf(m->f, PREFIX "traced_devices %zu\n", n);
-	family(m, "tracer_reloads", "counter", NULL,
-	       "Times the BPF programs were reloaded for a disk that came or went.");
-	fprintf(m->f, PREFIX "tracer_reloads_total %" PRIu64 "\n", self->reloads);
-	family(m, "tracer_skipped_runs", "counter", NULL,
-	       "Runs of the BPF programs the kernel skipped (a tracepoint hit while the same "
-	       "program ran on that CPU), any disk's: the counts may fall short by as many.");
-	fprintf(m->f, PREFIX "tracer_skipped_runs_total %" PRIu64 "\n", self->skipped);
+	family(m, "traced_devices", "gauge", NULL,
+	       "Devices traced now, their programs attached (blktrace_bench_up 1).");
+	fprintf(m->f, PREFIX "traced_devices %zu\n", live);
+	self_counter(m, "tracer_reloads",
+		     "Times the BPF programs were reloaded for a disk that came, went, moved or "
+		     "was resized.",
+		     self->reloads, self);
+	self_counter(m, "tracer_reload_failures",
+		     "Reloads that failed (each said on stderr), every one tried again with a "
+		     "backoff.",
+		     self->reload_failures, self);
+	self_counter(m, "tracer_skipped_runs",
+		     "Runs of the BPF programs the kernel skipped (a tracepoint hit while the "
+		     "same program ran on that CPU), any disk's: the counts may fall short by as "
+		     "many.",
+		     self->skipped, self);
 }
 
 int openmetrics__write(FILE *f, enum om_format fmt, const struct om_disk *disks, size_t n,
@@ -493,10 +549,11 @@ int openmetrics__write(FILE *f, enum om_format fmt, const struct om_disk *disks,
 	per_op_counters(&m, disks, n);
 	disk_counter_families(&m, disks, n);
 	bound_families(&m, disks, n);
+	up_family(&m, disks, n, self);
 	gauge_families(&m, disks, n);
 	size_histograms(&m, disks, n);
 	latency_histograms(&m, disks, n);
-	self_families(&m, n, self);
+	self_families(&m, disks, n, self);
 	if (fmt == OM_OPENMETRICS_1)
 		fputs("# EOF\n", f);
 	if (fflush(f) || ferror(f))

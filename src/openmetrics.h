@@ -10,12 +10,16 @@
  *   counters    requests_total{op}, bytes_total{op}, bio_merges, request_merges, splits,
  *               requeues, errors, completions, untracked_completions, lost_events{kind},
  *               data_requests, limit_bound_requests{limit}
- *   gauges      in_flight, limit_max_sectors_bytes, limit_max_hw_sectors_bytes,
- *               limit_max_segments, limit_max_segment_size_bytes, max_request_bytes{limit},
+ *   gauges      up (1: the figures are live; 0: a failed reload left them standing, or
+ *               the device is not traced yet), in_flight, limit_max_sectors_bytes,
+ *               limit_max_hw_sectors_bytes, limit_max_segments,
+ *               limit_max_segment_size_bytes, max_request_bytes{limit},
  *               xen_blkfront_{segments,indirect_descriptors,max_indirect_segments,
  *               backend_limited}, limit_bound_ratio{limit}, device_info
  *   histograms  request_bytes{op}, request_segments, queue_depth, latency_seconds{kind}
- * every name prefixed blktrace_bench_. The `le` edges of the size, segment and depth
+ * every name prefixed blktrace_bench_. In OpenMetrics each counter and histogram has its
+ * _created (when its counting began: a device that comes back, moves or is resized
+ * starts again at 0, and says so). The `le` edges of the size, segment and depth
  * histograms are edges of the kernel-side histograms (bpf/hist.h), so every bucket count
  * is exact: a size edge E is written le="E-1" (requests are whole bytes: "at most E-1" is
  * "below E"), so that requests of exactly 44 KiB, 128 KiB or 1 MiB sit alone in the
@@ -26,6 +30,7 @@
 #ifndef BLKTRACE_BENCH_OPENMETRICS_H
 #define BLKTRACE_BENCH_OPENMETRICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "device.h"
@@ -46,18 +51,24 @@ enum om_limit {
 /* One traced disk as the exposition sees it. */
 struct om_disk {
 	const struct device *dev;     /* names, driver, limits, xen-blkfront state */
-	const struct block_stats *b;  /* cumulative since the exporter started */
+	const struct block_stats *b;  /* cumulative since created */
 	long long in_flight;	      /* requests in flight now */
 	uint64_t data_requests;	      /* read/write requests with a payload, cumulative */
 	uint64_t bound[OM_NR_LIMITS]; /* of those, at each limit (limits as they were then) */
+	bool live;		      /* its programs are attached: the figures move */
+	double created;		      /* when its counters began, Unix seconds; 0: unsaid */
 };
 
 /* About the exporter itself. */
 struct om_self {
 	const char *version;
-	const char *flavour; /* "tp_btf", "raw_tp" */
-	uint64_t reloads;    /* programs reloaded for disks that came or went */
-	uint64_t skipped;    /* runs of them the kernel skipped, reloads included */
+	const char *flavour;	       /* "tp_btf", "raw_tp" */
+	uint64_t reloads;	       /* programs reloaded for disks that came or went */
+	uint64_t skipped;	       /* runs of them the kernel skipped, reloads included */
+	uint64_t reload_failures;      /* reloads that failed (each tried again) */
+	double created;		       /* when the exporter started, Unix seconds; 0: unsaid */
+	const struct device *untraced; /* named but not traced: their reload failed */
+	size_t nr_untraced;
 };
 
 /* The content type of a format, for the HTTP response. */

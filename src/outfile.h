@@ -53,8 +53,9 @@ int outfile__open(struct outfile *of, const char *what, const char *path,
 		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d);
 /*
  * For a caller that checked the directory itself and holds it open (apply below its
- * root): the file name in dirfd, shown as shown, replaced by renameat in dirfd, never
- * reached by a path. 0, or -errno with d (a runtime failure).
+ * root, serve's --textfile, the sweep across reboots' state): the file name in dirfd,
+ * shown as shown, replaced by renameat in dirfd, never reached by a path. 0, or -errno
+ * with d (a runtime failure).
  */
 int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char *name,
 		     const char *shown, struct diag *d);

@@ -5,10 +5,16 @@
 #include "stop_signals.h"
 
 volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t reread_signal;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_reread(int sig)
+{
+	reread_signal = sig;
 }
 
 /*
@@ -36,6 +42,17 @@ void stop_signals__catch(void)
 			continue;
 		sigaction(stop_signals[i], &sa, NULL);
 	}
+}
+
+void stop_signals__catch_service(void)
+{
+	struct sigaction sa = { .sa_handler = on_reread }, old;
+
+	stop_signals__catch();
+	sigemptyset(&sa.sa_mask);
+	if (!sigaction(SIGHUP, NULL, &old) && old.sa_handler == on_signal)
+		sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 void stop_signals__block(sigset_t *old)

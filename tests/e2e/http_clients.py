@@ -10,6 +10,12 @@ judges them. Every loop is bounded in count and time.
                          scrapes go on: scrapes ok, the slowest scrape, clients cut off
   storm PORT N           N connections at once, each sending a GET: 200s, refused, hung
   scrapes PORT N         N scrapes over one keep-alive connection: ok, bytes of the last
+  loris PORT N SECS GAP  N clients sending one byte of a request every GAP seconds for
+                         SECS, a scrape every half second meanwhile (3 s to answer):
+                         scrapes, scrapes ok, the slowest, when the server cut the last
+                         client (-1: some never were)
+  overlimit PORT N       N idle connections, then one more at once: closed how soon (or
+                         "hung" after 3 s); half a second later a scrape: its status
 """
 import http.client
 import resource
@@ -55,8 +61,8 @@ def huge(port, size):
     print("status=" + one_shot(port, req))
 
 
-def request(port, method, path):
-    c = http.client.HTTPConnection(HOST, port, timeout=5)
+def request(port, method, path, timeout=5):
+    c = http.client.HTTPConnection(HOST, port, timeout=timeout)
     c.request(method, path, body=b"x" if method in ("POST", "PUT") else None)
     r = c.getresponse()
     body = r.read()
@@ -84,6 +90,17 @@ def scrape_once(port):
     return status, time.monotonic() - t0
 
 
+def dribble(socks, byte, cut, t0):
+    """One byte more of a request on each client not cut yet; when each was, into cut."""
+    for i, s in enumerate(socks):
+        if i in cut:
+            continue
+        try:
+            s.send(byte)
+        except OSError:
+            cut[i] = time.monotonic() - t0
+
+
 def slow(port, n, secs):
     socks = []
     for _ in range(n):
@@ -93,15 +110,9 @@ def slow(port, n, secs):
     ok = 0
     worst = 0.0
     pos = 0
-    cut = set()
+    cut = {}
     while time.monotonic() < end:
-        for i, s in enumerate(socks):
-            if i in cut:
-                continue
-            try:
-                s.send(req[pos:pos + 1])
-            except OSError:
-                cut.add(i)
+        dribble(socks, req[pos:pos + 1], cut, end)
         pos += 1
         status, took = scrape_once(port)
         ok += status == 200
@@ -183,6 +194,76 @@ def scrapes(port, n):
     print(f"ok={ok} bytes={size}")
 
 
+def scrape_within(port, timeout):
+    t0 = time.monotonic()
+    try:
+        status, _, _ = request(port, "GET", "/metrics", timeout)
+    except (OSError, http.client.HTTPException):
+        status = 0
+    return status, time.monotonic() - t0
+
+
+def loris(port, n, secs, gap):
+    t0 = time.monotonic()
+    socks = [socket.create_connection((HOST, port), timeout=5) for _ in range(n)]
+    req = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 10000
+    cut_at = {}
+    pos = 0
+    next_byte = t0
+    scrapes = ok = 0
+    worst = 0.0
+    while time.monotonic() < t0 + secs:
+        if time.monotonic() >= next_byte:
+            dribble(socks, req[pos:pos + 1], cut_at, t0)
+            pos += 1
+            next_byte += gap
+        # A client the server closed reads EOF (or a reset) at once.
+        for i, s in enumerate(socks):
+            if i in cut_at:
+                continue
+            s.setblocking(False)
+            try:
+                if s.recv(1) == b"":
+                    cut_at[i] = time.monotonic() - t0
+            except BlockingIOError:
+                pass
+            except OSError:
+                cut_at[i] = time.monotonic() - t0
+            s.setblocking(True)
+        if time.monotonic() - t0 >= 1:
+            status, took = scrape_within(port, 3)
+            scrapes += 1
+            ok += status == 200
+            worst = max(worst, took)
+        time.sleep(0.5)
+    for s in socks:
+        s.close()
+    last = max(cut_at.values()) if len(cut_at) == n else -1
+    print(f"scrapes={scrapes} scrapes_ok={ok} slowest_ms={int(worst * 1000)} "
+          f"cut={len(cut_at)} last_cut_s={last:.1f}")
+
+
+def overlimit(port, n):
+    socks = [socket.create_connection((HOST, port), timeout=5) for _ in range(n)]
+    t0 = time.monotonic()
+    extra = socket.create_connection((HOST, port), timeout=5)
+    extra.settimeout(3)
+    try:
+        got = extra.recv(1)
+        fate = "closed" if got == b"" else "answered"
+    except socket.timeout:
+        fate = "hung"
+    except OSError:
+        fate = "closed"
+    took = time.monotonic() - t0
+    extra.close()
+    time.sleep(0.6)
+    status, _ = scrape_within(port, 3)
+    for s in socks:
+        s.close()
+    print(f"extra={fate} extra_ms={int(took * 1000)} scrape={status}")
+
+
 def main():
     cmd, port, *rest = sys.argv[1:]
     port = int(port)
@@ -198,6 +279,10 @@ def main():
         storm(port, int(rest[0]))
     elif cmd == "scrapes":
         scrapes(port, int(rest[0]))
+    elif cmd == "loris":
+        loris(port, int(rest[0]), float(rest[1]), float(rest[2]))
+    elif cmd == "overlimit":
+        overlimit(port, int(rest[0]))
     else:
         sys.exit(f"unknown subcommand {cmd}")
 

@@ -7,6 +7,7 @@
 start_serve() {
 	local var=$1 log=$2 port
 	shift 2
+	: > "$log" # there before the wait below reads it, whichever process runs first
 	"$BB" serve --listen 127.0.0.1:0 "$@" 2> "$log" &
 	SERVE_PID=$!
 	background "$SERVE_PID"

@@ -70,6 +70,19 @@ expect_fail "--destructive with reads" 2 "--destructive is for write workloads" 
 expect_fail "--wrap without --size or --count" 2 "--wrap lets --size or --count" -- \
 	--trace "$a" --raw --rw read --wrap
 
+# --interval below its floor (10 ms): 1e-300 spun at 100% CPU for ever, deaf to SIGTERM
+# (timeout -k kills it), and 1us kept a report per microsecond in memory.
+for iv in 1e-300 1us 9ms; do
+	timeout -k 1 5 "$BB" --trace "$a" --interval "$iv" --duration 1 > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
+		grep -q -- "--interval $iv: below the floor of 10ms" "$TMP/err"; then
+		ok "--interval $iv: refused, one line ($(cat "$TMP/err"))"
+	else
+		not_ok "--interval $iv: exit $rc (want 2), stderr: $(head -2 "$TMP/err")"
+	fi
+done
+
 # What the system cannot do is a runtime failure (exit 1), what is refused bad input (2).
 expect_fail "--file in a missing directory: cannot use it" 1 \
 	"cannot use /nonexistent-dir: No such file or directory" -- \

@@ -43,6 +43,11 @@ target_up() { query_is 'up{job="blktrace-bench"}' 1; }
 wait_until 60 "Prometheus to scrape serve ($(tail -3 "$TMP/prometheus.log" | tr '\n' ' '))" target_up ||
 	{ finish; exit 1; }
 ok "Prometheus scrapes serve (up == 1)"
+# OpenMetrics with each counter's _created, the disk's own up: parsed, stored.
+wait_until 10 "the disk's up" query_is "blktrace_bench_up{device=\"$a\"}" 1 &&
+	ok "Prometheus: blktrace_bench_up of $a is 1"
+expect_cmp "Prometheus: the write counter's _created, when serve began counting" \
+	"$(query "blktrace_bench_requests_created{device=\"$a\",op=\"write\"}")" ">" 1.5e9
 
 writes="blktrace_bench_requests_total{device=\"$a\",op=\"write\"}"
 # The window opens once Prometheus has a sample of the idle disk.

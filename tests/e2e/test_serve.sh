@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # serve: /metrics against /proc/diskstats, disk by disk (two traced at once); the size
 # histogram's le edges around 44 and 128 KiB; limit-bound counters that only grow when
-# the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics);
-# disks that come and go under --trace all, the others' counts carried over; SIGTERM;
-# bad input.
+# the limit changes; OpenMetrics when asked for; the textfile (promtool check metrics),
+# written into the directory opened at start even when a user swaps the path for a link;
+# disks that come and go under --trace all, the others' counts carried over; SIGTERM
+# ends it, SIGHUP and SIGPIPE (a closed stderr) do not; a warning when listening beyond
+# loopback; bad input (host names, --interval below 1 s, a textfile directory that is a
+# link or that every user may write to).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -12,7 +15,7 @@ make_loop A 128M || { not_ok "losetup"; finish; exit 1; }
 make_loop B 64M || { not_ok "losetup"; finish; exit 1; }
 a=$(basename "$A") b=$(basename "$B")
 mkdir "$TMP/tf"
-start_serve PORT "$TMP/serve.log" --trace "$a,$b" --textfile "$TMP/tf" --interval 0.5 ||
+start_serve PORT "$TMP/serve.log" --trace "$a,$b" --textfile "$TMP/tf" --interval 1 ||
 	{ finish; exit 1; }
 ser() { echo "blktrace_bench_$1{device=\"$2\",driver=\"loop\"${3:+,$3}}"; }
 
@@ -97,6 +100,58 @@ wait "$SERVE_PID"
 expect_eq "SIGTERM: exit 0" "$?" 0
 expect_eq "SIGTERM: only the textfile in its directory" "$(ls -A "$TMP/tf")" "blktrace_bench.prom"
 
+# 5b. The textfile's directory is opened once: a user who owns the path swaps it for a
+# link to root's directory; serve keeps writing into the directory it opened.
+chmod 755 "$TMP"
+mkdir -m 755 "$TMP/pub" "$TMP/rootdir"
+chown nobody "$TMP/pub"
+setpriv --reuid=nobody --regid=nogroup --clear-groups mkdir "$TMP/pub/tf"
+start_serve PORT "$TMP/serve-tf.log" --trace "$a" --textfile "$TMP/pub/tf" --interval 1 ||
+	{ finish; exit 1; }
+wait_until 5 "the first textfile" test -s "$TMP/pub/tf/blktrace_bench.prom"
+setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c \
+	"mv '$TMP/pub/tf' '$TMP/pub/tf.old' && ln -s '$TMP/rootdir' '$TMP/pub/tf'"
+t0=$(stat -c %y "$TMP/pub/tf.old/blktrace_bench.prom")
+sleep 2.5 # two intervals
+expect_eq "a link swapped in: root's directory not written" "$(ls -A "$TMP/rootdir")" ""
+expect_true "the directory opened at start still written ($t0)" test \
+	"$(stat -c %y "$TMP/pub/tf.old/blktrace_bench.prom")" != "$t0"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+
+# 5c. SIGPIPE and SIGHUP do not end a service (systemd's Restart=on-failure would not
+# restart one that exited 0): stderr a pipe nobody reads, a SIGHUP re-reads the disks.
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BB" serve --trace "$a" --listen "127.0.0.1:$PORT" 2> >(exec head -c 0) &
+SERVE_PID=$!
+background "$SERVE_PID"
+wait_until 10 "serve on a closed stderr to answer" metric_is "$PORT" blktrace_bench_traced_devices 1 &&
+	ok "its stderr closed (SIGPIPE on its first line): serve goes on"
+kill -PIPE "$SERVE_PID"
+kill -HUP "$SERVE_PID"
+sleep 0.5
+expect_true "SIGPIPE and SIGHUP: still running, answering" metric_is "$PORT" \
+	blktrace_bench_traced_devices 1
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+expect_eq "then SIGTERM: exit 0" "$?" 0
+start_serve PORT "$TMP/serve-hup.log" --trace "$a" || { finish; exit 1; }
+kill -HUP "$SERVE_PID"
+wait_until 5 "SIGHUP said" grep -q "SIGHUP: reading the disks again" "$TMP/serve-hup.log" &&
+	ok "SIGHUP: the disks read again, said on stderr"
+expect_true "SIGHUP: still serving" metric_is "$PORT" blktrace_bench_traced_devices 1
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+
+# 5d. Beyond loopback: a warning, one line; on loopback none.
+"$BB" serve --trace "$a" --listen 0.0.0.0:0 --duration 1 2> "$TMP/any.err"
+expect_eq "--listen 0.0.0.0: exit 0" "$?" 0
+expect_true "--listen 0.0.0.0: a warning ($(head -1 "$TMP/any.err"))" grep -q \
+	"^blktrace-bench: warning: --listen 0.0.0.0: not a loopback address: /metrics answers every host" "$TMP/any.err"
+"$BB" serve --trace "$a" --listen 0:0 --duration 1 2> "$TMP/any0.err"
+expect_true "--listen 0:PORT: the same warning" grep -q "warning: --listen 0.0.0.0: not a loopback" "$TMP/any0.err"
+expect_eq "--listen 127.0.0.1: no warning" "$(grep -c warning "$TMP/serve-hup.log")" 0
+
 # 6. Disks that come and go under --trace all; a disk traced throughout keeps its count.
 start_serve PORT "$TMP/serve2.log" --trace all || { finish; exit 1; }
 dd if=/dev/zero of="$A" bs=4k count=11 oflag=direct status=none
@@ -134,8 +189,18 @@ refused() { # NAME STATUS PATTERN ARGS...
 }
 refused "--listen without a port" 2 "expected ADDR:PORT" serve --trace "$a" --listen 127.0.0.1
 refused "--listen port out of range" 2 "expected ADDR:PORT" serve --trace "$a" --listen 127.0.0.1:70000
-refused "--listen an unknown host" 2 "--listen no-such-host.invalid" serve --trace "$a" \
-	--listen no-such-host.invalid:9469
+refused "--listen an unknown host" 2 "--listen no-such-host.invalid: not a numeric address" \
+	serve --trace "$a" --listen no-such-host.invalid:9469
+refused "--listen a host name: never looked up" 2 "--listen localhost: not a numeric address" \
+	serve --trace "$a" --listen localhost:0
+refused "--interval below 1 s for the textfile" 2 "--interval 500ms: below the floor of 1s" \
+	serve --trace "$a" --textfile "$TMP/tf" --interval 500ms
+ln -s "$TMP/tf" "$TMP/tf-link"
+refused "--textfile a symbolic link" 2 "--textfile $TMP/tf-link: a symbolic link" serve \
+	--trace "$a" --textfile "$TMP/tf-link"
+mkdir -m 777 "$TMP/open"
+refused "--textfile a directory every user may write to" 2 "every user may write to it" \
+	serve --trace "$a" --textfile "$TMP/open"
 refused "--textfile a missing directory" 1 "--textfile $TMP/nodir: No such file" serve \
 	--trace "$a" --textfile "$TMP/nodir"
 refused "--textfile a file" 2 "not a directory" serve --trace "$a" --textfile "$TMP/m.txt"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # serve against bad HTTP (tests/e2e/http_clients.py, 127.0.0.1 only): garbage, huge
-# headers, methods other than GET and HEAD, slow clients, 1000 connections at once. It
-# must answer or close, never crash or stall: scrapes go on meanwhile, and the tracer
-# keeps counting exactly. Its memory stays flat over 10,000 scrapes.
+# headers, methods other than GET and HEAD, slow clients (64 of them, all it takes),
+# one connection over the limit, 1000 connections at once. It must answer or close,
+# never crash or stall: scrapes go on meanwhile, and the tracer keeps counting exactly.
+# Its memory stays flat over 10,000 scrapes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -55,6 +56,23 @@ expect_cmp "30 slow clients: no scrape took a second" "$(field "$r" slowest_ms)"
 wait_until 5 "the writes meanwhile" metric_is "$PORT" \
 	"blktrace_bench_requests_total{device=\"$a\",driver=\"loop\",op=\"write\"}" "$w" &&
 	ok "the tracer counted the writes made meanwhile exactly ($w)"
+
+# 64 clients that never finish a request, a byte every 4 s (they held every connection,
+# and every scrape hung): each scrape still answered at once (the client that waited
+# longest gives up its place), each of them cut 5 s into its request at the latest.
+r=$(python3 "$CLIENTS" loris "$PORT" 64 12 4)
+expect_eq "64 clients a byte every 4 s: every scrape answered ($r)" \
+	"$(field "$r" scrapes_ok)" "$(field "$r" scrapes)"
+expect_cmp "64 slow clients: no scrape took a second" "$(field "$r" slowest_ms)" "<" 1000
+expect_true "64 slow clients: each cut within 5 s and a tick ($(field "$r" last_cut_s) s)" \
+	awk -v t="$(field "$r" last_cut_s)" 'BEGIN { exit !(t >= 0 && t <= 7) }'
+# One over the limit, at once: closed at once, not left waiting in the listen backlog;
+# half a second later a scrape takes the place of an idle connection.
+r=$(python3 "$CLIENTS" overlimit "$PORT" 64)
+expect_eq "64 idle, one more at once: closed ($r)" "$(field "$r" extra)" closed
+expect_cmp "... at once" "$(field "$r" extra_ms)" "<" 1000
+expect_eq "then a scrape: answered" "$(field "$r" scrape)" 200
+expect_true "alive after slow and idle clients" alive
 
 # 1000 connections at once: served up to the limit, the rest closed, none left hanging.
 t0=$(date +%s%N)

@@ -255,6 +255,29 @@ static void test_cli_workload_options_need_rw(void **state)
 	}
 }
 
+/*
+ * --interval has a floor: 10 ms for passive mode's reports, 1 s for serve's textfile. Below
+ * them (1us, 1e-300) the report loop spun at 100% CPU, deaf to SIGTERM, or kept a report
+ * per microsecond in memory.
+ */
+static void test_cli_interval_floor(void **state)
+{
+	char *trace_fine[] = { "blktrace-bench", "--trace", "loop1", "--interval", "10ms", NULL };
+	char *trace_1us[] = { "blktrace-bench", "--trace", "loop1", "--interval", "1us", NULL };
+	char *trace_tiny[] = { "blktrace-bench", "--trace", "loop1", "--interval", "1e-300", NULL };
+	char *serve_fine[] = { "blktrace-bench serve", "--textfile", "d", "--interval", "1", NULL };
+	char *serve_half[] = { "blktrace-bench serve", "--textfile", "d",
+			       "--interval",	       "500ms",	     NULL };
+	struct diag d;
+
+	(void)state;
+	assert_int_equal(parse_words("trace", trace_fine, &d), 0);
+	assert_refused("trace", trace_1us, "--interval 1us: below the floor of 10ms");
+	assert_refused("trace", trace_tiny, "--interval 1e-300: below the floor of 10ms");
+	assert_int_equal(parse_words("serve", serve_fine, &d), 0);
+	assert_refused("serve", serve_half, "--interval 500ms: below the floor of 1s");
+}
+
 /* info, compare and restore take their own few options; trace's are refused by name. */
 static void test_cli_commands_refuse_others(void **state)
 {
@@ -482,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_cli_help),
 		cmocka_unit_test(test_cli_workload_options_need_rw),
 		cmocka_unit_test(test_cli_commands_refuse_others),
+		cmocka_unit_test(test_cli_interval_floor),
 		cmocka_unit_test(test_cli_every_option),
 	};
 

@@ -184,12 +184,124 @@ static void test_fingerprint(void **state)
 	assert_int_equal(test_remove_tree(dir), 0);
 }
 
+/* A copy of fixture name in a new directory dir (mkdtemp's template). */
+static void copy_tree(const char *name, char *dir)
+{
+	char cmd[PATH_MAX * 2 + 64];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/%s/.' '%s/'", fixtures, name, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void write_file(const char *dir, const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The cheap fingerprint of what spec names in root, and that of what it resolves to. */
+static void fingerprints(const char *root, const char *spec, uint64_t *cheap, uint64_t *of)
+{
+	struct diag d = {};
+	struct fleet f;
+
+	if (fleet__resolve(root, spec, 64, false, &f, &d))
+		fail_msg("%s in %s: %s", spec, root, d.msg);
+	*cheap = fleet__fingerprint(root, spec);
+	*of = fleet__fingerprint_of(&f);
+	fleet__free(&f);
+}
+
+/*
+ * What serve keeps is the fingerprint of what it resolved: on every tree, for every kind
+ * of DEVS, it is the one read cheaply while nothing changes (else serve would resolve
+ * every second), and it differs from it while a disk is half made (in /sys/block with
+ * dev and size, its queue/ not there yet: add_disk's order), so the disk is resolved
+ * again until it is whole, not given up for good.
+ */
+static void test_fingerprint_of_what_resolved(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "loop", "all" },
+		{ "loop", "loop0,loop1" },
+		{ "nvme-multipath", "all" },
+		{ "dm", "all" },
+		{ "dm", "vdc,vda,254:48" },
+		{ "xen-seg11", "xvda1" },
+		{ "xen-seg11", "xvda1,nosuch" },
+	};
+	char dir[] = "/tmp/blktrace-bench-fleet.XXXXXX", queue[PATH_MAX], away[PATH_MAX + 8];
+	uint64_t cheap, of, before;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fingerprints(tree(cases[i][0]), cases[i][1], &cheap, &of);
+		if (cheap != of)
+			fail_msg("%s in %s: %#llx read, %#llx resolved", cases[i][1], cases[i][0],
+				 (unsigned long long)cheap, (unsigned long long)of);
+	}
+	copy_tree("loop", dir);
+	fingerprints(dir, "all", &cheap, &before);
+	snprintf(queue, sizeof(queue), "%s/devices/virtual/block/loop0/queue", dir);
+	snprintf(away, sizeof(away), "%s.away", queue);
+	assert_int_equal(rename(queue, away), 0);
+	fingerprints(dir, "all", &cheap, &of);
+	assert_int_equal(cheap, before);
+	assert_int_not_equal(cheap, of);
+	assert_int_equal(rename(away, queue), 0);
+	fingerprints(dir, "all", &cheap, &of);
+	assert_int_equal(cheap, of);
+	assert_int_equal(test_remove_tree(dir), 0);
+}
+
+/*
+ * A partition traced by its sector range: moved or resized (sfdisk --no-reread, partx
+ * -u), the programs must be reloaded, so the fingerprint moves; it used to be the parent
+ * disk's, which did not.
+ */
+static void test_fingerprint_partition_range(void **state)
+{
+	static const char part[] = "devices/vbd-51712/block/xvda/xvda1";
+	char dir[] = "/tmp/blktrace-bench-fleet.XXXXXX", rel[128];
+	uint64_t one, moved, resized, other;
+
+	(void)state;
+	copy_tree("xen-seg11", dir);
+	one = fleet__fingerprint(dir, "xvda1");
+	snprintf(rel, sizeof(rel), "%s/start", part);
+	write_file(dir, rel, "4096\n");
+	moved = fleet__fingerprint(dir, "xvda1");
+	assert_int_not_equal(one, moved);
+	snprintf(rel, sizeof(rel), "%s/size", part);
+	write_file(dir, rel, "999\n");
+	resized = fleet__fingerprint(dir, "xvda1");
+	assert_int_not_equal(moved, resized);
+	/* Its own dev_t, re-created under another number. */
+	snprintf(rel, sizeof(rel), "%s/dev", part);
+	write_file(dir, rel, "259:7\n");
+	other = fleet__fingerprint(dir, "xvda1");
+	assert_int_not_equal(resized, other);
+	assert_int_equal(test_remove_tree(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_several),	    cmocka_unit_test(test_all),
-		cmocka_unit_test(test_list),	    cmocka_unit_test(test_disjoint),
+		cmocka_unit_test(test_several),
+		cmocka_unit_test(test_all),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_disjoint),
 		cmocka_unit_test(test_fingerprint),
+		cmocka_unit_test(test_fingerprint_partition_range),
+		cmocka_unit_test(test_fingerprint_of_what_resolved),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

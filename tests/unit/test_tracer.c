@@ -60,6 +60,36 @@ static void test_needs_root_without_caps(void **state)
 	has(buf, "tp_btf flavour: Operation not permitted");
 }
 
+/*
+ * Out of file descriptors or memory, the programs verified fine: their log is no
+ * rejection, and nothing is a bug to report (a reload of serve at its open file limit
+ * said so, with the log of programs that had verified).
+ */
+static void test_out_of_a_resource(void **state)
+{
+	struct bpf_load_failure f[2] = {
+		{ -EMFILE, "tp_btf_rq_issue", "\n    processed 120 insns (limit 1000000)" },
+		{ -EMFILE, "", "" },
+	};
+	char buf[1024];
+
+	(void)state;
+	bpf_load__error(buf, sizeof(buf), f, true, "6.18.0");
+	has(buf, "cannot load the BPF programs: Too many open files: each BPF map, program and "
+		 "link takes a file descriptor: raise the open file limit (ulimit -n");
+	assert_null(strstr(buf, "bug"));
+	assert_null(strstr(buf, "verifier"));
+	assert_null(strchr(buf, '\n'));
+	/* Whichever flavour ran out, and without the capabilities too. */
+	f[0] = (struct bpf_load_failure){ -EACCES, "tp_btf_split", "\n    invalid access" };
+	f[1] = (struct bpf_load_failure){ -ENOMEM, "", "" };
+	bpf_load__error(buf, sizeof(buf), f, true, "5.10.0");
+	has(buf, "Cannot allocate memory: the kernel had no memory for the BPF maps");
+	f[0].err = -ENFILE;
+	bpf_load__error(buf, sizeof(buf), f, false, "5.10.0");
+	has(buf, "Too many open files in system: each BPF map");
+}
+
 static void test_only_the_flavours_tried(void **state)
 {
 	struct bpf_load_failure f[2] = { { 0, "", "" }, { -EACCES, "raw_tp_split", "" } };
@@ -194,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verifier_rejection_as_root),
 		cmocka_unit_test(test_needs_root_without_caps),
+		cmocka_unit_test(test_out_of_a_resource),
 		cmocka_unit_test(test_only_the_flavours_tried),
 		cmocka_unit_test(test_truncates_safely),
 		cmocka_unit_test(test_name_match_ignores_bytes_after_nul),

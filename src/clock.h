@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Time in seconds as a double, and the next tick of a period: the loops of passive
+ * trace (--interval reports) and serve (the disk watch, --textfile).
+ */
+#ifndef BLKTRACE_BENCH_CLOCK_H
+#define BLKTRACE_BENCH_CLOCK_H
+
+#include <math.h>
+#include <time.h>
+
+/* CLOCK_MONOTONIC (or another clock) in seconds. */
+static inline double clock__seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The first tick of period after now, on the grid of due (a tick missed while asleep
+ * folds into the next one). Computed, never counted up tick by tick: a period far below
+ * what a double resolves at now (1e-9 s on a host up for months) still moves past now,
+ * by one step of the double at least.
+ */
+static inline double clock__next(double due, double now, double period)
+{
+	double next = due;
+
+	if (next <= now)
+		next += (floor((now - due) / period) + 1) * period;
+	if (next > now)
+		return next;
+	return now + period > now ? now + period : nextafter(now, INFINITY);
+}
+
+#endif /* BLKTRACE_BENCH_CLOCK_H */
