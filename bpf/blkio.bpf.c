@@ -558,9 +558,11 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		p->r.errors++;
 
 	slot = rq_slot(rq, mb, btf, &idx);
-	if (!slot)
+	/* Outside the slot table: said at issue (slot_overflow). No driver tag at all is a
+	 * request never issued: under an I/O scheduler, the empty pre-flush write. */
+	if (!slot && RD(btf, rq, tag) >= 0)
 		return 0;
-	issued = slot->issued;
+	issued = slot ? slot->issued : 0;
 	if (!issued) {
 		/* Allocated after we attached: never issued (an empty pre-flush write). */
 		start = RD(btf, rq, start_time_ns);

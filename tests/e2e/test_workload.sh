@@ -55,6 +55,22 @@ expect_eq "iodepth 8: requests + merges == 4096 I/Os" \
 expect_cmp "iodepth 8: max depth <= 8" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" "<=" 8
 expect_cmp "iodepth 8: max depth >= 4" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" ">=" 4
 
+# 3b. An fsync of the disk itself (blkdev_issue_flush: an empty write with REQ_PREFLUSH):
+# the flush machinery issues a flush request and completes the empty write without issuing
+# it; diskstats counts that write. With an I/O scheduler it never even gets a driver tag.
+for sched in none mq-deadline; do
+	set_sysfs "/sys/block/$a/queue/scheduler" "$sched"
+	w0=$(diskstat "$a" 5)
+	"$BB" --trace "$a" --raw --rw write --bs 1M --size 8M --fsync --destructive \
+		--json "$TMP/rawsync.json" > /dev/null 2>&1
+	expect_eq "raw fsync ($sched): writes + never issued == diskstats writes" \
+		"$(jqv "$TMP/rawsync.json" '.runs[0].block | .write.requests + .unissued')" \
+		$(($(diskstat "$a" 5) - w0))
+	expect_eq "raw fsync ($sched): the empty pre-flush write never issued" \
+		"$(jqv "$TMP/rawsync.json" .runs[0].block.unissued)" 1
+done
+set_sysfs "/sys/block/$a/queue/scheduler" none
+
 # 4. Buffered writes with --fsync on ext4: a flush, all bytes on disk, no file left.
 mkfs.ext4 -q -F "$A" || not_ok "mkfs"
 mkdir -p "$TMP/mnt"
