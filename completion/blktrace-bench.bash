@@ -71,6 +71,7 @@ _blktrace_bench()
 			--verbose"
 		[serve]="none --trace --listen --textfile --interval --duration --verbose"
 		[import]="trace --json --limits-from"
+		[resume]="none --abort"
 	)
 	local general="--help --usage --version"
 
@@ -115,7 +116,8 @@ _blktrace_bench()
 		# src/knob.c's sweepable settings; the values are the user's.
 		[[ $cur == *=* ]] && return
 		mapfile -t COMPREPLY < <(compgen -S = -W "max_sectors_kb read_ahead_kb
-			nr_requests scheduler wbt_lat_usec nomerges rq_affinity" -- "$cur")
+			nr_requests scheduler wbt_lat_usec nomerges rq_affinity
+			xen_blkfront.max_indirect_segments" -- "$cur")
 		compopt -o nospace
 		return
 		;;

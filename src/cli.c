@@ -62,6 +62,7 @@ enum {
 	OPT_TEXTFILE,
 	OPT_BLKTRACE,
 	OPT_LIMITS_FROM,
+	OPT_ABORT,
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -149,7 +150,8 @@ static const struct argp_option options[] = {
 	{ "set", OPT_SET, "[DEV:]KNOB=V1,V2,...", 0,
 	  "Sweep a queue setting (max_sectors_kb, read_ahead_kb, nr_requests, scheduler, "
 	  "wbt_lat_usec, nomerges, rq_affinity) of the traced device, or of DEV in its "
-	  "stack; restored afterwards",
+	  "stack; restored afterwards. xen_blkfront.max_indirect_segments changes only "
+	  "across a reboot: one value a boot (see resume)",
 	  1 },
 	{ "recommend", OPT_RECOMMEND, NULL, 0,
 	  "After a --set sweep, name the best value and those as good (for sizes, the smallest)",
@@ -173,6 +175,10 @@ static const struct argp_option options[] = {
 	  2 },
 	{ "undo", OPT_UNDO, NULL, 0, "apply: remove exactly the files apply wrote", 2 },
 	{ "root", OPT_ROOT, "DIR", 0, "apply: write below DIR instead of / (an image, a test)", 2 },
+	{ "abort", OPT_ABORT, NULL, 0,
+	  "resume: give up the sweep across reboots, its original setting back for the next "
+	  "boot",
+	  2 },
 	/* argp's own --help would print nothing under ARGP_NO_ERRS (see cli_parse). */
 	{ "help", OPT_HELP, NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -269,6 +275,7 @@ static const struct {
 	{ OPT_APPLY, offsetof(struct options, apply) },
 	{ OPT_DRY_RUN, offsetof(struct options, dry_run) },
 	{ OPT_UNDO, offsetof(struct options, undo) },
+	{ OPT_ABORT, offsetof(struct options, abort) },
 };
 
 /* Options whose argument is kept as given (argv outlives the options). */
@@ -609,16 +616,17 @@ enum {
 	M_VERIFY = 1 << 10,
 	M_SERVE = 1 << 11,
 	M_IMPORT = 1 << 12,
+	M_RESUME = 1 << 13,
 	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
 	M_LOADS_BPF = M_TRACING | M_TUNE | M_VERIFY | M_SERVE,
-	M_ALL = (1 << 13) - 1,
+	M_ALL = (1 << 14) - 1,
 };
 
 /* The commands without a word of their own are trace's modes; the others are named. */
 static const char *const mode_names[] = {
 	"in passive mode", "in command mode", "in workload mode", "with --snoop-text", "by info",
 	"by compare",	   "by report",	      "by restore",	  "by tune",	       "by apply",
-	"by verify",	   "by serve",	      "by import",
+	"by verify",	   "by serve",	      "by import",	  "by resume",
 };
 
 #define WORKLOAD_USE "it belongs to the built-in workload (--rw, or tune's)"
@@ -666,6 +674,7 @@ static const struct {
 	{ OPT_DRY_RUN, M_APPLY | M_TUNE, "it is apply's and tune's" },
 	{ OPT_UNDO, M_APPLY, "it is apply's" },
 	{ OPT_ROOT, M_APPLY | M_TUNE, "it is apply's and tune's" },
+	{ OPT_ABORT, M_RESUME, "it is resume's" },
 	{ OPT_HELP, M_ALL, NULL },
 	{ OPT_USAGE, M_ALL, NULL },
 	{ OPT_VERSION, M_ALL, NULL },
@@ -688,7 +697,7 @@ static unsigned int modes_of(int key, const char **use)
 static unsigned int mode_of(const char *cmd, const struct options *o)
 {
 	static const char *const named[] = { "info",  "compare", "report", "restore", "tune",
-					     "apply", "verify",	 "serve",  "import" };
+					     "apply", "verify",	 "serve",  "import",  "resume" };
 	size_t i;
 
 	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
@@ -746,6 +755,9 @@ static const struct {
 	{ "import", 1,
 	  "import takes one trace: blktrace-bench import DIR|FILE [--json FILE] "
 	  "[--limits-from DEV|FILE]" },
+	{ "resume", 0,
+	  "resume takes no arguments: blktrace-bench resume [--abort] (the sweep across "
+	  "reboots under way)" },
 };
 
 static int check_arity(const char *cmd, const struct options *o, struct diag *d)
@@ -769,8 +781,8 @@ static const char trace_doc[] =
 	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
 	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
 	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
-	"DEV, apply RESULT.json, verify RESULT.json, serve, import DIR|FILE (see COMMAND "
-	"--help).";
+	"DEV, apply RESULT.json, verify RESULT.json, serve, import DIR|FILE, resume (see "
+	"COMMAND --help).";
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {

@@ -54,7 +54,7 @@ struct options {
 	const char *state_dir; /* --state-dir DIR: sweep locks and state (default /run/...) */
 
 	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
-	char set_knob[32];
+	char set_knob[48];
 	char set_arg[1024]; /* a copy of the values, which set_values point into */
 	char *set_values[MAX_BS_LIST];
 	int nr_set_values;
@@ -71,6 +71,8 @@ struct options {
 	bool dry_run;	      /* apply: print the files and diffs, write nothing */
 	bool undo;	      /* apply --undo: remove what apply wrote */
 	const char *root;     /* apply --root DIR: write below DIR, not / */
+	bool abort;	      /* resume --abort: give up the sweep across reboots */
+	bool resume;	      /* not an option: trace, run by resume for the sweep's next step */
 	/* serve: where /metrics listens, where the textfile collector's file goes. */
 	const char *listen;   /* --listen ADDR:PORT */
 	const char *textfile; /* --textfile DIR */

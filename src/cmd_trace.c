@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "boot_sweep.h"
 #include "btrace_out.h"
 #include "cli.h"
 #include "clock.h"
@@ -558,6 +559,78 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 }
 
 /*
+ * This boot's values of a sweep across reboots, measured as workload mode measures one:
+ * the job without --set (nothing to write: the value is the boot's), each run labelled
+ * with its value. 0, or -errno with d.
+ */
+static int measure_boot_values(const struct options *o, const struct env_config *cfg,
+			       const struct workload_env *env, const struct boot_sweep *bs,
+			       struct result *res, struct trace_outputs *out, struct diag *d)
+{
+	struct options plain = *o;
+	struct snoop *sn = NULL;
+	struct tracer *t = NULL;
+	struct sweep job;
+	int i, err;
+
+	plain.nr_set_values = 0;
+	err = sweep__prepare(&job, &plain, &res->device, env, &stop_signal, d);
+	if (err)
+		return err == -EINTR ? diag__fail(d, err, "interrupted before the first run") : err;
+	err = start_tracing(o, cfg, res, 1, &t, &sn, out, d);
+	if (!err)
+		say_tracing(o, res, 1, t);
+	for (i = 0; !err && i < bs->nr_now; i++)
+		err = sweep__run_set(&job, t, res, bs->knob->name, bs->now[i], &stop_signal, d);
+	sweep__close(&job);
+	if (!err)
+		err = stop_tracing(&t, &sn, o, res, 1, out, d);
+	tracer__detach(t);
+	snoop__stop(sn, NULL);
+	tracer__close(t);
+	if (err == -EINTR)
+		d->signal = stop_signal;
+	return err;
+}
+
+/*
+ * A --set sweep of a setting that changes only across a reboot: started here, or resumed
+ * (o->resume) after a reboot; the values in force measured, then the next set for the
+ * next boot (EXIT_REBOOT, no report yet) or, after the last, the report of every boot's
+ * runs.
+ */
+static int run_boot_sweep(const struct options *o, const struct env_config *cfg,
+			  const struct workload_env *env, const struct boot_knob *knob,
+			  struct result *res, struct trace_outputs *out, struct diag *d)
+{
+	struct boot_sweep_env benv;
+	struct boot_sweep bs = { .dirfd = -1 };
+	int err;
+
+	boot_sweep__system(&benv, cfg->sysfs_root);
+	if (o->resume) {
+		err = boot_sweep__load(&bs, &benv, d);
+		err = err ? err : boot_sweep__ready(&bs, &res->device, d);
+		if (err <= 0) {
+			boot_sweep__close(&bs);
+			return err ? err : EXIT_REBOOT;
+		}
+		err = 0;
+	} else {
+		err = boot_sweep__begin(&bs, &benv, knob, o->set_values, o->nr_set_values,
+					&res->device, o->argc, o->argv, d);
+	}
+	if (!err && bs.nr_now)
+		err = measure_boot_values(o, cfg, env, &bs, res, out, d);
+	if (!err)
+		err = boot_sweep__step(&bs, res, d);
+	boot_sweep__close(&bs);
+	if (err)
+		return err < 0 ? err : EXIT_REBOOT;
+	return report(o, res, 1, out, d);
+}
+
+/*
  * Workload mode: everything that can be refused is refused before the BPF programs
  * attach (sweep__prepare); the swept value is back and the target closed before the
  * report is written. Interrupted, the runs so far are reported and the signal is the
@@ -572,6 +645,8 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	struct sweep job;
 	int err, ran;
 
+	if (o->nr_set_values && boot_knob__find(o->set_knob))
+		return run_boot_sweep(o, cfg, env, boot_knob__find(o->set_knob), res, out, d);
 	err = sweep__prepare(&job, o, &res->device, env, &stop_signal, d);
 	if (err == -EINTR) {
 		d->signal = stop_signal;

@@ -28,6 +28,7 @@ static const struct cmd commands[] = {
 	{ "verify", cmd_verify },
 	{ "serve", cmd_serve },
 	{ "import", cmd_import },
+	{ "resume", cmd_resume },
 };
 // clang-format on
 

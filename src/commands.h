@@ -26,6 +26,7 @@ int cmd_apply(const struct options *o, const struct env_config *cfg, struct diag
 int cmd_verify(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d);
+int cmd_resume(const struct options *o, const struct env_config *cfg, struct diag *d);
 
 /*
  * Run the command argv[1] names (argv[1] is changed to "blktrace-bench NAME"), or trace

@@ -191,6 +191,13 @@ int64_t device__max_request_bytes(const struct device *dev, unsigned int *limits
 const char *device__limit_name(unsigned int limits);
 
 /*
+ * What follows from the segments a xen-blkfront disk has (queue/max_segments) and, when
+ * param >= 0, the module parameter it was given (raised to 11 as the module does): a run
+ * of a sweep across reboots has its own.
+ */
+void device__xen_in_force(struct xen_blkfront *x, int64_t segments, int64_t param);
+
+/*
  * xen-blkfront's boot (or modprobe) parameter for the segments it asks for:
  * "xen_blkfront.max_indirect_segments", "xen_blkfront.max" on 3.11..4.5.
  */

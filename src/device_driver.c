@@ -142,6 +142,19 @@ static void read_xen(const char *root, struct device *dev)
 	x->backend_limited = x->segments >= 0 && x->max_indirect_segments > x->segments;
 }
 
+void device__xen_in_force(struct xen_blkfront *x, int64_t segments, int64_t param)
+{
+	if (param >= 0)
+		x->max_indirect_segments =
+			param < XEN_DIRECT_SEGMENTS ? XEN_DIRECT_SEGMENTS : param;
+	x->segments = segments;
+	x->indirect_descriptors = segments > XEN_DIRECT_SEGMENTS;
+	if (segments < 0 ||
+	    __builtin_mul_overflow(segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
+		x->max_request_bytes = -1;
+	x->backend_limited = segments >= 0 && x->max_indirect_segments > segments;
+}
+
 const char *device__xen_param_name(const struct xen_blkfront *x)
 {
 	return x->param_is_old_name ? "xen_blkfront.max" : "xen_blkfront.max_indirect_segments";

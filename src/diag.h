@@ -26,6 +26,7 @@ enum {
 	EXIT_USAGE = 2,	     /* bad input: options, unknown disk, a refused target, a busy disk */
 	EXIT_REGRESSION = 3, /* compare --fail-on-regression, verify: got worse */
 	EXIT_NOT_HELD = 4,   /* verify: the change did not hold (not in force, or no gain) */
+	EXIT_REBOOT = 5,     /* a sweep across reboots goes on after the next boot (resume) */
 	EXIT_NOEXEC = 127,   /* command mode: the command could not be started */
 	EXIT_SIGNAL = 128,   /* + N: ended early by signal N (130 for INT, 143 for TERM) */
 };
@@ -57,8 +58,8 @@ int diag__prefix(struct diag *d, const char *fmt, ...) __attribute__((format(pri
  *   ret < 0 (not -EINTR): EXIT_USAGE for bad input, EXIT_FAIL otherwise;
  *   a signal ended it (d->signal, or ret -EINTR): EXIT_SIGNAL + the signal (INT if unknown);
  *   otherwise ret: the command's own status (0; compare's EXIT_REGRESSION; verify's
- *   EXIT_REGRESSION or EXIT_NOT_HELD; command mode's exit status of the command, or
- *   EXIT_NOEXEC).
+ *   EXIT_REGRESSION or EXIT_NOT_HELD; a sweep across reboots' EXIT_REBOOT; command
+ *   mode's exit status of the command, or EXIT_NOEXEC).
  */
 int diag__exit(struct diag *d, int ret);
 

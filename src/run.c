@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "parse.h"
 #include "run.h"
 
 /* A parameter a line; clang-format would pack the table and break the macro. */
@@ -94,6 +95,26 @@ void result__free(struct result *res)
 	res->blktrace = NULL;
 }
 
+int result__move_runs(struct result *into, struct result *from)
+{
+	struct run *runs;
+
+	if (into->nr_layers != from->nr_layers)
+		return -EINVAL;
+	if (!from->nr_runs)
+		return 0;
+	runs = realloc(into->runs, (into->nr_runs + from->nr_runs) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	memcpy(runs + into->nr_runs, from->runs, from->nr_runs * sizeof(*runs));
+	into->runs = runs;
+	into->nr_runs += from->nr_runs;
+	free(from->runs);
+	from->runs = NULL;
+	from->nr_runs = 0;
+	return 0;
+}
+
 int run__add_interval(struct run *run, const struct interval_sample *s)
 {
 	struct interval_sample *grown;
@@ -126,6 +147,16 @@ const struct device *run__device(const struct result *res, const struct run *run
 		return &res->device;
 	*scratch = res->device;
 	scratch->limits = run->limits;
+	/* A sweep across reboots of xen-blkfront's segments: each run has its own. */
+	if (scratch->xen.present) {
+		const char *p = run->params.set_knob;
+		int64_t param = -1;
+
+		if (p[0] && !strcmp(p, device__xen_param_name(&scratch->xen)) &&
+		    parse_int(run->params.set_value, &param))
+			param = -1;
+		device__xen_in_force(&scratch->xen, run->limits.max_segments, param);
+	}
 	return scratch;
 }
 

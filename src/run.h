@@ -45,7 +45,7 @@ struct job_params {
 	char engine[16]; /* psync, io_uring */
 	unsigned int iodepth;
 	bool direct, sync, fsync, fdatasync;
-	char set_knob[32];   /* --set sweeps: the knob and this run's value */
+	char set_knob[48];   /* --set sweeps: the knob and this run's value */
 	char set_value[128]; /* tune's combination: "max_sectors_kb=1024,scheduler=none" */
 };
 
@@ -163,6 +163,12 @@ void result__free(struct result *res);
  * (text, HTML); "" when none were skipped or it is not known. Returns buf.
  */
 const char *result__skipped_text(const struct result *res, char *buf, size_t len);
+/*
+ * Move every run of from to the end of into (from keeps none): a result made of runs of
+ * several invocations (a sweep across reboots). 0; -EINVAL when their stacks differ;
+ * -ENOMEM (both as they were).
+ */
+int result__move_runs(struct result *into, struct result *from);
 /* Append a copy of s to run's intervals. 0, or -ENOMEM. */
 int run__add_interval(struct run *run, const struct interval_sample *s);
 void host_info__read(struct host_info *host);

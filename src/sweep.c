@@ -431,12 +431,27 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	return ret;
 }
 
+/* Every block size and repetition of the job at one setting, knob=value (knob NULL: none). */
+static int run_grid(struct sweep *j, struct tracer *t, struct result *res, const char *knob,
+		    const char *value, struct block_stats *before, volatile sig_atomic_t *stop,
+		    struct diag *d)
+{
+	unsigned int rep, repeat = j->o->repeat ? j->o->repeat : 1;
+	int i, ret = 0;
+
+	for (i = 0; i < j->nr_bs && !ret; i++)
+		for (rep = 0; rep < repeat && !ret; rep++)
+			ret = *stop ? -EINTR
+				    : run_one(j, t, res, j->bs_list[i], rep, knob, value, before,
+					      stop, d);
+	return ret;
+}
+
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	       struct diag *d)
 {
 	const struct options *o = j->o;
-	int i, v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
-	unsigned int rep, repeat = o->repeat ? o->repeat : 1;
+	int v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
 	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
 
 	if (!before)
@@ -447,19 +462,24 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 			if (ret)
 				break;
 		}
-		for (i = 0; i < j->nr_bs && !ret; i++) {
-			for (rep = 0; rep < repeat && !ret; rep++) {
-				if (*stop)
-					ret = -EINTR;
-				else
-					ret = run_one(j, t, res, j->bs_list[i], rep,
-						      o->nr_set_values ? o->set_knob : NULL,
-						      o->set_values[v], before, stop, d);
-			}
-		}
+		ret = run_grid(j, t, res, o->nr_set_values ? o->set_knob : NULL, o->set_values[v],
+			       before, stop, d);
 	}
 	free(before);
 	restore_knob(j);
+	return ret;
+}
+
+int sweep__run_set(struct sweep *j, struct tracer *t, struct result *res, const char *knob,
+		   const char *value, volatile sig_atomic_t *stop, struct diag *d)
+{
+	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
+	int ret;
+
+	if (!before)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	ret = run_grid(j, t, res, knob, value, before, stop, d);
+	free(before);
 	return ret;
 }
 

@@ -62,6 +62,14 @@ int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile s
 	       struct diag *d);
 
 /*
+ * Every block size and repetition of the job, appended to res, with knob=value in force:
+ * for callers that know it is (a sweep across reboots measures the boot's value). Returns
+ * as sweep__run does.
+ */
+int sweep__run_set(struct sweep *j, struct tracer *t, struct result *res, const char *knob,
+		   const char *value, volatile sig_atomic_t *stop, struct diag *d);
+
+/*
  * One traced run of the job's (first) block size, repetition rep, appended to res. For
  * callers that set the queue themselves (tune): knob=value (knob NULL: none) labels the
  * run, and the limits in force are recorded with it. Returns as sweep__run does.

@@ -2,7 +2,7 @@
 # The man page and the bash completion against the program (no root needed):
 # every long option that --help and each command's --help print, and every
 # command of src/commands.c's table, appears in both; every --set knob of src/knob.c
-# too; the completion, run in bash, offers exactly what the program takes; and
+# and src/boot_knob.c too; the completion, run in bash, offers exactly what the program takes; and
 # the man page and debian/changelog carry the Makefile's version.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -25,6 +25,11 @@ knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]
 	"$ROOT/src/knob.c")
 expect_true "src/commands.c's command table parsed" grep -qw info <<<"$commands"
 expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
+# The settings a reboot changes (src/boot_knob.c): swept with --set too.
+boot_knobs=$(sed -n 's/^\t{ *"\([a-z_]*\.[a-z_]*\)", .*/\1/p' "$ROOT/src/boot_knob.c")
+expect_eq "src/boot_knob.c's table parsed" "$boot_knobs" xen_blkfront.max_indirect_segments
+knobs="$knobs
+$boot_knobs"
 man_text > "$TMP/man.txt"
 
 "$BB" --help | help_options > "$TMP/opts.trace-implicit"
@@ -98,7 +103,7 @@ while read -r opt; do
 done < "$TMP/opts.trace" > "$TMP/trace.refuses"
 expect_eq "trace refuses the options of other commands" "$(tr '
 ' ' ' < "$TMP/trace.refuses")" \
-	"--apply --budget --dry-run --fail-on-regression --knobs --limits-from --listen --output --root --textfile --undo --workload "
+	"--abort --apply --budget --dry-run --fail-on-regression --knobs --limits-from --listen --output --root --textfile --undo --workload "
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \

@@ -402,6 +402,7 @@ static const struct option_row rows[] = {
 	{ "tune", "tune loop0 --rw read --json t.json --apply", F_BOOL, AT(apply), NULL, 1 },
 	{ "apply", "apply t.json --dry-run", F_BOOL, AT(dry_run), NULL, 1 },
 	{ "apply", "apply --undo", F_BOOL, AT(undo), NULL, 1 },
+	{ "resume", "resume --abort", F_BOOL, AT(abort), NULL, 1 },
 	{ "apply", "apply t.json --root /tmp/r", F_STR, AT(root), "/tmp/r", 0 },
 	{ "trace", TRACE "--blktrace bt", F_STR, AT(blktrace), "bt", 0 },
 	{ "import", "import bt --limits-from sda.json", F_STR, AT(limits_from), "sda.json", 0 },
