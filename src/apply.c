@@ -418,6 +418,26 @@ static const char *shell_word(char *buf, size_t len, const char *s)
 	return buf;
 }
 
+/*
+ * The initramfs carries a copy of modprobe.d: rebuilt, so that a module it loads reads the
+ * file apply wrote or removed (below --root there is no system's initramfs to rebuild).
+ */
+static int update_initramfs(const struct apply_opts *o, struct diag *d)
+{
+	char how[256];
+	int ret;
+
+	if (!o->boot)
+		return 0;
+	ret = boot_config__update_initramfs(o->boot, how, sizeof(how), d);
+	if (ret >= 0)
+		fprintf(o->out, "initramfs: %s\n",
+			ret ? how
+			    : "no update-initramfs or dracut "
+			      "here to rebuild");
+	return ret < 0 ? ret : 0;
+}
+
 static void next_steps(const struct tune_plan *plan, const struct apply_opts *o, bool rule)
 {
 	char now[160], cmdline[4096] = "", root[4 * PATH_MAX + 32] = "";
@@ -434,8 +454,8 @@ static void next_steps(const struct tune_plan *plan, const struct apply_opts *o,
 		fprintf(o->out,
 			"kernel command line (not edited by this tool): add\n  %s\n"
 			"to GRUB_CMDLINE_LINUX in /etc/default/grub, then run update-grub:\n"
-			"needed where %s is built in; as a module loaded from the initramfs,\n"
-			"update-initramfs -u makes it read the modprobe.d file instead\n",
+			"needed where %s is built in; as a module, the modprobe.d file counts\n"
+			"(loaded from the initramfs: once the initramfs carries it, as above)\n",
 			plan->out.module.boot_parameter, plan->out.module.module);
 		f = o->check_cmdline ? fopen("/proc/cmdline", "re") : NULL;
 		if (f && fgets(cmdline, sizeof(cmdline), f) &&
@@ -559,6 +579,8 @@ int apply__run(const struct tune_plan *plan, const struct apply_opts *o, struct 
 	if (!ret && !o->dry_run)
 		ret = write_all(o, &r, doc, files, nr, d);
 	root_close(&r);
+	if (!ret && !o->dry_run && plan->out.has_module)
+		ret = update_initramfs(o, d);
 	if (!ret)
 		next_steps(plan, o, plan->out.nr_settings > 0);
 	json_decref(doc);
@@ -645,6 +667,14 @@ static int undo_all(const struct apply_opts *o, const struct apply_root *r, json
 		undo_file(o, r, e);
 	if (o->dry_run)
 		return 0;
+	json_array_foreach(files, i, e)
+		if (!strncmp(json_string_value(json_object_get(e, "path")) ?: "",
+			     APPLY_MODPROBE_DIR "/", strlen(APPLY_MODPROBE_DIR "/"))) {
+			ret = update_initramfs(o, d);
+			if (ret)
+				return ret;
+			break;
+		}
 	full_path(r->path, APPLY_MANIFEST, shown, sizeof(shown));
 	fd = walk(r, APPLY_MANIFEST_DIR, NULL, d);
 	if (fd < 0 && fd != -ENOENT)

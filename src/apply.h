@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "boot_config.h"
 #include "tune_plan.h"
 
 #define APPLY_MANIFEST_DIR "/var/lib/blktrace-bench"
@@ -29,6 +30,8 @@ struct apply_opts {
 	FILE *out;	    /* the files, diffs and next steps */
 	const char *result; /* the result file, as named in the files' comments */
 	bool check_cmdline; /* warn about a parameter /proc/cmdline sets already */
+	/* The system's initramfs, rebuilt when a modprobe.d file changes (NULL: --root). */
+	const struct boot_config_env *boot;
 };
 
 struct diag;

@@ -36,14 +36,16 @@ static int apply_result(const char *file, const struct apply_opts *ao, struct di
 /* apply reads only the result it is given, and writes below --root: cfg is not used. */
 int cmd_apply(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
+	struct boot_config_env boot;
 	struct apply_opts ao = { .root = o->root ? o->root : "/",
 				 .dry_run = o->dry_run,
 				 .out = stdout,
-				 .check_cmdline = !o->root };
+				 .check_cmdline = !o->root,
+				 .boot = o->root ? NULL : &boot };
 	char abs[PATH_MAX];
 	int err;
 
-	(void)cfg;
+	boot_config__system(&boot, cfg->sysfs_root);
 	if (o->undo) {
 		err = apply__undo(&ao, d);
 	} else {

@@ -181,16 +181,19 @@ static json_t *build_doc(struct tune_cmd *c)
 /* --apply: the plan read back from the document, through the loader apply uses. */
 static int apply_now(struct tune_cmd *c, json_t *doc, struct diag *d)
 {
+	struct boot_config_env boot;
 	struct apply_opts ao = { .root = c->o.root ? c->o.root : "/",
 				 .dry_run = c->o.dry_run,
 				 .out = stdout,
 				 .result = c->o.json ? c->o.json : "(not saved)",
-				 .check_cmdline = !c->o.root };
+				 .check_cmdline = !c->o.root,
+				 .boot = c->o.root ? NULL : &boot };
 	struct loaded_result lr = {};
 	struct tune_plan *plan = malloc(sizeof(*plan));
 	char abs[PATH_MAX];
 	int err;
 
+	boot_config__system(&boot, c->cfg->sysfs_root);
 	if (!plan)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	/* The files name the result by its absolute path: they outlive the shell. */
