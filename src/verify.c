@@ -118,6 +118,31 @@ void verify__nothing(const struct tune_plan *plan, struct verify_outcome *out)
 		 plan->result[0] ? plan->result : "the result", plan->disk);
 }
 
+/*
+ * Only a module parameter was recommended: tune could not try it (it takes a reboot), so
+ * it predicted no throughput, only the requests the segments allow. The requests are the
+ * test; the throughput is said, and a significant loss still fails (verify__judge).
+ */
+static void module_verdict(const struct tune_plan *plan, struct verify_outcome *out,
+			   const char *now, const char *was)
+{
+	const struct tune_module_param *mp = &plan->out.module;
+
+	if (out->now_req_p50 > out->base_req_p50) {
+		out->verdict = VERIFY_HELD;
+		snprintf(out->text, sizeof(out->text),
+			 "the change held: requests now %s (were %s) with %s.%s=%lld; "
+			 "throughput %+.1f%% (p = %.2g)",
+			 now, was, mp->module, mp->name, (long long)mp->value, 100 * out->change,
+			 out->p);
+	} else {
+		out->verdict = VERIFY_NO_GAIN;
+		snprintf(out->text, sizeof(out->text),
+			 "%s.%s=%lld is in force but requests did not grow: now %s (were %s)",
+			 mp->module, mp->name, (long long)mp->value, now, was);
+	}
+}
+
 void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
 		   const struct comparison *c, double fail_pct, struct verify_outcome *out)
 {
@@ -147,6 +172,8 @@ void verify__judge(const struct tune_plan *plan, const struct verify_check *chk,
 			 "the change did not hold: worse than the "
 			 "baseline: %+.1f%% throughput (p = %.2g), requests now %s (were %s)",
 			 100 * out->change, out->p, now, was);
+	} else if (!plan->out.nr_settings) {
+		module_verdict(plan, out, now, was);
 	} else if (m && m->cmp.verdict == VERDICT_BETTER) {
 		out->verdict = VERIFY_HELD;
 		snprintf(out->text, sizeof(out->text),

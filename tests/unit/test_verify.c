@@ -168,6 +168,14 @@ static void test_verdicts(void **state)
 	/* --fail-on-regression 60: 50% worse is within it; 10: it is not. */
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 50, 60, &o), VERIFY_NO_GAIN);
 	assert_int_equal(judge(plan(0, "max_sectors_kb", "1024"), 100, 50, 10, &o), VERIFY_WORSE);
+	/* Only a module parameter (tune could not try it): the requests grew, 44 KiB to
+	 * 1 MiB, so it held, whatever the throughput did short of a significant loss. Welch:
+	 * t = 0.5 / sqrt(2/3) = 0.612, 4 df, a = atan(t / 2): p = 0.573. */
+	assert_int_equal(judge(plan(256, NULL, NULL), 100, 100.5, NAN, &o), VERIFY_HELD);
+	assert_string_equal(o.text, "the change held: requests now 1 MiB (were 44 KiB) with "
+				    "xen_blkfront.max_indirect_segments=256; throughput +0.5% "
+				    "(p = 0.57)");
+	assert_int_equal(judge(plan(256, NULL, NULL), 100, 50, NAN, &o), VERIFY_WORSE);
 	/* Nothing recommended: whatever the disk does now is drift, not a change that held. */
 	assert_int_equal(judge(plan(0, NULL, NULL), 100, 100.5, NAN, &o), VERIFY_NOTHING);
 	assert_int_equal(verify__exit_code(o.verdict), EXIT_OK);
