@@ -7,9 +7,10 @@
 # The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
 
-# libmicrohttpd-dev: serve's /metrics endpoint.
+# libmicrohttpd-dev: serve's /metrics endpoint; libxen-dev: xenstore.h for reading what a
+# xen-blkfront disk negotiated (and libxenstore4 with it, which the unit tests open).
 build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjansson-dev
-       libmicrohttpd-dev pkg-config make gcc)
+       libmicrohttpd-dev libxen-dev pkg-config make gcc)
 # The completion and man page tests load them as a user's shell and man do;
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz);
 # clang-format: make check's format check; chromium and imagemagick: the HTML reports

@@ -47,6 +47,10 @@ add_bin "$ROOT/blktrace-bench" /usr/sbin/blktrace-bench
 mhd=$(/sbin/ldconfig -p | awk '/libmicrohttpd\.so\.12 .*x86-64/ && !f { f = $NF } END { print f }')
 [ -n "$mhd" ] || { echo "initramfs: libmicrohttpd.so.12 not found (tools/deps.sh installs it)" >&2; exit 1; }
 add_bin "$mhd"
+# info and traces of xen-blkfront disks open libxenstore the same way (src/xen_store.c).
+xs=$(/sbin/ldconfig -p | awk '/libxenstore\.so\.4 .*x86-64/ && !f { f = $NF } END { print f }')
+[ -n "$xs" ] || { echo "initramfs: libxenstore.so.4 not found (tools/deps.sh installs it)" >&2; exit 1; }
+add_bin "$xs"
 add_bin "$(command -v bpftool)" /usr/sbin/bpftool
 # The kernel's blktrace: the oracle of --blktrace (tests/vm/guest-blktrace.sh), and
 # blkparse to set its events beside ours one by one.
