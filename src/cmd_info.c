@@ -135,25 +135,27 @@ static void print_xen(const struct xen_blkfront *x)
 						  sizeof(param)));
 }
 
-/* "4 queues, ring order 4, persistent grants, flush-cache, discard": the rest of the offer. */
-static void print_offer(const struct xen_backend_offer *b)
+/* The negotiated cache flush (xen.cache_flush) by the node that offered it, or how not. */
+static const char *flush_text(const char *how, bool short_form)
 {
+	if (!strcmp(how, "flush"))
+		return short_form ? "flush-cache" : "flush (feature-flush-cache)";
+	if (!strcmp(how, "barrier"))
+		return short_form ? "barrier" : "barrier (feature-barrier)";
+	if (!strcmp(how, "none"))
+		return short_form ? "no flush" : "none (the backend offers neither)";
+	return "-";
+}
+
+/* "4 queues, ring order 4, persistent grants, flush-cache, discard": the rest of the offer. */
+static void print_offer(const struct xen_blkfront *x)
+{
+	const struct xen_backend_offer *b = &x->backend;
+
 	printf("  %-22s %lld queue%s, ring order %lld, %spersistent grants, %s, %sdiscard\n",
 	       "backend also offers", (long long)b->max_queues, b->max_queues == 1 ? "" : "s",
 	       (long long)b->max_ring_page_order, b->persistent ? "" : "no ",
-	       b->flush_cache ? "flush-cache"
-	       : b->barrier   ? "barrier"
-			      : "no flush",
-	       b->discard ? "" : "no ");
-}
-
-static const char *flush_text(const char *how)
-{
-	if (!strcmp(how, "flush"))
-		return "flush (feature-flush-cache)";
-	if (!strcmp(how, "barrier"))
-		return "barrier (feature-barrier)";
-	return !strcmp(how, "none") ? "none (the backend offers neither)" : "-";
+	       flush_text(x->cache_flush, true), b->discard ? "" : "no ");
 }
 
 /* The segments in effect, the request they allow, and why: what the findings refer to. */
@@ -180,6 +182,7 @@ static void print_segments(const struct xen_blkfront *x)
 static void print_xenstore(const struct xen_blkfront *x)
 {
 	const struct xen_backend_offer *bo = &x->backend;
+	const char *state = device__xenbus_state_name(x->frontend_state);
 
 	if (!x->frontend[0] || !x->backend_path[0]) {
 		if (x->xenstore_error[0])
@@ -188,10 +191,7 @@ static void print_xenstore(const struct xen_blkfront *x)
 		return;
 	}
 	printf("xen-blkfront negotiation (xenstore):\n");
-	printf("  %-22s %s (%s)\n", "frontend", x->frontend,
-	       device__xenbus_state_name(x->frontend_state)[0]
-		       ? device__xenbus_state_name(x->frontend_state)
-		       : "state unknown");
+	printf("  %-22s %s (%s)\n", "frontend", x->frontend, state[0] ? state : "state unknown");
 	printf("  %-22s %s, domain %lld (%s)\n", "backend", x->backend_path, (long long)bo->domid,
 	       x->backend_read ? device__xenbus_state_name(bo->state) : "not read");
 	if (x->backend_read) {
@@ -200,7 +200,7 @@ static void print_xenstore(const struct xen_blkfront *x)
 			       (long long)bo->max_indirect_segments);
 		else
 			printf("  %-22s no indirect descriptors\n", "backend offers");
-		print_offer(bo);
+		print_offer(x);
 	}
 	print_segments(x);
 	print_limit("queues", x->queues, " (the frontend's multi-queue-num-queues)");
@@ -213,7 +213,7 @@ static void print_xenstore(const struct xen_blkfront *x)
 		printf("  %-22s %s\n", "bounce buffer",
 		       x->bounce_buffer > 0 ? "on: data is copied through granted pages"
 					    : on_off(x->bounce_buffer));
-		printf("  %-22s %s\n", "cache flush", flush_text(x->cache_flush));
+		printf("  %-22s %s\n", "cache flush", flush_text(x->cache_flush, false));
 		printf("  %-22s %s\n", "discard", on_off(x->discard));
 	}
 	if (x->xenstore_error[0])

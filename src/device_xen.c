@@ -215,10 +215,20 @@ static void negotiate_segments(struct xen_blkfront *x)
 		x->segments_reason = XEN_SEGMENTS_BACKEND_CAPS;
 	else
 		x->segments_reason = XEN_SEGMENTS_MODULE_ASKS;
-	x->segments_in_effect = x->segments_reason == XEN_SEGMENTS_BACKEND_CAPS ? offer
-				: x->segments_reason == XEN_SEGMENTS_MODULE_ASKS
-					? want
-					: XEN_DIRECT_SEGMENTS;
+	if (x->segments_reason == XEN_SEGMENTS_BACKEND_CAPS)
+		x->segments_in_effect = offer;
+	else if (x->segments_reason == XEN_SEGMENTS_MODULE_ASKS)
+		x->segments_in_effect = want;
+	else
+		x->segments_in_effect = XEN_DIRECT_SEGMENTS;
+}
+
+/* blkfront_gather_backend_features: feature-flush-cache wins over feature-barrier. */
+static const char *flush_kind(const struct xen_backend_offer *b)
+{
+	if (b->flush_cache)
+		return "flush";
+	return b->barrier ? "barrier" : "none";
 }
 
 /* What the frontend made of the offer, from the frontend's own feature-persistent, trusted. */
@@ -238,10 +248,7 @@ static void negotiate(const struct device *dev, struct xen_blkfront *x, int64_t 
 		x->bounce_buffer = x->persistent_grants ||
 				   (trusted_param >= 0 && (!trusted_param || !trusted));
 	if (b->flush_cache >= 0 && b->barrier >= 0)
-		snprintf(x->cache_flush, sizeof(x->cache_flush), "%s",
-			 b->flush_cache ? "flush"
-			 : b->barrier	? "barrier"
-					: "none");
+		snprintf(x->cache_flush, sizeof(x->cache_flush), "%s", flush_kind(b));
 	x->discard = b->discard < 0 ? -1 : b->discard != 0;
 }
 
