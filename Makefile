@@ -51,13 +51,15 @@ PC_liburing := liburing-dev
 PC_jansson := libjansson-dev
 PC_cmocka := libcmocka-dev
 PC_libmicrohttpd := libmicrohttpd-dev
+PC_xenstore := libxen-dev
 pc_need = $(if $(shell $(PKG_CONFIG) --exists $(1) && echo y),,$(error $(PKG_CONFIG) finds no $(1).pc: install $(PC_$(1)) (tools/deps.sh does)))
 pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) not found: install pkg-config (tools/deps.sh does)))$(foreach m,$(2),$(call pc_need,$(m)))$(shell $(PKG_CONFIG) $(1) $(2))
 # $(call lazy,VAR,VALUE): VAR is VALUE, computed on first use and then remembered.
 lazy = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
 LIBS_PC := libbpf libelf zlib liburing jansson
-# libmicrohttpd: its header only; serve opens the library itself (src/http_metrics.c).
-$(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd))
+# libmicrohttpd and libxenstore: their headers only; serve opens the one
+# (src/http_metrics.c), info and traces of xen-blkfront disks the other (src/xenstore.c).
+$(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd xenstore))
 $(call lazy,LIB_LDLIBS,$$(call pc,--libs,$(LIBS_PC)))
 $(call lazy,CMOCKA_CFLAGS,$$(call pc,--cflags,cmocka))
 $(call lazy,CMOCKA_LDLIBS,$$(call pc,--libs,cmocka))

@@ -81,13 +81,14 @@ static int trace_device(const struct options *o, const struct env_config *cfg,
 			const struct imported *im, struct device *dev, struct diag *d)
 {
 	const struct btrace_set_summary *set = &im->sum.sets[0];
+	const struct device_env env = env_config__device(cfg);
 	struct stat st;
 	int err = 0;
 
 	if (o->limits_from && !stat(o->limits_from, &st) && S_ISREG(st.st_mode))
 		err = device_load__file(o->limits_from, dev, d);
 	else if (o->limits_from)
-		err = device__resolve(cfg->sysfs_root, o->limits_from, dev, d);
+		err = device__resolve_env(&env, o->limits_from, dev, d);
 	else
 		device_load__named(set->name, set->dev >> 20, set->dev & 0xfffff, dev);
 	if (err)

@@ -115,13 +115,109 @@ static void print_xen(const struct xen_blkfront *x)
 		       device__xen_param_name(x));
 	/* A rebooted guest negotiates again: say which side to change. */
 	if (x->backend_limited)
-		printf("  the module asks for %lld segments but the backend limits it to %lld\n",
-		       (long long)x->max_indirect_segments, (long long)x->segments);
+		printf("  the module asks for %lld segments but the backend limits it to %lld%s\n",
+		       (long long)x->max_indirect_segments, (long long)x->segments,
+		       x->segments_reason == XEN_SEGMENTS_UNKNOWN ? ""
+								  : ": only the host can raise it");
+	else if (x->segments_reason == XEN_SEGMENTS_BACKEND_NONE)
+		printf("  no guest parameter turns indirect descriptors on: the backend offers "
+		       "none; only the host can\n");
+	else if (!x->indirect_descriptors && x->segments_reason != XEN_SEGMENTS_UNKNOWN)
+		printf("  %s (the default) or more turns indirect descriptors on: the backend "
+		       "offers %lld\n",
+		       device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param,
+						  sizeof(param)),
+		       (long long)x->backend.max_indirect_segments);
 	else if (!x->indirect_descriptors)
 		printf("  %s (the default) or more turns indirect descriptors on, where the "
 		       "backend offers them\n",
 		       device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param,
 						  sizeof(param)));
+}
+
+/* The negotiated cache flush (xen.cache_flush) by the node that offered it, or how not. */
+static const char *flush_text(const char *how, bool short_form)
+{
+	if (!strcmp(how, "flush"))
+		return short_form ? "flush-cache" : "flush (feature-flush-cache)";
+	if (!strcmp(how, "barrier"))
+		return short_form ? "barrier" : "barrier (feature-barrier)";
+	if (!strcmp(how, "none"))
+		return short_form ? "no flush" : "none (the backend offers neither)";
+	return "-";
+}
+
+/* "4 queues, ring order 4, persistent grants, flush-cache, discard": the rest of the offer. */
+static void print_offer(const struct xen_blkfront *x)
+{
+	const struct xen_backend_offer *b = &x->backend;
+
+	printf("  %-22s %lld queue%s, ring order %lld, %spersistent grants, %s, %sdiscard\n",
+	       "backend also offers", (long long)b->max_queues, b->max_queues == 1 ? "" : "s",
+	       (long long)b->max_ring_page_order, b->persistent ? "" : "no ",
+	       flush_text(x->cache_flush, true), b->discard ? "" : "no ");
+}
+
+/* The segments in effect, the request they allow, and why: what the findings refer to. */
+static void print_segments(const struct xen_blkfront *x)
+{
+	char why[192], b[32];
+
+	if (x->segments_reason == XEN_SEGMENTS_UNKNOWN) {
+		printf("  %-22s unknown (%s)\n", "segments in effect",
+		       x->backend_read ? "the module's parameter is unknown"
+				       : "the backend's offer is unknown");
+		return;
+	}
+	printf("  %-22s %lld: %s", "segments in effect", (long long)x->segments_in_effect,
+	       device__xen_segments_why(x, why, sizeof(why)));
+	if (x->segments >= 0 && x->segments != x->segments_in_effect)
+		printf("; yet queue/max_segments is %lld", (long long)x->segments);
+	printf("\n  %-22s %s (%lld segments x 4 KiB)\n", "largest request",
+	       fmt__limit(b, sizeof(b), x->segments_in_effect * XEN_SEGMENT_BYTES),
+	       (long long)x->segments_in_effect);
+}
+
+/* What the frontend and the backend agreed on, from xenstore (device_xen.c). */
+static void print_xenstore(const struct xen_blkfront *x)
+{
+	const struct xen_backend_offer *bo = &x->backend;
+	const char *state = device__xenbus_state_name(x->frontend_state);
+
+	if (!x->frontend[0] || !x->backend_path[0]) {
+		if (x->xenstore_error[0])
+			printf("  %-22s not read: %s; the view above is sysfs's\n", "xenstore",
+			       x->xenstore_error);
+		return;
+	}
+	printf("xen-blkfront negotiation (xenstore):\n");
+	printf("  %-22s %s (%s)\n", "frontend", x->frontend, state[0] ? state : "state unknown");
+	printf("  %-22s %s, domain %lld (%s)\n", "backend", x->backend_path, (long long)bo->domid,
+	       x->backend_read ? device__xenbus_state_name(bo->state) : "not read");
+	if (x->backend_read) {
+		if (bo->max_indirect_segments > XEN_DIRECT_SEGMENTS)
+			printf("  %-22s %lld indirect segments\n", "backend offers",
+			       (long long)bo->max_indirect_segments);
+		else
+			printf("  %-22s no indirect descriptors\n", "backend offers");
+		print_offer(x);
+	}
+	print_segments(x);
+	print_limit("queues", x->queues, " (the frontend's multi-queue-num-queues)");
+	if (x->ring_pages >= 0)
+		printf("  %-22s %lld page%s, %lld requests per queue\n", "ring",
+		       (long long)x->ring_pages, x->ring_pages == 1 ? "" : "s",
+		       (long long)x->ring_requests);
+	if (x->backend_read) {
+		printf("  %-22s %s\n", "persistent grants", on_off(x->persistent_grants));
+		printf("  %-22s %s\n", "bounce buffer",
+		       x->bounce_buffer > 0 ? "on: data is copied through granted pages"
+					    : on_off(x->bounce_buffer));
+		printf("  %-22s %s\n", "cache flush", flush_text(x->cache_flush, false));
+		printf("  %-22s %s\n", "discard", on_off(x->discard));
+	}
+	if (x->xenstore_error[0])
+		printf("  %-22s %s\n", "not read", x->xenstore_error);
 }
 
 /* An NVMe multipath head issues nothing itself: its paths carry the requests. */
@@ -153,8 +249,10 @@ static void print_drivers(const struct device *d)
 	const struct virtio_blk_info *v = &d->virtio_blk;
 	const struct nvme_info *nv = &d->nvme;
 
-	if (d->xen.present)
+	if (d->xen.present) {
 		print_xen(&d->xen);
+		print_xenstore(&d->xen);
+	}
 	if (v->present) {
 		printf("virtio_blk:\n");
 		print_limit("queue_depth", v->queue_depth, " (per hardware queue: mq/*/nr_tags)");
@@ -294,11 +392,12 @@ static int info_json(const struct options *o, const struct device *dev, const st
 int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
+	const struct device_env env = env_config__device(cfg);
 	struct device dev;
 	struct stack st;
 	int err;
 
-	err = device__resolve(cfg->sysfs_root, o->positional[0], &dev, d);
+	err = device__resolve_env(&env, o->positional[0], &dev, d);
 	if (err)
 		return err;
 	driver_probes__notice(&probes, &dev, stderr);

@@ -882,6 +882,7 @@ static int check_results(const struct result *res, size_t nr, struct diag *d)
 static int make_results(const struct options *o, const struct env_config *cfg, struct result **out,
 			size_t *nr, struct diag *d)
 {
+	const struct device_env env = env_config__device(cfg);
 	struct fleet f = {};
 	struct result *res;
 	size_t i;
@@ -893,7 +894,7 @@ static int make_results(const struct options *o, const struct env_config *cfg, s
 		err = fleet__resolve(cfg->sysfs_root, o->trace, BLKIO_MAX_DEVICES, true, &f, d);
 	else
 		err = (f.devs = malloc(sizeof(*f.devs)))
-			      ? device__resolve(cfg->sysfs_root, o->trace, &f.devs[f.n++], d)
+			      ? device__resolve_env(&env, o->trace, &f.devs[f.n++], d)
 			      : diag__fail(d, -ENOMEM, "out of memory");
 	if (!err && !f.n)
 		err = diag__usage(d, "--trace all: no disk with a medium to trace");

@@ -266,7 +266,8 @@ static int run(struct tune_cmd *c, struct diag *d)
 /* The run's identity in its result, the defaults, and the signals caught: then run. */
 static int tune_disk(struct tune_cmd *c, struct diag *d)
 {
-	int err = device__resolve(c->cfg->sysfs_root, c->o.positional[0], &c->res.device, d);
+	const struct device_env env = env_config__device(c->cfg);
+	int err = device__resolve_env(&env, c->o.positional[0], &c->res.device, d);
 
 	if (err)
 		return err;

@@ -230,7 +230,8 @@ static bool hidden_disk(const char *dir)
 	return false;
 }
 
-int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d)
+int device__resolve_env(const struct device_env *env, const char *spec, struct device *dev,
+			struct diag *d)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
 	int ret;
@@ -238,12 +239,13 @@ int device__resolve(const char *sysfs_root, const char *spec, struct device *dev
 	memset(dev, 0, sizeof(*dev));
 	if (!spec)
 		return diag__usage(d, "no device given");
-	if (!sysfs_root)
+	if (!env->sysfs_root)
 		return diag__usage(d, "no sysfs root given");
 	/* The root of every lookup is configuration: missing, it is bad input too. */
-	if (!realpath(sysfs_root, root)) {
+	if (!realpath(env->sysfs_root, root)) {
 		ret = -errno;
-		return diag__usage_err(d, ret, "sysfs root %s: %s", sysfs_root, strerror(-ret));
+		return diag__usage_err(d, ret, "sysfs root %s: %s", env->sysfs_root,
+				       strerror(-ret));
 	}
 	ret = spec_to_dir(root, spec, dir, d);
 	/* Hidden disks (NVMe paths) have no dev; everything else without one is no disk. */
@@ -253,7 +255,17 @@ int device__resolve(const char *sysfs_root, const char *spec, struct device *dev
 		ret = read_device(root, dir, dev, d);
 	if (ret)
 		memset(dev, 0, sizeof(*dev));
+	/* A fixture tree has no xenstore of its own: a fake, or none. */
+	else if (dev->xen.present && (env->xenstore || !strcmp(root, "/sys")))
+		device_xen__read(dev, env->xenstore);
 	return ret;
+}
+
+int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d)
+{
+	const struct device_env env = { .sysfs_root = sysfs_root };
+
+	return device__resolve_env(&env, spec, dev, d);
 }
 
 int device__disk_attr(const struct device *dev, const char *attr, char *buf, size_t len)

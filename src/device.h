@@ -3,7 +3,8 @@
  * The sysfs model of a disk: what the user named, the whole disk behind it, its
  * driver and queue limits, read below the sysfs root the caller gives (/sys, or a
  * fixture tree in tests). Resolving and the disk itself: device.c; queue/ and mq/:
- * device_queue.c; what the driver adds: device_driver.c.
+ * device_queue.c; what the driver adds: device_driver.c; what xenstore says of a
+ * xen-blkfront disk: device_xen.c.
  */
 #ifndef BLKTRACE_BENCH_DEVICE_H
 #define BLKTRACE_BENCH_DEVICE_H
@@ -39,6 +40,36 @@ struct queue_limits {
 	char write_cache[32]; /* "write back" / "write through", "" without the file */
 };
 
+/* Requests one page of the shared ring holds (__CONST_RING_SIZE(blkif, 4096)). */
+#define XEN_RING_REQUESTS_PER_PAGE 32
+/* XenbusState (xen/interface/io/xenbus.h) of a connected frontend or backend. */
+#define XENBUS_STATE_CONNECTED 4
+
+/* Why a xen-blkfront disk uses the segments it does (device_xen.c has the rules). */
+enum xen_segments_reason {
+	XEN_SEGMENTS_UNKNOWN = 0,  /* xenstore not read, or the module's value unknown */
+	XEN_SEGMENTS_BACKEND_NONE, /* the backend offers no indirect descriptors (or <= 11) */
+	XEN_SEGMENTS_MODULE_OFF,   /* max_indirect_segments <= 11 turns them off */
+	XEN_SEGMENTS_BACKEND_CAPS, /* the module asks for more than the backend offers */
+	XEN_SEGMENTS_MODULE_ASKS,  /* the module's value, within the backend's offer */
+};
+
+/*
+ * The backend's offer: the nodes of its xenstore directory, read as xen-blkfront reads
+ * them (an absent node is 0, multi-queue-max-queues 1); -1 where not read.
+ */
+struct xen_backend_offer {
+	int64_t domid;		       /* the frontend's backend-id */
+	int64_t state;		       /* XenbusState */
+	int64_t max_indirect_segments; /* feature-max-indirect-segments; 0: none */
+	int64_t persistent;	       /* feature-persistent */
+	int64_t max_queues;	       /* multi-queue-max-queues */
+	int64_t max_ring_page_order;   /* max-ring-page-order */
+	int64_t flush_cache;	       /* feature-flush-cache */
+	int64_t barrier;	       /* feature-barrier */
+	int64_t discard;	       /* feature-discard */
+};
+
 struct xen_blkfront {
 	bool present;
 	int64_t max_indirect_segments; /* module parameter (max on 3.11..4.5); -1 unknown */
@@ -50,6 +81,27 @@ struct xen_blkfront {
 	int64_t max_queues;
 	int64_t feature_persistent; /* -1 when the parameter is absent */
 	bool backend_limited;	    /* the module asked for more segments than negotiated */
+
+	/*
+	 * From xenstore (device_xen.c), on a live system or from a fake: the frontend's
+	 * node and the backend's offer, then what was negotiated by xen-blkfront's rules.
+	 * -1 (and "", XEN_SEGMENTS_UNKNOWN) where it was not read.
+	 */
+	char xenstore_error[160]; /* why xenstore (or the backend's part) was not read */
+	char frontend[64];	  /* the frontend's node: "device/vbd/51712" ("" not tried) */
+	char backend_path[128];	  /* "/local/domain/0/backend/vbd/1/51712" (not saved) */
+	int64_t frontend_state;	  /* XenbusState */
+	bool backend_read;	  /* backend holds the offer */
+	struct xen_backend_offer backend;
+	int64_t segments_in_effect; /* 4 KiB segments a request may have, by the rules */
+	enum xen_segments_reason segments_reason;
+	int64_t queues;		   /* rings: the frontend's multi-queue-num-queues */
+	int64_t ring_pages;	   /* per ring: 1 << the frontend's ring-page-order */
+	int64_t ring_requests;	   /* per ring: XEN_RING_REQUESTS_PER_PAGE x ring_pages */
+	int64_t persistent_grants; /* 1 when both sides use them */
+	int64_t bounce_buffer;	   /* 1 when data is copied through granted pages */
+	int64_t discard;	   /* 1 when the backend offers discard */
+	char cache_flush[16];	   /* "flush", "barrier", "none"; "" unknown */
 };
 
 /*
@@ -156,12 +208,26 @@ struct device {
 
 struct diag;
 
+/* Where a disk's model is read from. */
+struct device_env {
+	const char *sysfs_root; /* "/sys", or a fixture tree */
+	/*
+	 * xenstore, for xen-blkfront disks: a file of `xenstore-ls -f` lines (a fake), or
+	 * NULL: libxenstore where sysfs_root is /sys, nothing below a fixture tree.
+	 */
+	const char *xenstore;
+};
+
 /*
- * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below sysfs_root ("/sys") and read the
- * disk's model. Returns 0, or a negative errno with the reason in d: bad input for a name
- * that is invalid or resolves to no disk (-ENOENT) or outside the root (-EXDEV), a runtime
- * failure for sysfs that cannot be read.
+ * Resolve "xvda", "/dev/xvda", "xvda1" or "202:0" below env->sysfs_root and read the
+ * disk's model (and, for xen-blkfront, what xenstore says of it: a failure there is
+ * noted in xen.xenstore_error, never returned). Returns 0, or a negative errno with the
+ * reason in d: bad input for a name that is invalid or resolves to no disk (-ENOENT) or
+ * outside the root (-EXDEV), a runtime failure for sysfs that cannot be read.
  */
+int device__resolve_env(const struct device_env *env, const char *spec, struct device *dev,
+			struct diag *d);
+/* device__resolve_env with sysfs_root and no fake xenstore. */
 int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
@@ -208,5 +274,23 @@ const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t seg
 /* The same for /etc/modprobe.d: "options xen_blkfront max_indirect_segments=32". */
 const char *device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
 				      size_t len);
+
+/*
+ * Why the disk has the segments it has, into buf: "the backend offers no indirect
+ * descriptors (as XCP-ng's tapdisk does)", "the backend caps the 512 asked at 256", ...;
+ * "" when xenstore was not read.
+ */
+const char *device__xen_segments_why(const struct xen_blkfront *x, char *buf, size_t len);
+/* enum xen_segments_reason as the JSON names it: "backend_offers_none", ...; NULL unknown. */
+const char *device__xen_reason_name(enum xen_segments_reason r);
+/* The reason of a name device__xen_reason_name gives; XEN_SEGMENTS_UNKNOWN for others. */
+enum xen_segments_reason device__xen_reason_of(const char *name);
+/* XenbusState as Xen names it: "Connected"; "" for a number it does not know. */
+const char *device__xenbus_state_name(int64_t state);
+/*
+ * The most segments any guest parameter can get on this disk: the backend's offer, or 11
+ * when it offers no more (no indirect descriptors); -1 when xenstore was not read.
+ */
+int64_t device__xen_segments_cap(const struct xen_blkfront *x);
 
 #endif /* BLKTRACE_BENCH_DEVICE_H */

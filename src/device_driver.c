@@ -122,6 +122,7 @@ static void read_xen(const char *root, struct device *dev)
 
 	x->present = true;
 	x->max_indirect_segments = -1;
+	device_xen__unknown(x);
 	if (!module_params_dir(root, "xen_blkfront", dir, sizeof(dir))) {
 		if (sysfs__exists(dir, "max_indirect_segments", false)) {
 			x->max_indirect_segments =

@@ -20,9 +20,15 @@ void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name))
 	uint64_t n;
 
 	cfg->sysfs_root = value_or(lookup, "BLKTRACE_BENCH_SYSFS", "/sys");
+	cfg->xenstore = value_or(lookup, "BLKTRACE_BENCH_XENSTORE", NULL);
 	cfg->kallsyms = value_or(lookup, "BLKTRACE_BENCH_KALLSYMS", "/proc/kallsyms");
 	cfg->force_raw_tp = strcmp(value_or(lookup, "BLKTRACE_BENCH_RAW_TP", "0"), "0") != 0;
 	cfg->lose_completions = 0;
 	if (!parse_uint(value_or(lookup, "BLKTRACE_BENCH_LOSE_COMPLETIONS", "0"), UINT32_MAX, &n))
 		cfg->lose_completions = (unsigned int)n;
+}
+
+struct device_env env_config__device(const struct env_config *cfg)
+{
+	return (struct device_env){ .sysfs_root = cfg->sysfs_root, .xenstore = cfg->xenstore };
 }

@@ -131,13 +131,44 @@ static void segment_size_finding(struct ctx *c, uint64_t count, int64_t cap)
 	    fmt__size(b, sizeof(b), cap), l->max_sectors_kb);
 }
 
+/*
+ * What raises the segments, where xenstore said what the backend offers: a guest
+ * parameter up to the offer, never beyond; only the host past it.
+ */
+static void xen_segments_advice(const struct xen_blkfront *x, char *tail, size_t len)
+{
+	int64_t cap = device__xen_segments_cap(x);
+	char why[160], param[80];
+
+	device__xen_segments_why(x, why, sizeof(why));
+	if (x->segments_reason == XEN_SEGMENTS_MODULE_OFF) {
+		device__xen_boot_parameter(x, XEN_DEFAULT_INDIRECT_SEGMENTS, param, sizeof(param));
+		snprintf(tail, len, "%s; %s (the default) turns them on", why, param);
+	} else if (x->segments_reason == XEN_SEGMENTS_MODULE_ASKS &&
+		   x->max_indirect_segments < cap) {
+		device__xen_boot_parameter(x, x->max_indirect_segments, param, sizeof(param));
+		snprintf(tail, len,
+			 "%s now, a larger value raises it up to the %" PRId64
+			 " the backend offers",
+			 param, cap);
+	} else if (x->segments_reason == XEN_SEGMENTS_MODULE_ASKS) {
+		device__xen_boot_parameter(x, x->max_indirect_segments, param, sizeof(param));
+		snprintf(tail, len, "%s now, all the backend offers: only the host can raise it",
+			 param);
+	} else {
+		snprintf(tail, len, "%s: only the host can raise it, no guest parameter", why);
+	}
+}
+
 static void xen_segments_finding(struct ctx *c, uint64_t count)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
-	char a[32], param[80], tail[192];
+	char a[32], param[80], tail[320];
 
 	fmt__size(a, sizeof(a), (double)x->segments * XEN_SEGMENT_BYTES);
-	if (x->backend_limited) {
+	if (x->segments_reason != XEN_SEGMENTS_UNKNOWN) {
+		xen_segments_advice(x, tail, sizeof(tail));
+	} else if (x->backend_limited) {
 		snprintf(tail, sizeof(tail),
 			 "the module asks for %" PRId64 " but the backend limits it to %" PRId64,
 			 x->max_indirect_segments, x->segments);

@@ -138,6 +138,41 @@ static void limits_facts(FILE *f, const struct queue_limits *l)
 	limit_fact(f, "physical_block_size", l->physical_block_size);
 }
 
+static const char *on_off(int64_t v)
+{
+	return v < 0 ? "-" : v ? "on" : "off";
+}
+
+/* What xen-blkfront and its backend agreed on (xenstore); nothing where it was not read. */
+static void xen_negotiated_facts(FILE *f, const struct xen_blkfront *x)
+{
+	char why[192], b[32];
+
+	if (x->xenstore_error[0] && !x->backend_read)
+		html__fact(f, "xenstore", "not read: %s", x->xenstore_error);
+	if (!x->backend_read)
+		return;
+	if (x->backend.max_indirect_segments > XEN_DIRECT_SEGMENTS)
+		html__fact(f, "xen backend offers", "%lld indirect segments",
+			   (long long)x->backend.max_indirect_segments);
+	else
+		html__fact(f, "xen backend offers", "no indirect descriptors");
+	if (x->segments_reason != XEN_SEGMENTS_UNKNOWN)
+		html__fact(f, "xen segments in effect", "%lld: %s, so requests of %s at most",
+			   (long long)x->segments_in_effect,
+			   device__xen_segments_why(x, why, sizeof(why)),
+			   fmt__limit(b, sizeof(b), x->segments_in_effect * XEN_SEGMENT_BYTES));
+	if (x->ring_pages >= 0)
+		html__fact(f, "xen queues and ring", "%lld x %lld page%s (%lld requests each)",
+			   (long long)x->queues, (long long)x->ring_pages,
+			   x->ring_pages == 1 ? "" : "s", (long long)x->ring_requests);
+	html__fact(f, "persistent grants", "%s%s", on_off(x->persistent_grants),
+		   x->bounce_buffer > 0 ? "; bounce buffer: data copied through granted pages"
+					: "");
+	html__fact(f, "cache flush, discard", "%s, %s", x->cache_flush[0] ? x->cache_flush : "-",
+		   on_off(x->discard));
+}
+
 static void driver_facts(FILE *f, const struct device *d)
 {
 	const struct xen_blkfront *x = &d->xen;
@@ -151,6 +186,7 @@ static void driver_facts(FILE *f, const struct device *d)
 				   device__xen_boot_parameter(x, x->max_indirect_segments, param,
 							      sizeof(param)),
 				   x->backend_limited ? " (the backend limits it)" : "");
+		xen_negotiated_facts(f, x);
 	}
 	if (d->virtio_blk.present)
 		limit_fact(f, "virtio_blk queue depth", d->virtio_blk.queue_depth);

@@ -40,14 +40,21 @@ static void xen_boot_parameter(struct recommendation *r, const struct device *de
 {
 	const uint64_t grant_kb = XEN_SEGMENT_BYTES / 1024;
 	const char *v = r->smallest ? r->smallest : r->best;
-	uint64_t kb;
+	int64_t cap;
+	uint64_t kb, segs;
 
 	if (!dev || !dev->xen.present || strcmp(r->knob, "max_sectors_kb") ||
 	    parse_uint(v, INT64_MAX, &kb))
 		return;
 	/* One grant per segment: a request of kb KiB needs kb / 4 segments, rounded up. */
-	device__xen_boot_parameter(&dev->xen, (kb + grant_kb - 1) / grant_kb, r->boot_parameter,
-				   sizeof(r->boot_parameter));
+	segs = (kb + grant_kb - 1) / grant_kb;
+	/* Not beyond what the backend offers (xenstore): none at all, no parameter helps. */
+	cap = device__xen_segments_cap(&dev->xen);
+	if (cap == XEN_DIRECT_SEGMENTS && segs > XEN_DIRECT_SEGMENTS)
+		return;
+	if (cap > 0 && segs > (uint64_t)cap)
+		segs = cap;
+	device__xen_boot_parameter(&dev->xen, segs, r->boot_parameter, sizeof(r->boot_parameter));
 }
 
 /* One workload: series idx[0..n) of ss, which differ only in the knob's value. */

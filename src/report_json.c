@@ -32,6 +32,53 @@ static json_t *limits_json(const struct queue_limits *l)
 			 text__json(l->write_cache));
 }
 
+/* -1, 0, 1: null, false, true. */
+static json_t *jtri(int64_t v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s[0] ? text__json(s) : json_null();
+}
+
+/* The backend's offer as xenstore has it (0/1 for features); null when not read. */
+static json_t *xen_backend_json(const struct xen_blkfront *x)
+{
+	const struct xen_backend_offer *b = &x->backend;
+
+	if (!x->backend_read)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "domid", jlimit(b->domid),
+			 "state", jlimit(b->state), "max_indirect_segments",
+			 jlimit(b->max_indirect_segments), "persistent_grants",
+			 jlimit(b->persistent), "max_queues", jlimit(b->max_queues),
+			 "max_ring_page_order", jlimit(b->max_ring_page_order), "flush_cache",
+			 jlimit(b->flush_cache), "barrier", jlimit(b->barrier), "discard",
+			 jlimit(b->discard));
+}
+
+/* What xenstore says (device_xen.c): every key null where it was not read. */
+static void xen_negotiated_json(json_t *o, const struct xen_blkfront *x)
+{
+	const char *reason = device__xen_reason_name(x->segments_reason);
+
+	json_object_set_new(o, "frontend", jstr_or_null(x->frontend));
+	json_object_set_new(o, "frontend_state", jlimit(x->frontend_state));
+	json_object_set_new(o, "xenstore_error", jstr_or_null(x->xenstore_error));
+	json_object_set_new(o, "backend", xen_backend_json(x));
+	json_object_set_new(o, "segments_in_effect", jlimit(x->segments_in_effect));
+	json_object_set_new(o, "segments_reason", reason ? json_string(reason) : json_null());
+	json_object_set_new(o, "queues", jlimit(x->queues));
+	json_object_set_new(o, "ring_pages", jlimit(x->ring_pages));
+	json_object_set_new(o, "ring_requests", jlimit(x->ring_requests));
+	json_object_set_new(o, "persistent_grants", jtri(x->persistent_grants));
+	json_object_set_new(o, "bounce_buffer", jtri(x->bounce_buffer));
+	json_object_set_new(o, "cache_flush", jstr_or_null(x->cache_flush));
+	json_object_set_new(o, "discard", jtri(x->discard));
+}
+
 static json_t *xen_json(const struct xen_blkfront *x)
 {
 	json_t *o, *boot = json_null();
@@ -56,6 +103,7 @@ static json_t *xen_json(const struct xen_blkfront *x)
 	json_object_set_new(o, "parameter_name", json_string(device__xen_param_name(x)));
 	json_object_set_new(o, "boot_parameter", boot);
 	json_object_set_new(o, "backend_limited", json_boolean(x->backend_limited));
+	xen_negotiated_json(o, x);
 	return o;
 }
 
@@ -97,11 +145,6 @@ static json_t *module_params_json(const struct device *dev)
 		text__json_set(o, dev->module_params[i].name,
 			       text__json(dev->module_params[i].value));
 	return o;
-}
-
-static json_t *jstr_or_null(const char *s)
-{
-	return s[0] ? text__json(s) : json_null();
 }
 
 static json_t *drivers_json(const struct device *dev, json_t *d)

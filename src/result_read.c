@@ -177,6 +177,22 @@ static const struct limit_field xen_fields[] = {
 	DEV_LIMIT(xen, max_ring_page_order),
 	DEV_LIMIT(xen, max_queues),
 	DEV_LIMIT(xen, feature_persistent),
+	DEV_LIMIT(xen, frontend_state),
+	DEV_LIMIT(xen, segments_in_effect),
+	DEV_LIMIT(xen, queues),
+	DEV_LIMIT(xen, ring_pages),
+	DEV_LIMIT(xen, ring_requests),
+};
+static const struct limit_field xen_backend_fields[] = {
+	DEV_LIMIT(xen.backend, domid),
+	DEV_LIMIT(xen.backend, state),
+	DEV_LIMIT(xen.backend, max_indirect_segments),
+	{ "persistent_grants", offsetof(struct device, xen.backend.persistent) },
+	DEV_LIMIT(xen.backend, max_queues),
+	DEV_LIMIT(xen.backend, max_ring_page_order),
+	DEV_LIMIT(xen.backend, flush_cache),
+	DEV_LIMIT(xen.backend, barrier),
+	DEV_LIMIT(xen.backend, discard),
 };
 static const struct limit_field virtio_fields[] = {
 	DEV_LIMIT(virtio_blk, queue_depth),
@@ -220,6 +236,35 @@ static const char *sub(char *buf, size_t len, const char *at, const char *key)
 	return buf;
 }
 
+/* A boolean that may be unknown: -1 when absent or null. */
+static int64_t rd_tri(struct rd *r, json_t *o, const char *at, const char *key)
+{
+	return member(o, key) ? rd_bool(r, o, at, key) : -1;
+}
+
+/* What xenstore said, when it was read (older files have none of it). */
+static void read_xen_negotiated(struct rd *r, json_t *o, const char *at, struct device *dev)
+{
+	struct xen_blkfront *x = &dev->xen;
+	char reason[32] = "", p[112];
+	json_t *b = rd_obj(r, o, at, "backend");
+
+	rd_str(r, o, at, "frontend", x->frontend, sizeof(x->frontend));
+	rd_str(r, o, at, "xenstore_error", x->xenstore_error, sizeof(x->xenstore_error));
+	rd_str(r, o, at, "cache_flush", x->cache_flush, sizeof(x->cache_flush));
+	rd_str(r, o, at, "segments_reason", reason, sizeof(reason));
+	x->segments_reason = device__xen_reason_of(reason);
+	if (reason[0] && x->segments_reason == XEN_SEGMENTS_UNKNOWN)
+		rd_fail(r, -EINVAL, "%s.segments_reason is \"%s\", not a reason this tool writes",
+			at, reason);
+	x->persistent_grants = rd_tri(r, o, at, "persistent_grants");
+	x->bounce_buffer = rd_tri(r, o, at, "bounce_buffer");
+	x->discard = rd_tri(r, o, at, "discard");
+	/* null: every field -1 */
+	READ_LIMITS(r, b, sub(p, sizeof(p), at, "backend"), dev, xen_backend_fields);
+	x->backend_read = b != NULL;
+}
+
 static void read_xen(struct rd *r, json_t *o, const char *at, struct device *dev)
 {
 	struct xen_blkfront *x = &dev->xen;
@@ -233,6 +278,7 @@ static void read_xen(struct rd *r, json_t *o, const char *at, struct device *dev
 	rd_str(r, o, at, "parameter_name", param, sizeof(param));
 	x->param_is_old_name = !strcmp(param, "xen_blkfront.max");
 	x->backend_limited = rd_bool(r, o, at, "backend_limited");
+	read_xen_negotiated(r, o, at, dev);
 }
 
 static void read_drivers(struct rd *r, json_t *d, const char *at, struct device *dev)

@@ -44,12 +44,39 @@ static double segment_capped(const struct run_summary *runs, const size_t *idx, 
 	return n ? sum / n : 0;
 }
 
+/* The segments capped the requests, and only the host can raise them: say so. */
+static void xen_host_only(struct tune_outcome *out, const struct xen_blkfront *x, double share,
+			  const char *cap)
+{
+	char why[160];
+
+	if (x->segments_reason != XEN_SEGMENTS_UNKNOWN)
+		snprintf(out->xen, sizeof(out->xen),
+			 "%.1f%% of requests were capped at %s by %lld segments: %s, so no guest "
+			 "parameter raises it; only the host can (its backend's "
+			 "feature-max-indirect-segments).",
+			 100 * share, cap, (long long)x->segments,
+			 device__xen_segments_why(x, why, sizeof(why)));
+	else
+		snprintf(
+			out->xen, sizeof(out->xen),
+			"%.1f%% of requests were capped at %s by %lld segments: the guest asks for "
+			"%lld (%s) but the backend grants %lld, so no guest parameter raises it; "
+			"the host's blkback must offer more (feature-max-indirect-segments).",
+			100 * share, cap, (long long)x->segments,
+			(long long)x->max_indirect_segments, device__xen_param_name(x),
+			(long long)x->segments);
+}
+
 void tune_outcome__xen(struct tune_outcome *out, const struct device *d, const struct job_params *p,
 		       const struct run_summary *runs, const size_t *idx, size_t n)
 {
 	const struct xen_blkfront *x = &d->xen;
 	double share = segment_capped(runs, idx, n);
-	char cap[32], size[32];
+	/* What the backend offers, where xenstore said; Linux's blkback's most otherwise. */
+	int64_t offer = device__xen_segments_cap(x),
+		most = offer < 0 ? XEN_BLKBACK_MAX_SEGMENTS : offer;
+	char cap[32], size[32], whose[64];
 	uint64_t want;
 	int64_t need;
 
@@ -64,28 +91,27 @@ void tune_outcome__xen(struct tune_outcome *out, const struct device *d, const s
 	if (need > XEN_BLKBACK_MAX_SEGMENTS)
 		need = XEN_BLKBACK_MAX_SEGMENTS;
 	fmt__size(cap, sizeof(cap), (double)x->segments * XEN_SEGMENT_BYTES);
-	fmt__size(size, sizeof(size), (double)need * XEN_SEGMENT_BYTES);
 	if (need <= x->segments)
 		return;
-	if (x->backend_limited) {
-		snprintf(
-			out->xen, sizeof(out->xen),
-			"%.1f%% of requests were capped at %s by %lld segments: the guest asks for "
-			"%lld (%s) but the backend grants %lld, so no guest parameter raises it; "
-			"the host's blkback must offer more (feature-max-indirect-segments).",
-			100 * share, cap, (long long)x->segments,
-			(long long)x->max_indirect_segments, device__xen_param_name(x),
-			(long long)x->segments);
+	if (x->backend_limited || most <= x->segments) {
+		xen_host_only(out, x, share, cap);
 		return;
 	}
+	fmt__size(size, sizeof(size), (double)need * XEN_SEGMENT_BYTES);
+	if (offer < 0)
+		snprintf(whose, sizeof(whose), "Linux's blkback offers up to %d",
+			 XEN_BLKBACK_MAX_SEGMENTS);
+	else
+		snprintf(whose, sizeof(whose), "this disk's backend offers %lld", (long long)offer);
 	out->has_module = true;
-	tune_outcome__xen_param(&out->module, d, need);
+	/* Never more than the backend offers: the rest would read back, unused. */
+	tune_outcome__xen_param(&out->module, d, need < most ? need : most);
 	snprintf(out->xen, sizeof(out->xen),
 		 "%.1f%% of requests were capped at %s by %lld segments of xen-blkfront; a %s "
-		 "request needs %lld: %s, after a reboot, where the backend offers that many "
-		 "(Linux's blkback offers up to %d).",
+		 "request needs %lld: %s, after a reboot%s (%s).",
 		 100 * share, cap, (long long)x->segments, size, (long long)need,
-		 out->module.boot_parameter, XEN_BLKBACK_MAX_SEGMENTS);
+		 out->module.boot_parameter,
+		 offer < 0 ? ", where the backend offers that many" : "", whose);
 }
 
 void tune_outcome__compute(struct tune_outcome *out, const struct tune *t, const struct device *d,

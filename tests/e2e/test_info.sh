@@ -172,6 +172,43 @@ BLKTRACE_BENCH_SYSFS="$FIX/xen-backend-limited" BLKTRACE_BENCH_KALLSYMS="$TMP/ka
 	"$BB" info xvda > "$TMP/xen.txt" 2> /dev/null
 expect_true "xen text: the backend limits it" \
 	grep -q "the module asks for 32 segments but the backend limits it to 11" "$TMP/xen.txt"
+
+# 6. What xenstore says of the xen disk: the fake of tests/fixtures/xenstore (blkback offers
+# 256, the module asks for 32, 512, or turns them off), tapdisk's none, and none at all.
+XS="$ROOT/tests/fixtures/xenstore"
+xs_info() { # TREE FAKE [--json]
+	BLKTRACE_BENCH_SYSFS="$FIX/$1" BLKTRACE_BENCH_XENSTORE="$2" \
+		BLKTRACE_BENCH_KALLSYMS="$TMP/kallsyms" "$BB" info xvda ${3:-} 2> /dev/null
+}
+xs_info xen-seg32 "$XS/blkback.txt" --json > "$TMP/xs32.json"
+expect_eq "xenstore: exit status" "$?" 0
+expect_eq "xenstore: the backend offers 256" \
+	"$(jqv "$TMP/xs32.json" .device.xen_blkfront.backend.max_indirect_segments)" 256
+expect_eq "xenstore: 32 in effect" \
+	"$(jqv "$TMP/xs32.json" .device.xen_blkfront.segments_in_effect)" 32
+expect_eq "xenstore: the ring" "$(jqv "$TMP/xs32.json" \
+	'.device.xen_blkfront | "\(.queues) x \(.ring_pages) x \(.ring_requests)"')" "2 x 1 x 32"
+expect_eq "xenstore: read whole" "$(jqv "$TMP/xs32.json" .device.xen_blkfront.xenstore_error)" null
+xs_info xen-seg11 "$XS/blkback.txt" > "$TMP/xs11.txt"
+expect_true "xenstore 0: 11 segments, 44 KiB, the guest's doing" grep -q \
+	"^  segments in effect     11: max_indirect_segments=11 turns indirect descriptors off" \
+	"$TMP/xs11.txt"
+expect_true "xenstore 0: 44 KiB" grep -q "^  largest request        44 KiB (11 segments x 4 KiB)$" \
+	"$TMP/xs11.txt"
+xs_info xen-seg512 "$XS/blkback.txt" --json > "$TMP/xs512.json"
+expect_eq "xenstore 512: the backend caps it" \
+	"$(jqv "$TMP/xs512.json" '.device.xen_blkfront | "\(.max_indirect_segments) \(.segments_in_effect) \(.segments_reason)"')" \
+	"512 256 backend_caps"
+xs_info xen-backend-limited "$XS/tapdisk.txt" > "$TMP/tap.txt"
+expect_true "tapdisk: no indirect descriptors" grep -q \
+	"^  segments in effect     11: the backend offers no indirect descriptors (as XCP-ng's tapdisk does)$" \
+	"$TMP/tap.txt"
+xs_info xen-seg32 "$TMP/no-such-xenstore" > "$TMP/noxs.txt"
+expect_eq "xenstore unreadable: exit status" "$?" 0
+expect_eq "xenstore unreadable: one line" "$(grep -c "xenstore" "$TMP/noxs.txt")" 1
+expect_true "xenstore unreadable: sysfs's view stays" grep -q \
+	"^  segments               32 (negotiated: queue/max_segments)$" "$TMP/noxs.txt"
+
 BLKTRACE_BENCH_SYSFS="$FIX/dm" "$BB" info dm-0 > "$TMP/dm.txt" 2> "$TMP/dm.err"
 expect_true "dm: the stack under it, traced with it" grep -q "^stack (traced with dm-0):" "$TMP/dm.txt"
 expect_true "dm: vda2 under it" grep -q "^    vda2 .* disk (virtio_blk)$" "$TMP/dm.txt"

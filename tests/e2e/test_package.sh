@@ -51,6 +51,11 @@ expect_true "make deb: the tree is unchanged (git status)" \
 	test "$(git -C "$ROOT" status --porcelain --ignored=no)" = "$before"
 expect_true "the package depends on libbpf through shlibs" \
 	grep -q 'libbpf1' <(dpkg-deb -f "$deb" Depends)
+# libxenstore is opened (dlopen) for xen-blkfront disks only: recommended, not needed.
+expect_eq "the package recommends libxenstore4" "$(dpkg-deb -f "$deb" Recommends)" libxenstore4
+dpkg-deb -x "$deb" "$TMP/unpacked"
+expect_eq "libxenstore is not linked" \
+	"$(readelf -d "$TMP/unpacked$SBIN" | grep -c 'NEEDED.*libxenstore')" 0
 
 # 2. lintian: no error, no warning (overrides say why).
 lintian --fail-on error,warning "${deb%.deb}.changes" > "$TMP/lintian.txt" 2>&1

@@ -297,6 +297,171 @@ static void test_xen_backend_limited(void **state)
 	test_free(dev);
 }
 
+/* xvda of fixture with xenstore from the fake xs (tests/fixtures/xenstore/XS.txt), or none. */
+static struct device *resolve_xs(const char *fixture, const char *xs)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	char file[PATH_MAX + 64];
+	struct device_env env = { .sysfs_root = root };
+	struct diag d = {};
+
+	assert_non_null(dev);
+	use_fixture(fixture);
+	if (xs)
+		env.xenstore = test_xenstore_fixture(file, sizeof(file), fixtures, xs);
+	/* xenstore never fails a disk: whatever it says, the disk resolves. */
+	if (device__resolve_env(&env, "xvda", dev, &d))
+		fail_msg("xvda in %s with %s: %s", fixture, xs, d.msg);
+	assert_string_equal(d.msg, "");
+	return dev;
+}
+
+static void check_offer(const struct xen_backend_offer *b, int64_t indirect, int64_t persistent,
+			int64_t queues, int64_t order)
+{
+	assert_int_equal(b->state, XENBUS_STATE_CONNECTED);
+	assert_int_equal(b->max_indirect_segments, indirect);
+	assert_int_equal(b->persistent, persistent);
+	assert_int_equal(b->max_queues, queues);
+	assert_int_equal(b->max_ring_page_order, order);
+}
+
+static void check_negotiated(const struct xen_blkfront *x, enum xen_segments_reason why,
+			     int64_t segments, int64_t queues, int64_t pages)
+{
+	assert_int_equal(x->segments_reason, why);
+	assert_int_equal(x->segments_in_effect, segments);
+	assert_int_equal(x->queues, queues);
+	assert_int_equal(x->ring_pages, pages);
+	assert_int_equal(x->ring_requests, 32 * pages);
+}
+
+static void check_features(const struct xen_blkfront *x, int64_t persistent, int64_t bounce,
+			   const char *flush, int64_t discard)
+{
+	assert_int_equal(x->persistent_grants, persistent);
+	assert_int_equal(x->bounce_buffer, bounce);
+	assert_string_equal(x->cache_flush, flush);
+	assert_int_equal(x->discard, discard);
+}
+
+/* Linux's blkback offers 256 segments: the module's 32 is what the disk gets. */
+static void test_xen_blkback(void **state)
+{
+	struct device *dev = resolve_xs("xen-seg32", "blkback");
+	const struct xen_blkfront *x = &dev->xen;
+
+	(void)state;
+	assert_string_equal(x->xenstore_error, "");
+	assert_string_equal(x->frontend, "device/vbd/51712");
+	assert_int_equal(x->frontend_state, XENBUS_STATE_CONNECTED);
+	assert_string_equal(x->backend_path, "/local/domain/0/backend/vbd/1/51712");
+	assert_true(x->backend_read);
+	assert_int_equal(x->backend.domid, 0);
+	check_offer(&x->backend, 256, 1, 2, 4);
+	assert_int_equal(x->backend.flush_cache, 1);
+	assert_int_equal(x->backend.barrier, 1);
+	assert_int_equal(x->backend.discard, 1);
+	check_negotiated(x, XEN_SEGMENTS_MODULE_ASKS, 32, 2, 1);
+	/* The sysfs view agrees and stays. */
+	assert_int_equal(x->segments, 32);
+	assert_int_equal(x->max_indirect_segments, 32);
+	check_features(x, 1, 1, "flush", 1); /* persistent grants copy: a bounce buffer */
+	assert_int_equal(device__xen_segments_cap(x), 256);
+	test_free(dev);
+
+	/* max_indirect_segments=0 reads back 11: indirect descriptors off, by the guest. */
+	dev = resolve_xs("xen-seg11", "blkback");
+	check_negotiated(&dev->xen, XEN_SEGMENTS_MODULE_OFF, 11, 2, 1);
+	assert_int_equal(dev->xen.segments, 11);
+	test_free(dev);
+
+	/* 512 asked, 512 read back, 256 used: the backend caps it. */
+	dev = resolve_xs("xen-seg512", "blkback");
+	check_param(dev, 1, "max_indirect_segments", "512");
+	check_negotiated(&dev->xen, XEN_SEGMENTS_BACKEND_CAPS, 256, 2, 1);
+	assert_int_equal(dev->xen.segments, 256);
+	assert_true(dev->xen.backend_limited);
+	test_free(dev);
+}
+
+/* tapdisk offers no indirect descriptors: 11 segments whatever the guest asks for. */
+static void test_xen_tapdisk(void **state)
+{
+	struct device *dev = resolve_xs("xen-backend-limited", "tapdisk");
+	const struct xen_blkfront *x = &dev->xen;
+
+	(void)state;
+	assert_string_equal(x->xenstore_error, "");
+	assert_string_equal(x->backend_path, "/local/domain/0/backend/vbd3/3/51712");
+	check_offer(&x->backend, 0, 0, 1, 0);
+	check_negotiated(x, XEN_SEGMENTS_BACKEND_NONE, 11, 1, 1);
+	assert_int_equal(x->max_indirect_segments, 32);
+	assert_int_equal(device__xen_segments_cap(x), 11);
+	/* The frontend offers persistent grants, the backend does not; no `trusted`
+	 * parameter (a kernel before v5.19): no bounce buffer. */
+	check_features(x, 0, 0, "flush", 0);
+	test_free(dev);
+}
+
+/* An untrusted backend without persistent grants: the data bounces all the same. */
+static void test_xen_untrusted(void **state)
+{
+	struct device *dev = resolve_xs("xen-seg512", "untrusted");
+	const struct xen_blkfront *x = &dev->xen;
+
+	(void)state;
+	assert_int_equal(x->backend.domid, 2);
+	check_negotiated(x, XEN_SEGMENTS_BACKEND_CAPS, 256, 1, 4);
+	check_features(x, 0, 1, "none", 0);
+	test_free(dev);
+}
+
+/* What cannot be read is said, and the sysfs view stays whole. */
+static void test_xen_unreadable(void **state)
+{
+	struct device *dev = resolve_xs("xen-seg32", "no-backend");
+	const struct xen_blkfront *x = &dev->xen;
+
+	(void)state;
+	/* The frontend's part is there, the backend's offer is not. */
+	assert_string_equal(x->xenstore_error, "/local/domain/0/backend/vbd/1/51712 has no "
+					       "state: gone, or hidden from this domain");
+	assert_false(x->backend_read);
+	assert_int_equal(x->backend.max_indirect_segments, -1);
+	assert_int_equal(x->queues, 1);
+	assert_int_equal(x->ring_pages, 1);
+	assert_int_equal(x->segments_reason, XEN_SEGMENTS_UNKNOWN);
+	assert_int_equal(x->segments_in_effect, -1);
+	assert_int_equal(x->persistent_grants, -1);
+	assert_int_equal(device__xen_segments_cap(x), -1);
+	assert_int_equal(x->segments, 32);
+	test_free(dev);
+
+	dev = resolve_xs("xen-seg32", "nonexistent");
+	x = &dev->xen;
+	assert_non_null(strstr(x->xenstore_error, "nonexistent.txt: No such file or directory"));
+	assert_string_equal(x->frontend, "device/vbd/51712");
+	assert_string_equal(x->backend_path, "");
+	assert_int_equal(x->frontend_state, -1);
+	assert_int_equal(x->queues, -1);
+	assert_int_equal(x->segments, 32);
+	assert_int_equal(x->max_indirect_segments, 32);
+	assert_true(x->indirect_descriptors);
+	test_free(dev);
+
+	/* Below a fixture tree, no fake: xenstore is not even tried. */
+	dev = resolve_xs("xen-seg32", NULL);
+	x = &dev->xen;
+	assert_string_equal(x->xenstore_error, "");
+	assert_string_equal(x->frontend, "");
+	assert_int_equal(x->frontend_state, -1);
+	assert_int_equal(x->backend.max_indirect_segments, -1);
+	assert_int_equal(x->segments_in_effect, -1);
+	assert_int_equal(x->segments, 32);
+	test_free(dev);
+}
+
 static void test_xen_old_max(void **state)
 {
 	struct device *dev = resolve_ok("xen-old-max", "xvda");
@@ -941,6 +1106,52 @@ static struct device *resolve_scratch(const char *spec)
 	return dev;
 }
 
+/* A xen disk NAME (202:MINOR) in the scratch tree behind xenbus device DEV. */
+static void put_xen_disk(const char *name, const char *devnum, const char *dev)
+{
+	char rel[256], target[128];
+
+	snprintf(rel, sizeof(rel), "devices/%s/block/%s/dev", dev, name);
+	put(rel, devnum);
+	snprintf(rel, sizeof(rel), "devices/%s/block/%s/size", dev, name);
+	put(rel, "8\n");
+	snprintf(rel, sizeof(rel), "devices/%s/block/%s/queue/max_segments", dev, name);
+	put(rel, "11\n");
+	snprintf(rel, sizeof(rel), "class/block/%s", name);
+	snprintf(target, sizeof(target), "../../devices/%s/block/%s", dev, name);
+	put_link(rel, target);
+	snprintf(rel, sizeof(rel), "devices/%s/block/%s/device", dev, name);
+	snprintf(target, sizeof(target), "../../../%s", dev);
+	put_link(rel, target);
+}
+
+/* The frontend's node: the xenbus device's nodename, else its name, else nothing. */
+static void test_xen_node_name(void **state)
+{
+	char file[PATH_MAX + 64];
+	struct device_env env = { .sysfs_root = scratch };
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	struct diag d = {};
+
+	(void)state;
+	env.xenstore = test_xenstore_fixture(file, sizeof(file), fixtures, "blkback");
+	put_xen_disk("xvdb", "202:16\n", "vbd-51728");
+	put_xen_disk("xvdc", "202:32\n", "vbd-51744");
+	put("devices/vbd-51744/nodename", "device/vbd/../../backend\n");
+	put_xen_disk("xvdd", "202:48\n", "vif-0");
+	assert_int_equal(device__resolve_env(&env, "xvdb", dev, &d), 0);
+	assert_true(dev->xen.present);
+	assert_string_equal(dev->xen.frontend, "device/vbd/51728");
+	assert_string_equal(dev->xen.xenstore_error, "xenstore has no device/vbd/51728/backend");
+	/* A nodename that is no xenstore path is not followed. */
+	assert_int_equal(device__resolve_env(&env, "xvdc", dev, &d), 0);
+	assert_string_equal(dev->xen.frontend, "device/vbd/51744");
+	assert_int_equal(device__resolve_env(&env, "xvdd", dev, &d), 0);
+	assert_string_equal(dev->xen.frontend, "");
+	assert_string_equal(dev->xen.xenstore_error, "xvdd has no xenbus node (device/nodename)");
+	test_free(dev);
+}
+
 static void test_strict_parsing(void **state)
 {
 	struct device *dev = resolve_scratch("tst");
@@ -1144,6 +1355,10 @@ int main(void)
 		cmocka_unit_test(test_xen_seg256),
 		cmocka_unit_test(test_xen_backend_limited),
 		cmocka_unit_test(test_xen_old_max),
+		cmocka_unit_test(test_xen_blkback),
+		cmocka_unit_test(test_xen_tapdisk),
+		cmocka_unit_test(test_xen_untrusted),
+		cmocka_unit_test(test_xen_unreadable),
 		cmocka_unit_test(test_xen_dev_forms),
 		cmocka_unit_test(test_virtio_blk),
 		cmocka_unit_test(test_nvme),
@@ -1156,6 +1371,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test_setup_teardown(test_strict_parsing, make_scratch, remove_scratch),
 		cmocka_unit_test_setup_teardown(test_queue_get_set, make_scratch, remove_scratch),
+		cmocka_unit_test_setup_teardown(test_xen_node_name, make_scratch, remove_scratch),
 		cmocka_unit_test(test_max_request_bytes),
 		cmocka_unit_test(test_real_sys),
 	};

@@ -32,7 +32,8 @@ static void test_defaults(void **state)
 {
 	static const char *const none[] = { "PATH=/bin", NULL };
 	static const char *const empty[] = { "BLKTRACE_BENCH_SYSFS=", "BLKTRACE_BENCH_KALLSYMS=",
-					     "BLKTRACE_BENCH_RAW_TP=", NULL };
+					     "BLKTRACE_BENCH_RAW_TP=", "BLKTRACE_BENCH_XENSTORE=",
+					     NULL };
 	struct env_config cfg;
 
 	(void)state;
@@ -40,17 +41,20 @@ static void test_defaults(void **state)
 	assert_string_equal(cfg.sysfs_root, "/sys");
 	assert_string_equal(cfg.kallsyms, "/proc/kallsyms");
 	assert_false(cfg.force_raw_tp);
+	assert_null(cfg.xenstore); /* libxenstore */
 	read_from(empty, &cfg);
 	assert_string_equal(cfg.sysfs_root, "/sys");
 	assert_string_equal(cfg.kallsyms, "/proc/kallsyms");
 	assert_false(cfg.force_raw_tp);
+	assert_null(cfg.xenstore);
 }
 
 static void test_set(void **state)
 {
 	static const char *const set[] = { "BLKTRACE_BENCH_SYSFS=/tmp/x",
 					   "BLKTRACE_BENCH_KALLSYMS=/tmp/k",
-					   "BLKTRACE_BENCH_RAW_TP=1", NULL };
+					   "BLKTRACE_BENCH_RAW_TP=1",
+					   "BLKTRACE_BENCH_XENSTORE=/tmp/xs", NULL };
 	static const char *const off[] = { "BLKTRACE_BENCH_RAW_TP=0", NULL };
 	static const char *const yes[] = { "BLKTRACE_BENCH_RAW_TP=yes", NULL };
 	struct env_config cfg;
@@ -59,6 +63,7 @@ static void test_set(void **state)
 	read_from(set, &cfg);
 	assert_string_equal(cfg.sysfs_root, "/tmp/x");
 	assert_string_equal(cfg.kallsyms, "/tmp/k");
+	assert_string_equal(cfg.xenstore, "/tmp/xs");
 	assert_true(cfg.force_raw_tp);
 	read_from(off, &cfg);
 	assert_false(cfg.force_raw_tp);

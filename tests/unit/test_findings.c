@@ -46,6 +46,25 @@ static struct device *fixture_dev(const char *fixture, const char *spec)
 	return dev;
 }
 
+/* xvda of fixture, with what the xenstore fake xs says of its backend. */
+static struct device *xen_dev(const char *fixture, const char *xs)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	char root[PATH_MAX + 64], file[PATH_MAX + 64];
+	const struct device_env env = {
+		.sysfs_root = root,
+		.xenstore = test_xenstore_fixture(file, sizeof(file), fixtures, xs),
+	};
+	struct diag d = {};
+
+	assert_non_null(dev);
+	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
+	if (device__resolve_env(&env, "xvda", dev, &d))
+		fail_msg("xvda in %s: %s", fixture, d.msg);
+	assert_int_not_equal(dev->xen.segments_reason, XEN_SEGMENTS_UNKNOWN);
+	return dev;
+}
+
 static struct block_stats *new_stats(void)
 {
 	struct block_stats *b = test_calloc(1, sizeof(*b));
@@ -211,6 +230,56 @@ static void test_xen_old_max(void **state)
 	assert_has(f[0].text, "xen_blkfront.max=32 now");
 	test_free(b);
 	test_free(dev);
+}
+
+/* The segments finding's sentence for requests of kib KiB in segs segments on dev. */
+static void xen_sentence(struct device *dev, unsigned int kib, unsigned int segs, char *out,
+			 size_t len)
+{
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n;
+
+	add_requests(b, BLKIO_OP_WRITE, kib * 1024, segs, 100);
+	n = compute(dev, b, f);
+	assert_true(n >= 1);
+	assert_no_newline(f, n);
+	assert_string_equal(f[0].kind, "max_segments");
+	assert_share(f[0].share, 1.0);
+	snprintf(out, len, "%s", f[0].text);
+	test_free(b);
+	test_free(dev);
+}
+
+/* Where xenstore says what the backend offers, the advice never goes beyond it. */
+static void test_xen_backend_offer(void **state)
+{
+	char t[400];
+
+	(void)state;
+	/* blkback offers 256, the guest turned indirect descriptors off. */
+	xen_sentence(xen_dev("xen-seg11", "blkback"), 44, 11, t, sizeof(t));
+	assert_has(t, "indirect descriptors are off: 11 segments cap requests at 44 KiB");
+	assert_has(t, "max_indirect_segments=11 turns indirect descriptors off (as any value up "
+		      "to 11 does; the backend offers 256); xen_blkfront.max_indirect_segments=32 "
+		      "(the default) turns them on.");
+	/* The guest's 32 of blkback's 256. */
+	xen_sentence(xen_dev("xen-seg32", "blkback"), 128, 32, t, sizeof(t));
+	assert_has(t, "32 indirect segments: 128 KiB, reached by 100.0% of requests; "
+		      "xen_blkfront.max_indirect_segments=32 now, a larger value raises it up to "
+		      "the 256 the backend offers.");
+	/* 512 asked, 256 had: nothing in the guest raises it. */
+	xen_sentence(xen_dev("xen-seg512", "blkback"), 1024, 256, t, sizeof(t));
+	assert_has(t, "256 indirect segments: 1 MiB");
+	assert_has(t, "the backend caps the 512 asked at 256: only the host can raise it, no "
+		      "guest parameter.");
+	assert_null(strstr(t, "a larger value"));
+	/* tapdisk: no indirect descriptors at all, whatever the guest asks. */
+	xen_sentence(xen_dev("xen-backend-limited", "tapdisk"), 44, 11, t, sizeof(t));
+	assert_has(t, "indirect descriptors are off: 11 segments cap requests at 44 KiB");
+	assert_has(t, "the backend offers no indirect descriptors (as XCP-ng's tapdisk does): "
+		      "only the host can raise it, no guest parameter.");
+	assert_null(strstr(t, "turns them on"));
 }
 
 /* On xen, a max_sectors_kb lowered below the segments is the cap, not the segments. */
@@ -592,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_xen_seg32),
 		cmocka_unit_test(test_xen_backend_limited),
 		cmocka_unit_test(test_xen_old_max),
+		cmocka_unit_test(test_xen_backend_offer),
 		cmocka_unit_test(test_xen_lowered_max_sectors),
 		cmocka_unit_test(test_loop_max_sectors_44),
 		cmocka_unit_test(test_max_sectors_at_hw),

@@ -56,10 +56,20 @@ static void use_fixture(const char *fixture)
 	snprintf(root, sizeof(root), "%s/%s", fixtures, fixture);
 }
 
+/* The next command's xenstore: the fake NAME (tests/fixtures/xenstore), or none (NULL). */
+static char xenstore[PATH_MAX + 64];
+
+static void use_xenstore(const char *name)
+{
+	cfg.xenstore =
+		name ? test_xenstore_fixture(xenstore, sizeof(xenstore), fixtures, name) : NULL;
+}
+
 /* The device object as a file would carry it: dumped and parsed back. */
 static json_t *device_json(const char *fixture, const char *spec)
 {
 	struct device *dev = test_calloc(1, sizeof(*dev));
+	const struct device_env env = env_config__device(&cfg);
 	json_t *j, *back;
 	json_error_t jerr;
 	struct diag d = {};
@@ -67,7 +77,7 @@ static json_t *device_json(const char *fixture, const char *spec)
 
 	assert_non_null(dev);
 	use_fixture(fixture);
-	if (device__resolve(cfg.sysfs_root, spec, dev, &d))
+	if (device__resolve_env(&env, spec, dev, &d))
 		fail_msg("%s in %s: %s", spec, fixture, d.msg);
 	j = report_json__device(dev);
 	assert_non_null(j);
@@ -251,6 +261,82 @@ static void test_xen_seg11_and_limited(void **state)
 	int_is(d, "xen_blkfront.max_ring_page_order", 2);
 	int_is(d, "xen_blkfront.feature_persistent", 0);
 	int_is(d, "max_request_bytes", 1048576);
+	json_decref(d);
+}
+
+/* The negotiation's keys (README: JSON results), for blkback's 256 and the module's 32. */
+static void test_xen_negotiated_json(void **state)
+{
+	json_t *d;
+
+	(void)state;
+	use_xenstore("blkback");
+	d = device_json("xen-seg32", "xvda");
+	str_is(d, "xen_blkfront.frontend", "device/vbd/51712");
+	int_is(d, "xen_blkfront.frontend_state", 4);
+	null_is(d, "xen_blkfront.xenstore_error");
+	int_is(d, "xen_blkfront.backend.domid", 0);
+	int_is(d, "xen_blkfront.backend.state", 4);
+	int_is(d, "xen_blkfront.backend.max_indirect_segments", 256);
+	int_is(d, "xen_blkfront.backend.persistent_grants", 1);
+	int_is(d, "xen_blkfront.backend.max_queues", 2);
+	int_is(d, "xen_blkfront.backend.max_ring_page_order", 4);
+	int_is(d, "xen_blkfront.backend.flush_cache", 1);
+	int_is(d, "xen_blkfront.backend.barrier", 1);
+	int_is(d, "xen_blkfront.backend.discard", 1);
+	size_is(d, "xen_blkfront.backend", 9);
+	int_is(d, "xen_blkfront.segments_in_effect", 32);
+	str_is(d, "xen_blkfront.segments_reason", "module_asks");
+	int_is(d, "xen_blkfront.queues", 2);
+	int_is(d, "xen_blkfront.ring_pages", 1);
+	int_is(d, "xen_blkfront.ring_requests", 32);
+	bool_is(d, "xen_blkfront.persistent_grants", true);
+	bool_is(d, "xen_blkfront.bounce_buffer", true);
+	str_is(d, "xen_blkfront.cache_flush", "flush");
+	bool_is(d, "xen_blkfront.discard", true);
+	/* sysfs's view beside it, as before. */
+	int_is(d, "xen_blkfront.segments", 32);
+	int_is(d, "xen_blkfront.max_request_bytes", 131072);
+	json_decref(d);
+
+	d = device_json("xen-seg11", "xvda");
+	int_is(d, "xen_blkfront.segments_in_effect", 11);
+	str_is(d, "xen_blkfront.segments_reason", "module_turns_off");
+	json_decref(d);
+	d = device_json("xen-seg512", "xvda");
+	int_is(d, "xen_blkfront.max_indirect_segments", 512);
+	int_is(d, "xen_blkfront.segments_in_effect", 256);
+	str_is(d, "xen_blkfront.segments_reason", "backend_caps");
+	json_decref(d);
+
+	use_xenstore("tapdisk");
+	d = device_json("xen-backend-limited", "xvda");
+	int_is(d, "xen_blkfront.backend.max_indirect_segments", 0);
+	int_is(d, "xen_blkfront.segments_in_effect", 11);
+	str_is(d, "xen_blkfront.segments_reason", "backend_offers_none");
+	bool_is(d, "xen_blkfront.persistent_grants", false);
+	bool_is(d, "xen_blkfront.discard", false);
+	json_decref(d);
+
+	/* Unreadable: one reason, every negotiated key null, sysfs's view whole. */
+	use_xenstore("nonexistent");
+	d = device_json("xen-seg32", "xvda");
+	str_is(d, "xen_blkfront.frontend", "device/vbd/51712");
+	at(d, "xen_blkfront.xenstore_error");
+	null_is(d, "xen_blkfront.backend");
+	null_is(d, "xen_blkfront.segments_in_effect");
+	null_is(d, "xen_blkfront.segments_reason");
+	null_is(d, "xen_blkfront.persistent_grants");
+	int_is(d, "xen_blkfront.segments", 32);
+	json_decref(d);
+
+	/* A fixture tree without a fake: nothing of xenstore at all. */
+	use_xenstore(NULL);
+	d = device_json("xen-seg32", "xvda");
+	null_is(d, "xen_blkfront.frontend");
+	null_is(d, "xen_blkfront.xenstore_error");
+	null_is(d, "xen_blkfront.backend");
+	null_is(d, "xen_blkfront.queues");
 	json_decref(d);
 }
 
@@ -466,6 +552,8 @@ static void test_info_text(void **state)
 	assert_int_equal(run_info("xen-seg11", "xvda", false, &out, &err), 0);
 	has(out, "xen_blkfront.max_indirect_segments=32 (the default) or more turns indirect "
 		 "descriptors on");
+	/* Below a fixture tree without a fake, nothing of xenstore. */
+	assert_null(strstr(out, "xenstore"));
 	assert_string_equal(err, "");
 	free(out);
 	free(err);
@@ -526,6 +614,86 @@ static void test_info_text(void **state)
 	free(err);
 }
 
+/* info xvda on xen: what the backend offered and what was negotiated, and why. */
+static void test_info_xenstore_text(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	use_xenstore("blkback");
+	assert_int_equal(run_info("xen-seg32", "xvda", false, &out, &err), 0);
+	has(out,
+	    "xen-blkfront negotiation (xenstore):\n"
+	    "  frontend               device/vbd/51712 (Connected)\n"
+	    "  backend                /local/domain/0/backend/vbd/1/51712, domain 0 "
+	    "(Connected)\n"
+	    "  backend offers         256 indirect segments\n"
+	    "  backend also offers    2 queues, ring order 4, persistent grants, flush-cache, "
+	    "discard\n"
+	    "  segments in effect     32: max_indirect_segments=32, within the 256 the backend "
+	    "offers\n"
+	    "  largest request        128 KiB (32 segments x 4 KiB)\n"
+	    "  queues                 2 (the frontend's multi-queue-num-queues)\n"
+	    "  ring                   1 page, 32 requests per queue\n"
+	    "  persistent grants      on\n"
+	    "  bounce buffer          on: data is copied through granted pages\n"
+	    "  cache flush            flush (feature-flush-cache)\n"
+	    "  discard                on\n");
+	free(out);
+	free(err);
+
+	/* max_indirect_segments=0: 11 segments, 44 KiB, and the guest's parameter says why. */
+	assert_int_equal(run_info("xen-seg11", "xvda", false, &out, &err), 0);
+	has(out, "  segments in effect     11: max_indirect_segments=11 turns indirect descriptors "
+		 "off (as any value up to 11 does; the backend offers 256)\n"
+		 "  largest request        44 KiB (11 segments x 4 KiB)\n");
+	has(out, "  xen_blkfront.max_indirect_segments=32 (the default) or more turns indirect "
+		 "descriptors on: the backend offers 256\n");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_info("xen-seg512", "xvda", false, &out, &err), 0);
+	has(out, "  max_indirect_segments  512 (module parameter)\n");
+	has(out, "  segments in effect     256: the backend caps the 512 asked at 256\n"
+		 "  largest request        1 MiB (256 segments x 4 KiB)\n");
+	has(out, "the module asks for 512 segments but the backend limits it to 256: only the "
+		 "host can raise it\n");
+	free(out);
+	free(err);
+
+	use_xenstore("tapdisk");
+	assert_int_equal(run_info("xen-backend-limited", "xvda", false, &out, &err), 0);
+	has(out, "  backend offers         no indirect descriptors\n"
+		 "  backend also offers    1 queue, ring order 0, no persistent grants, "
+		 "flush-cache, no discard\n"
+		 "  segments in effect     11: the backend offers no indirect descriptors (as "
+		 "XCP-ng's tapdisk does)\n"
+		 "  largest request        44 KiB (11 segments x 4 KiB)\n");
+	free(out);
+	free(err);
+
+	/* Unreadable: one line saying why, after the sysfs view, and exit 0. */
+	use_xenstore("nonexistent");
+	assert_int_equal(run_info("xen-seg32", "xvda", false, &out, &err), 0);
+	has(out, "xen-blkfront:\n  segments               32 (negotiated: queue/max_segments)\n");
+	has(out, "nonexistent.txt: No such file or directory; the view above is sysfs's\n");
+	assert_int_equal(strstr(strstr(out, "  xenstore               not read: "), "\n")[1], 0);
+	assert_null(strstr(out, "negotiation"));
+	free(out);
+	free(err);
+
+	use_xenstore("no-backend");
+	assert_int_equal(run_info("xen-seg32", "xvda", false, &out, &err), 0);
+	has(out, "  backend                /local/domain/0/backend/vbd/1/51712, domain 0 (not "
+		 "read)\n"
+		 "  segments in effect     unknown (the backend's offer is unknown)\n");
+	has(out, "  not read               /local/domain/0/backend/vbd/1/51712 has no state: "
+		 "gone, or hidden from this domain\n");
+	free(out);
+	free(err);
+	use_xenstore(NULL);
+}
+
 static void test_info_json(void **state)
 {
 	json_error_t jerr;
@@ -545,6 +713,18 @@ static void test_info_json(void **state)
 	free(out);
 	free(err);
 
+	use_xenstore("blkback");
+	assert_int_equal(run_info("xen-seg32", "xvda", true, &out, &err), 0);
+	doc = json_loads(out, 0, &jerr);
+	if (!doc)
+		fail_msg("not JSON: %s\n%s", jerr.text, out);
+	int_is(doc, "device.xen_blkfront.backend.max_indirect_segments", 256);
+	int_is(doc, "device.xen_blkfront.segments_in_effect", 32);
+	json_decref(doc);
+	free(out);
+	free(err);
+	use_xenstore(NULL);
+
 	assert_int_equal(run_info("xen-seg32", "nosuchdisk", true, &out, &err), EXIT_USAGE);
 	assert_string_equal(out, "");
 	has(err, "no such block device: nosuchdisk");
@@ -555,11 +735,18 @@ static void test_info_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_xen_seg32),    cmocka_unit_test(test_xen_seg11_and_limited),
-		cmocka_unit_test(test_xen_old_max),  cmocka_unit_test(test_virtio_blk),
-		cmocka_unit_test(test_nvme),	     cmocka_unit_test(test_nvme_multipath),
-		cmocka_unit_test(test_sd_loop_zram), cmocka_unit_test(test_dm_md),
-		cmocka_unit_test(test_info_text),    cmocka_unit_test(test_info_json),
+		cmocka_unit_test(test_xen_seg32),
+		cmocka_unit_test(test_xen_seg11_and_limited),
+		cmocka_unit_test(test_xen_old_max),
+		cmocka_unit_test(test_virtio_blk),
+		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_nvme_multipath),
+		cmocka_unit_test(test_sd_loop_zram),
+		cmocka_unit_test(test_dm_md),
+		cmocka_unit_test(test_info_text),
+		cmocka_unit_test(test_info_json),
+		cmocka_unit_test(test_xen_negotiated_json),
+		cmocka_unit_test(test_info_xenstore_text),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

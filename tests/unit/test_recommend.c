@@ -94,6 +94,40 @@ static void test_best_and_smallest(void **state)
 	test_free(dev);
 }
 
+/* The boot parameter never asks for more than the backend offers (what xenstore said). */
+static void test_xen_backend_offer(void **state)
+{
+	static const struct {
+		int64_t offer;
+		const char *want;
+	} cases[] = {
+		{ 256, "xen_blkfront.max_indirect_segments=16" },
+		{ 12, "xen_blkfront.max_indirect_segments=12" },
+		{ 0, "" }, /* no indirect descriptors: no parameter gets 64 KiB */
+	};
+	struct runs *rs = test_calloc(1, sizeof(*rs));
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	struct recommendations rec;
+	struct series_set ss;
+	size_t i;
+
+	(void)state;
+	add(rs, 1048576, "16", 100, 5, 3);
+	add(rs, 1048576, "64", 200, 5, 3);
+	dev->xen.present = true;
+	dev->xen.backend_read = true;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dev->xen.backend.max_indirect_segments = cases[i].offer;
+		recommend(rs, dev, &ss, &rec);
+		assert_string_equal(rec.r[0].best, "64");
+		assert_string_equal(rec.r[0].boot_parameter, cases[i].want);
+		recommend__free(&rec);
+		series__free(&ss);
+	}
+	test_free(rs);
+	test_free(dev);
+}
+
 static void test_single_repetition_cannot_judge(void **state)
 {
 	struct runs *rs = test_calloc(1, sizeof(*rs));
@@ -241,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_best_and_smallest),
+		cmocka_unit_test(test_xen_backend_offer),
 		cmocka_unit_test(test_single_repetition_cannot_judge),
 		cmocka_unit_test(test_two_workloads_and_no_sweep),
 		cmocka_unit_test(test_unordered_knob),

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "diag.h"
+#include "html.h"
 #include "report_json.h"
 #include "result_read.h"
 #include "stack.h"
@@ -49,11 +50,18 @@ static char *result_text(const struct result *res, bool recommend)
 
 static void test_device_round_trip(void **state)
 {
-	static const char *const disks[][2] = {
+	/* Tree, disk and the xenstore fake read with it (tests/fixtures/xenstore). */
+	static const char *const disks[][3] = {
 		{ "xen-seg32", "xvda" },
 		{ "xen-seg32", "xvda1" },
 		{ "xen-old-max", "xvda" },
 		{ "xen-backend-limited", "xvda" },
+		{ "xen-seg32", "xvda", "blkback" },
+		{ "xen-seg512", "xvda", "blkback" },
+		{ "xen-backend-limited", "xvda", "tapdisk" },
+		{ "xen-seg512", "xvda", "untrusted" },
+		{ "xen-seg32", "xvda", "no-backend" },
+		{ "xen-seg32", "xvda", "nonexistent" },
 		{ "virtio-blk", "vda" },
 		{ "nvme", "nvme0n1" },
 		{ "nvme-multipath", "nvme1n1" },
@@ -64,7 +72,8 @@ static void test_device_round_trip(void **state)
 		{ "dm", "md0" },
 	};
 	struct device *dev = calloc(1, sizeof(*dev)), *back = calloc(1, sizeof(*back));
-	char root[PATH_MAX + 64];
+	char root[PATH_MAX + 64], xs[PATH_MAX + 64];
+	struct device_env env = { .sysfs_root = root };
 	struct diag d = {};
 	size_t i;
 
@@ -75,13 +84,21 @@ static void test_device_round_trip(void **state)
 		json_t *a, *b;
 
 		snprintf(root, sizeof(root), "%s/%s", fixtures, disks[i][0]);
-		if (device__resolve(root, disks[i][1], dev, &d))
+		env.xenstore =
+			disks[i][2] ? test_xenstore_fixture(xs, sizeof(xs), fixtures, disks[i][2])
+				    : NULL;
+		if (device__resolve_env(&env, disks[i][1], dev, &d))
 			fail_msg("%s in %s: %s", disks[i][1], disks[i][0], d.msg);
 		a = report_json__device(dev);
 		assert_non_null(a);
 		if (result_read__device(a, back, "t.json", &d))
 			fail_msg("%s: %s", disks[i][1], d.msg);
 		b = report_json__device(back);
+		/* What the findings and the advice read of it, back as it was. */
+		assert_int_equal(back->xen.segments_reason, dev->xen.segments_reason);
+		assert_int_equal(back->xen.backend_read, dev->xen.backend_read);
+		assert_int_equal(device__xen_segments_cap(&back->xen),
+				 device__xen_segments_cap(&dev->xen));
 		if (!json_equal(a, b)) {
 			char *sa = json_dumps(a, JSON_SORT_KEYS),
 			     *sb = json_dumps(b, JSON_SORT_KEYS);
@@ -93,6 +110,68 @@ static void test_device_round_trip(void **state)
 	}
 	free(dev);
 	free(back);
+}
+
+/* The HTML disk facts of xvda (xenstore: xs) once saved and read back, in a new string. */
+static char *saved_xen_facts(const char *tree, const char *xs)
+{
+	struct device *dev = calloc(1, sizeof(*dev)), *back = calloc(1, sizeof(*back));
+	char root[PATH_MAX + 64], file[PATH_MAX + 64], *html = NULL;
+	const struct device_env env = { .sysfs_root = root,
+					.xenstore = test_xenstore_fixture(file, sizeof(file),
+									  fixtures, xs) };
+	size_t len = 0;
+	json_t *a;
+	FILE *f;
+
+	assert_non_null(dev);
+	assert_non_null(back);
+	snprintf(root, sizeof(root), "%s/%s", fixtures, tree);
+	assert_int_equal(device__resolve_env(&env, "xvda", dev, NULL), 0);
+	a = report_json__device(dev);
+	assert_int_equal(result_read__device(a, back, "t.json", NULL), 0);
+	f = open_memstream(&html, &len);
+	assert_non_null(f);
+	html__device(f, back);
+	assert_int_equal(fclose(f), 0);
+	json_decref(a);
+	free(dev);
+	free(back);
+	return html;
+}
+
+static void has(const char *text, const char *part)
+{
+	if (!strstr(text, part))
+		fail_msg("\"%s\" not in:\n%s", part, text);
+}
+
+/* report and compare --html of a saved result say what the backend offered. */
+static void test_xen_html_facts(void **state)
+{
+	char *html;
+
+	(void)state;
+	html = saved_xen_facts("xen-seg32", "blkback");
+	has(html, "<tr><th>xen backend offers</th><td>256 indirect segments</td></tr>");
+	has(html, "<tr><th>xen segments in effect</th><td>32: max_indirect_segments=32, within "
+		  "the 256 the backend offers, so requests of 128 KiB at most</td></tr>");
+	has(html, "<tr><th>xen queues and ring</th><td>2 x 1 page (32 requests each)</td></tr>");
+	has(html, "<tr><th>persistent grants</th><td>on; bounce buffer: data copied through "
+		  "granted pages</td></tr>");
+	has(html, "<tr><th>cache flush, discard</th><td>flush, on</td></tr>");
+	free(html);
+	html = saved_xen_facts("xen-backend-limited", "tapdisk");
+	has(html, "<tr><th>xen backend offers</th><td>no indirect descriptors</td></tr>");
+	has(html, "<tr><th>xen segments in effect</th><td>11: the backend offers no indirect "
+		  "descriptors (as XCP-ng&#39;s tapdisk does), so requests of 44 KiB at "
+		  "most</td></tr>");
+	free(html);
+	html = saved_xen_facts("xen-seg32", "nonexistent");
+	has(html, "<tr><th>xenstore</th><td>not read: ");
+	has(html, "nonexistent.txt: No such file or directory</td></tr>");
+	assert_null(strstr(html, "xen backend offers"));
+	free(html);
 }
 
 static void fill_block(struct block_stats *b, unsigned int kib, unsigned int n)
@@ -296,6 +375,19 @@ static void test_errors_named(void **state)
 	assert_int_not_equal(read_edited(doc, "\"repetition\": 0", "\"repetition\": \"x\\ny\"", &d),
 			     0);
 	assert_null(strchr(d.msg, '\n'));
+	/* What xenstore said, checked as the rest. */
+	assert_int_not_equal(
+		read_edited(doc, "\"segments_reason\": null", "\"segments_reason\": \"bogus\"", &d),
+		0);
+	assert_string_equal(d.msg, "r.json: device.xen_blkfront.segments_reason is \"bogus\", not "
+				   "a reason this tool writes");
+	assert_int_not_equal(read_edited(doc, "\"backend\": null", "\"backend\": 3", &d), 0);
+	assert_string_equal(d.msg,
+			    "r.json: device.xen_blkfront.backend is a number, not an object");
+	assert_int_not_equal(
+		read_edited(doc, "\"bounce_buffer\": null", "\"bounce_buffer\": 1", &d), 0);
+	assert_string_equal(d.msg, "r.json: device.xen_blkfront.bounce_buffer is a number, not a "
+				   "boolean");
 	assert_int_not_equal(read_edited(doc, "\"skipped\": 7", "\"skipped\": -7", &d), 0);
 	assert_string_equal(d.msg, "r.json: tracer.skipped is a number, not an integer 0 or more");
 	free(doc);
@@ -452,7 +544,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_round_trip), cmocka_unit_test(test_result_round_trip),
 		cmocka_unit_test(test_errors_named),	  cmocka_unit_test(test_old_file_one_kind),
-		cmocka_unit_test(test_stack_round_trip),
+		cmocka_unit_test(test_stack_round_trip),  cmocka_unit_test(test_xen_html_facts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -26,14 +26,21 @@
 
 static char fixtures[4096];
 
-static struct device *resolve(const char *tree, const char *disk)
+/* disk of tree, with xenstore from the file xs (NULL: none). */
+static struct device *resolve_xs(const char *tree, const char *disk, const char *xs)
 {
 	struct device *d = test_calloc(1, sizeof(*d));
 	char root[4200];
+	const struct device_env env = { .sysfs_root = root, .xenstore = xs };
 
 	snprintf(root, sizeof(root), "%s/%s", fixtures, tree);
-	assert_int_equal(device__resolve(root, disk, d, NULL), 0);
+	assert_int_equal(device__resolve_env(&env, disk, d, NULL), 0);
 	return d;
+}
+
+static struct device *resolve(const char *tree, const char *disk)
+{
+	return resolve_xs(tree, disk, NULL);
 }
 
 static void expect_id(const char *tree, const char *disk, const char *match, const char *slug)
@@ -112,11 +119,12 @@ static struct run_summary *capped_runs(size_t n, double share, size_t *idx)
 	return r;
 }
 
-/* The advice for direct I/O of bs on tree's xvda, capped in 95% of requests. */
-static void advise(const char *tree, unsigned long long bs, struct tune_outcome *o)
+/* The advice for direct I/O of bs on tree's xvda (xenstore: xs), capped in 95% of requests. */
+static void advise_xs(const char *tree, const char *xs, unsigned long long bs,
+		      struct tune_outcome *o)
 {
 	struct job_params p = { .rw = "read", .bs = bs, .direct = true };
-	struct device *d = resolve(tree, "xvda");
+	struct device *d = resolve_xs(tree, "xvda", xs);
 	size_t idx[3];
 	struct run_summary *r = capped_runs(3, 0.95, idx);
 
@@ -124,6 +132,79 @@ static void advise(const char *tree, unsigned long long bs, struct tune_outcome 
 	tune_outcome__xen(o, d, &p, r, idx, 3);
 	test_free(r);
 	test_free(d);
+}
+
+static void advise(const char *tree, unsigned long long bs, struct tune_outcome *o)
+{
+	advise_xs(tree, NULL, bs, o);
+}
+
+/* The xenstore fake name, or a file of these lines: a backend offering that many. */
+static const char *fake_offer(char *buf, size_t len, const char *name, const char *offer)
+{
+	static const char lines[] =
+		"device/vbd/51712/backend = \"/local/domain/0/backend/vbd/1/51712\"\n"
+		"/local/domain/0/backend/vbd/1/51712/state = \"4\"\n"
+		"/local/domain/0/backend/vbd/1/51712/feature-max-indirect-segments = \"%s\"\n";
+	FILE *f;
+	int fd;
+
+	if (name)
+		return test_xenstore_fixture(buf, len, fixtures, name);
+	snprintf(buf, len, "/tmp/bb-offer.XXXXXX");
+	fd = mkstemp(buf);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, lines, offer);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* What the backend offers (xenstore) bounds the advice: never a parameter beyond it. */
+static void test_xen_backend_offer(void **state)
+{
+	struct tune_outcome o;
+	char xs[4200];
+
+	(void)state;
+	/* blkback's 256: 11 segments, 128 KiB requests want the default 32. */
+	advise_xs("xen-seg11", fake_offer(xs, sizeof(xs), "blkback", NULL), 128 << 10, &o);
+	assert_true(o.has_module);
+	assert_int_equal(o.module.value, 32);
+	assert_non_null(strstr(o.xen, "a 128 KiB request needs 32: "
+				      "xen_blkfront.max_indirect_segments=32, after a reboot (this "
+				      "disk's backend offers 256)."));
+	/* A backend of 64: 1 MiB requests need 256, the parameter gets 64, no more. */
+	fake_offer(xs, sizeof(xs), NULL, "64");
+	advise_xs("xen-seg32", xs, 1 << 20, &o);
+	assert_true(o.has_module);
+	assert_int_equal(o.module.value, 64);
+	assert_string_equal(o.module.boot_parameter, "xen_blkfront.max_indirect_segments=64");
+	assert_non_null(strstr(o.xen, "a 1 MiB request needs 256: "
+				      "xen_blkfront.max_indirect_segments=64, after a reboot (this "
+				      "disk's backend offers 64)."));
+	unlink(xs);
+	/* A backend of 32 and the module's 32: only the host can do more. */
+	fake_offer(xs, sizeof(xs), NULL, "32");
+	advise_xs("xen-seg32", xs, 1 << 20, &o);
+	assert_false(o.has_module);
+	assert_string_equal(o.xen, "95.0% of requests were capped at 128 KiB by 32 segments: "
+				   "max_indirect_segments=32, within the 32 the backend offers, so "
+				   "no guest parameter raises it; only the host can (its backend's "
+				   "feature-max-indirect-segments).");
+	unlink(xs);
+	/* tapdisk offers none: no parameter, the host's backend is what limits. */
+	advise_xs("xen-seg11", fake_offer(xs, sizeof(xs), "tapdisk", NULL), 1 << 20, &o);
+	assert_false(o.has_module);
+	assert_string_equal(o.xen, "95.0% of requests were capped at 44 KiB by 11 segments: the "
+				   "backend offers no indirect descriptors (as XCP-ng's tapdisk "
+				   "does), so no guest parameter raises it; only the host can (its "
+				   "backend's feature-max-indirect-segments).");
+	/* 512 asked, blkback's 256 had: 1 MiB requests, as large as any backend allows. */
+	advise_xs("xen-seg512", fake_offer(xs, sizeof(xs), "blkback", NULL), 4 << 20, &o);
+	assert_false(o.has_module);
+	assert_string_equal(o.xen, "");
 }
 
 static void test_xen_segments(void **state)
@@ -421,10 +502,11 @@ static void test_not_a_tune(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_disk_ids),     cmocka_unit_test(test_find_by_id),
-		cmocka_unit_test(test_xen_segments), cmocka_unit_test(test_xen_not_capped),
-		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_not_a_tune),   cmocka_unit_test(test_match_note),
+		cmocka_unit_test(test_disk_ids),	  cmocka_unit_test(test_find_by_id),
+		cmocka_unit_test(test_xen_segments),	  cmocka_unit_test(test_xen_not_capped),
+		cmocka_unit_test(test_xen_backend_offer), cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refused),		  cmocka_unit_test(test_not_a_tune),
+		cmocka_unit_test(test_match_note),
 	};
 
 	if (test_find_fixtures(fixtures, sizeof(fixtures)))

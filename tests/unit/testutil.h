@@ -48,6 +48,17 @@ static inline int test_find_fixtures(char *out, size_t len)
 	return 0;
 }
 
+/*
+ * The xenstore fixture NAME (tests/fixtures/xenstore/NAME.txt, see its README) into out,
+ * beside the sysfs trees test_find_fixtures found at sysfs.
+ */
+static inline const char *test_xenstore_fixture(char *out, size_t len, const char *sysfs,
+						const char *name)
+{
+	snprintf(out, len, "%s/../xenstore/%s.txt", sysfs, name);
+	return out;
+}
+
 static inline int test_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
