@@ -135,25 +135,7 @@ static void read_xen(const char *root, struct device *dev)
 	x->max_ring_page_order = module_param(root, "xen_blkfront", "max_ring_page_order");
 	x->max_queues = module_param(root, "xen_blkfront", "max_queues");
 	x->feature_persistent = module_param(root, "xen_blkfront", "feature_persistent");
-	x->segments = dev->limits.max_segments;
-	x->indirect_descriptors = x->segments > XEN_DIRECT_SEGMENTS;
-	if (x->segments < 0 ||
-	    __builtin_mul_overflow(x->segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
-		x->max_request_bytes = -1;
-	x->backend_limited = x->segments >= 0 && x->max_indirect_segments > x->segments;
-}
-
-void device__xen_in_force(struct xen_blkfront *x, int64_t segments, int64_t param)
-{
-	if (param >= 0)
-		x->max_indirect_segments =
-			param < XEN_DIRECT_SEGMENTS ? XEN_DIRECT_SEGMENTS : param;
-	x->segments = segments;
-	x->indirect_descriptors = segments > XEN_DIRECT_SEGMENTS;
-	if (segments < 0 ||
-	    __builtin_mul_overflow(segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
-		x->max_request_bytes = -1;
-	x->backend_limited = segments >= 0 && x->max_indirect_segments > segments;
+	device__xen_in_force(x, dev->limits.max_segments, -1);
 }
 
 const char *device__xen_param_name(const struct xen_blkfront *x)

@@ -223,6 +223,22 @@ static void negotiate_segments(struct xen_blkfront *x)
 		x->segments_in_effect = XEN_DIRECT_SEGMENTS;
 }
 
+void device__xen_in_force(struct xen_blkfront *x, int64_t segments, int64_t param)
+{
+	if (param >= 0)
+		x->max_indirect_segments =
+			param < XEN_DIRECT_SEGMENTS ? XEN_DIRECT_SEGMENTS : param;
+	x->segments = segments;
+	x->indirect_descriptors = segments > XEN_DIRECT_SEGMENTS;
+	if (segments < 0 ||
+	    __builtin_mul_overflow(segments, XEN_SEGMENT_BYTES, &x->max_request_bytes))
+		x->max_request_bytes = -1;
+	x->backend_limited = segments >= 0 && x->max_indirect_segments > segments;
+	/* The backend's offer stays; what follows from it and the parameter is this one's. */
+	if (param >= 0)
+		negotiate_segments(x);
+}
+
 /* blkfront_gather_backend_features: feature-flush-cache wins over feature-barrier. */
 static const char *flush_kind(const struct xen_backend_offer *b)
 {
