@@ -236,13 +236,15 @@ read -r q2c q2c_n <<< "$(btt_line "$TMP/btt.avg" Q2C)"
 expect_eq "btt: D2C count == ours" "$d2c_n" "$(jqv "$TMP/imp2.json" .runs[0].block.device_ns.count)"
 expect_eq "btt: Q2C count == ours" "$q2c_n" "$(jqv "$TMP/imp2.json" .runs[0].block.total_ns.count)"
 expect_eq "btt: 40 of each" "$d2c_n $q2c_n" "40 40"
-# btt prints seconds to the ns: import's exact means within 2 ns.
-expect_close "btt: D2C average == import's" "$(awk -v s="$d2c" 'BEGIN { print s * 1e9 }')" \
+# btt prints seconds to the ns: import's exact means within 2 ns. (Whole ns: awk would print
+# a fraction that is not whole as 2.07157e+06.)
+ns() { awk -v s="$1" 'BEGIN { printf "%.0f", s * 1e9 }'; }
+expect_close "btt: D2C average == import's" "$(ns "$d2c")" \
 	"$(jqv "$TMP/imp2.json" .runs[0].block.device_ns.mean)" 2
-expect_close "btt: Q2C average == import's" "$(awk -v s="$q2c" 'BEGIN { print s * 1e9 }')" \
+expect_close "btt: Q2C average == import's" "$(ns "$q2c")" \
 	"$(jqv "$TMP/imp2.json" .runs[0].block.total_ns.mean)" 2
 v=$(jqv "$TMP/live2.json" .runs[0].block.device_ns.mean)
-expect_close "btt: D2C average ~ the live trace's" "$(awk -v s="$d2c" 'BEGIN { print s * 1e9 }')" \
+expect_close "btt: D2C average ~ the live trace's" "$(ns "$d2c")" \
 	"$v" "$(awk -v v="$v" 'BEGIN { print v / 128 + 1000 }')"
 expect_true "btt: seek statistics: 40 seeks of 256 sectors (39 times)" \
 	grep -qE "^ \(  7, *${A#/dev/loop}\) \| +40 .*\| 256\(39\)" "$TMP/btt.avg"
