@@ -374,18 +374,24 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 	return in_use_verdict(name, ret, why, d);
 }
 
+int target__file_in_use(const struct target_env *env, const struct stat *st, char *why, size_t len)
+{
+	int ret;
+
+	ret = check_swaps(env->swaps ? env->swaps : "/proc/swaps", NULL, st->st_dev, st->st_ino,
+			  why, len);
+	if (!ret)
+		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, len);
+	return ret;
+}
+
 /* An existing regular file: not an active swap file, not backing a loop device. */
 static int check_file_unused(const struct target_env *env, const char *path, const struct stat *st,
 			     struct diag *d)
 {
 	char why[PATH_MAX];
-	int ret;
 
-	ret = check_swaps(env->swaps ? env->swaps : "/proc/swaps", NULL, st->st_dev, st->st_ino,
-			  why, sizeof(why));
-	if (!ret)
-		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, sizeof(why));
-	return in_use_verdict(path, ret, why, d);
+	return in_use_verdict(path, target__file_in_use(env, st, why, sizeof(why)), why, d);
 }
 
 /*
