@@ -14,6 +14,7 @@
 #include "btrace_read.h"
 #include "btrace_summary.h"
 #include "diag.h"
+#include "infile.h"
 
 #define SET_SUFFIX ".blktrace."
 /* Names a directory may hold before the message stops listing them. */
@@ -40,6 +41,7 @@ struct sorted_record {
 struct btrace_reader {
 	char name[DEVICE_NAME_MAX];
 	char where[PATH_MAX + 64];
+	char dir[PATH_MAX]; /* a set's directory; "" for a stream */
 	struct stream *streams;
 	unsigned int n;
 	struct sorted_record *sorted; /* a single stream, sorted */
@@ -293,41 +295,44 @@ static int find_set(const char *dir, struct btrace_reader *r, struct diag *d)
 			   more ? ", ..." : "", dir, names[0]);
 }
 
-/* The per-CPU files of DIR/NAME, from CPU 0 up to the first missing one, as blkparse. */
-static int open_set(struct btrace_reader *r, const char *dir, struct diag *d)
+/* A stream of r for path (taken), not opened yet. NULL: out of memory. */
+static struct stream *add_stream(struct btrace_reader *r, char *path, int cpu)
+{
+	struct stream *s = realloc(r->streams, (r->n + 1) * sizeof(*s));
+
+	if (!s) {
+		free(path);
+		return NULL;
+	}
+	r->streams = s;
+	s = &r->streams[r->n++];
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->cpu = cpu;
+	s->swap = -1;
+	return s;
+}
+
+/*
+ * The per-CPU files of DIR/NAME, from CPU 0 up to the first missing one, as blkparse:
+ * named, not opened (every one of them is an input the run must not write over).
+ */
+static int find_files(struct btrace_reader *r, const char *dir, struct diag *d)
 {
 	unsigned int cpu;
 	struct stat st;
 	char *path;
-	int err;
 
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	for (cpu = 0; cpu < BTRACE_MAX_CPUS; cpu++) {
-		struct stream *s;
-
 		if (asprintf(&path, "%s/%s" SET_SUFFIX "%u", dir, r->name, cpu) < 0)
 			return diag__fail(d, -ENOMEM, "out of memory");
 		if (stat(path, &st)) {
 			free(path);
 			break;
 		}
-		s = realloc(r->streams, (r->n + 1) * sizeof(*s));
-		if (!s) {
-			free(path);
+		if (!add_stream(r, path, cpu))
 			return diag__fail(d, -ENOMEM, "out of memory");
-		}
-		r->streams = s;
-		s = &r->streams[r->n++];
-		memset(s, 0, sizeof(*s));
-		s->path = path;
-		s->cpu = cpu;
-		s->swap = -1;
-		s->own = true;
-		s->f = fopen(path, "rb");
-		if (!s->f)
-			return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
-		err = refill(s, d);
-		if (err)
-			return err;
 	}
 	snprintf(r->where, sizeof(r->where), "%s/%s" SET_SUFFIX "0-%u", dir, r->name, cpu - 1);
 	return 0;
@@ -338,31 +343,40 @@ static struct btrace_reader *new_reader(void)
 	return calloc(1, sizeof(struct btrace_reader));
 }
 
-int btrace_read__open_stream(FILE *f, const char *name, struct btrace_reader **out, struct diag *d)
+/* A reader of one stream of any CPU, named name; its file opened later unless f is given. */
+static int new_stream_reader(FILE *f, const char *name, struct btrace_reader **out, struct diag *d)
 {
 	struct btrace_reader *r = new_reader();
 	const char *base = strrchr(name, '/');
-	int err;
+	char *path = strdup(name);
+	struct stream *s;
 
 	*out = NULL;
-	if (!r || !(r->streams = calloc(1, sizeof(*r->streams))) ||
-	    !(r->streams[0].path = strdup(name))) {
+	s = r && path ? add_stream(r, path, -1) : NULL;
+	if (!s) {
+		if (!r)
+			free(path);
 		btrace_read__close(r);
 		return diag__fail(d, -ENOMEM, "out of memory");
 	}
-	r->n = 1;
-	r->streams[0].f = f;
-	r->streams[0].cpu = -1;
-	r->streams[0].swap = -1;
+	s->f = f;
 	snprintf(r->name, sizeof(r->name), "%s", base ? base + 1 : name);
 	snprintf(r->where, sizeof(r->where), "%s", name);
-	err = load_sorted(r, d);
-	if (err) {
-		btrace_read__close(r);
-		return err;
-	}
 	*out = r;
 	return 0;
+}
+
+int btrace_read__open_stream(FILE *f, const char *name, struct btrace_reader **out, struct diag *d)
+{
+	int err = new_stream_reader(f, name, out, d);
+
+	if (!err)
+		err = btrace_read__start(*out, d);
+	if (err) {
+		btrace_read__close(*out);
+		*out = NULL;
+	}
+	return err;
 }
 
 /*
@@ -385,48 +399,97 @@ static int open_path(const char *path, struct btrace_reader *r, struct diag *d)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		err = find_set(path, r, d);
-		return err ? err : open_set(r, path, d);
+		return err ? err : find_files(r, path, d);
 	}
 	if (!set_file(base, r->name, sizeof(r->name), &cpu)) {
 		if (!stat(path, &st))
 			return 1;
 		snprintf(r->name, sizeof(r->name), "%s", base);
 	}
-	err = open_set(r, dir, d);
+	err = find_files(r, dir, d);
 	if (!err && !r->n)
 		err = diag__fail(d, -ENOENT, "%s: %s", path, strerror(ENOENT));
 	return err;
 }
 
-int btrace_read__open(const char *path, struct btrace_reader **out, struct diag *d)
+int btrace_read__resolve(const char *path, struct btrace_reader **out, struct diag *d)
 {
-	struct btrace_reader *r = new_reader();
-	FILE *f;
+	struct btrace_reader *r;
 	int err;
 
 	*out = NULL;
+	if (!strcmp(path, "-"))
+		return new_stream_reader(stdin, "stdin", out, d);
+	r = new_reader();
 	if (!r)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	err = open_path(path, r, d);
-	if (err == 1) { /* one stream of any CPU */
-		btrace_read__close(r);
-		f = fopen(path, "rb");
-		if (!f)
-			return diag__fail(d, -errno, "%s: %s", path, strerror(errno));
-		err = btrace_read__open_stream(f, path, out, d);
-		if (!err) {
-			(*out)->streams[0].own = true;
-			return 0;
-		}
-		fclose(f);
-		return err;
-	}
 	if (err) {
 		btrace_read__close(r);
-		return err;
+		/* 1: one stream of any CPU */
+		return err == 1 ? new_stream_reader(NULL, path, out, d) : err;
 	}
 	*out = r;
 	return 0;
+}
+
+int btrace_read__start(struct btrace_reader *r, struct diag *d)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < r->n; i++) {
+		struct stream *s = &r->streams[i];
+
+		if (s->f)
+			continue;
+		err = infile__open(s->path, s->cpu < 0, &s->f, d);
+		if (err)
+			return err;
+		s->own = true;
+	}
+	if (r->n == 1 && r->streams[0].cpu < 0)
+		return load_sorted(r, d);
+	for (i = 0; i < r->n; i++) {
+		err = refill(&r->streams[i], d);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int btrace_read__open(const char *path, struct btrace_reader **out, struct diag *d)
+{
+	int err = btrace_read__resolve(path, out, d);
+
+	if (!err)
+		err = btrace_read__start(*out, d);
+	if (err) {
+		btrace_read__close(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+const char *btrace_read__file(const struct btrace_reader *r, unsigned int i)
+{
+	/* stdin and a caller's stream have no name to protect */
+	return i < r->n && (r->streams[i].own || !r->streams[i].f) ? r->streams[i].path : NULL;
+}
+
+bool btrace_read__of_set(const struct btrace_reader *r, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char name[DEVICE_NAME_MAX], dir[PATH_MAX];
+	struct stat a, b;
+	unsigned int cpu;
+
+	if (!r->dir[0] || !set_file(slash ? slash + 1 : path, name, sizeof(name), &cpu) ||
+	    strcmp(name, r->name))
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	return !stat(dir, &a) && !stat(r->dir, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 const char *btrace_read__name(const struct btrace_reader *r)

@@ -8,6 +8,9 @@
  *   NAME.blktrace.N  the same set
  *   FILE          any other file: one stream of records of any CPU (`blkparse -d` output,
  *                 `blktrace -o -`), sorted by time in memory
+ *   -             such a stream on stdin
+ * Memory: a set is merged as it is read (a record per file); a stream is held whole, the
+ * records and the sort's index (under 90 bytes a record), at most BTRACE_READ_MAX_SORTED.
  * A set's per-CPU files are merged by time as blkparse merges them. Every record is
  * checked (magic, version, its CPU, a payload that is all there): a file that does not
  * start with a record is bad input, named with its fault. After a good record, a file
@@ -17,6 +20,7 @@
 #ifndef BLKTRACE_BENCH_BTRACE_READ_H
 #define BLKTRACE_BENCH_BTRACE_READ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/blktrace_api.h>
@@ -35,12 +39,30 @@ struct btrace_record {
 struct btrace_reader;
 struct diag;
 
-/* 0, or -errno with d: bad input for what is no trace, a runtime failure for I/O. */
+/*
+ * What path names: its files found (btrace_read__file lists them), none opened yet. "-"
+ * is one stream on stdin. 0, or -errno with d.
+ */
+int btrace_read__resolve(const char *path, struct btrace_reader **out, struct diag *d);
+/*
+ * Open the files (regular files only, infile.h) and read: each file's first record (a
+ * set), or every record (a stream, sorted). 0, or -errno with d: bad input for what is
+ * no trace, a runtime failure for I/O.
+ */
+int btrace_read__start(struct btrace_reader *r, struct diag *d);
+/* resolve, then start. */
 int btrace_read__open(const char *path, struct btrace_reader **out, struct diag *d);
+/* The i-th file the trace consists of, from 0; NULL past the last (stdin is none). */
+const char *btrace_read__file(const struct btrace_reader *r, unsigned int i);
 /* One stream of records, named name in messages (the fuzzer's entry). f stays the caller's. */
 int btrace_read__open_stream(FILE *f, const char *name, struct btrace_reader **out, struct diag *d);
 /* The next record in time order: 1, 0 at the end, or -errno with d. */
 int btrace_read__next(struct btrace_reader *r, struct btrace_record *rec, struct diag *d);
+/*
+ * Would a file at path be one of the set's, NAME.blktrace.N in its directory, whether it
+ * exists or not (import would read it with the others)? false for a stream.
+ */
+bool btrace_read__of_set(const struct btrace_reader *r, const char *path);
 /* The trace's name: NAME of a set, the file's name for a stream. */
 const char *btrace_read__name(const struct btrace_reader *r);
 /* The files read, for messages: "DIR/NAME.blktrace.0-3" or the file. */

@@ -39,6 +39,7 @@ struct node {
 
 struct table {
 	void *root;
+	size_t n; /* entries held */
 };
 
 struct btrace_stats {
@@ -90,6 +91,7 @@ static int push(struct table *t, const struct key *k, struct tracked *e)
 	else
 		n->head = e;
 	n->tail = e;
+	t->n++;
 	return 0;
 }
 
@@ -105,6 +107,7 @@ static struct tracked *take(struct table *t, const struct key *k, bool peek)
 	e = n->head;
 	if (peek)
 		return e;
+	t->n--;
 	n->head = e->next;
 	if (!n->head) {
 		tdelete(k, &t->root, cmp_node);
@@ -129,6 +132,7 @@ static void table_free(struct table *t)
 {
 	tdestroy(t->root, free_node);
 	t->root = NULL;
+	t->n = 0;
 }
 
 static struct key key_of(const struct blk_io_trace *t, uint64_t sector, uint32_t bytes)
@@ -336,7 +340,8 @@ static int on_requeue(struct btrace_stats *s, const struct blk_io_trace *t)
 	return push(&s->pending, &k, e);
 }
 
-int btrace_stats__add(struct btrace_stats *s, const struct btrace_record *rec)
+/* One record, dispatched by its action. */
+static int add(struct btrace_stats *s, const struct btrace_record *rec)
 {
 	const struct blk_io_trace *t = &rec->t;
 
@@ -365,6 +370,15 @@ int btrace_stats__add(struct btrace_stats *s, const struct btrace_record *rec)
 		return on_requeue(s, t);
 	}
 	return 0;
+}
+
+int btrace_stats__add(struct btrace_stats *s, const struct btrace_record *rec)
+{
+	int err = add(s, rec);
+
+	if (!err && s->queued.n + s->pending.n + s->issued.n > BTRACE_STATS_MAX_IN_FLIGHT)
+		return -EOVERFLOW;
+	return err;
 }
 
 int btrace_stats__new(struct btrace_stats **out)

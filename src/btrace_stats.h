@@ -18,11 +18,22 @@
 #include "btrace_read.h"
 #include "run.h"
 
+/*
+ * The bios and requests held at once, waiting for their next event (about 130 bytes
+ * each: 1 Mi of them, 130 MiB). Real disks have some thousands in flight; more are a
+ * trace that lost its completions, or no trace of a disk, and are refused rather than
+ * held without bound.
+ */
+#define BTRACE_STATS_MAX_IN_FLIGHT (1U << 20)
+
 struct btrace_stats;
 
 /* 0 or -ENOMEM. */
 int btrace_stats__new(struct btrace_stats **out);
-/* One record (notes are passed over). 0 or -ENOMEM. */
+/*
+ * One record (notes are passed over). 0, -ENOMEM, or -EOVERFLOW when it makes more
+ * than BTRACE_STATS_MAX_IN_FLIGHT held.
+ */
 int btrace_stats__add(struct btrace_stats *s, const struct btrace_record *rec);
 /*
  * What was counted, into out (zeroed first); seconds from the first record to the last;

@@ -40,6 +40,13 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 		err = btrace_summary__add(set, &rec.t);
 		if (!err)
 			err = btrace_stats__add(st, &rec);
+		if (err == -EOVERFLOW)
+			return diag__usage(d,
+					   "%s: more than %u bios and requests in flight at once "
+					   "(a trace that lost its completions?): import holds %u "
+					   "at most",
+					   btrace_read__where(r), BTRACE_STATS_MAX_IN_FLIGHT,
+					   BTRACE_STATS_MAX_IN_FLIGHT);
 		if (err)
 			return diag__fail(d, err, "%s", strerror(-err));
 	}
@@ -48,9 +55,9 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 	return ret;
 }
 
-static int read_trace(const char *path, struct imported *im, struct diag *d)
+static int read_trace(struct btrace_reader *r, const char *path, struct imported *im,
+		      struct diag *d)
 {
-	struct btrace_reader *r = NULL;
 	struct btrace_stats *st = NULL;
 	struct btrace_set_summary *set;
 	int err;
@@ -61,18 +68,16 @@ static int read_trace(const char *path, struct imported *im, struct diag *d)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	}
 	im->sum.nr_sets = 1;
-	err = btrace_read__open(path, &r, d);
-	if (!err) {
-		snprintf(set->name, sizeof(set->name), "%s", btrace_read__name(r));
-		snprintf(im->sum.where, sizeof(im->sum.where), "%s", btrace_read__where(r));
+	snprintf(set->name, sizeof(set->name), "%s", btrace_read__name(r));
+	snprintf(im->sum.where, sizeof(im->sum.where), "%s", btrace_read__where(r));
+	err = btrace_read__start(r, d);
+	if (!err)
 		err = read_all(r, st, set, d);
-	}
 	if (!err && !set->total.events)
 		err = diag__usage(d, "%s: no events in the trace", path);
 	if (!err)
 		btrace_stats__result(st, im->b, &im->seconds, &im->bio_based);
 	btrace_stats__free(st);
-	btrace_read__close(r);
 	return err;
 }
 
@@ -97,8 +102,8 @@ static int trace_device(const struct options *o, const struct env_config *cfg,
 	return 0;
 }
 
-static int build(const struct options *o, const struct env_config *cfg, struct imported *im,
-		 struct result *res, struct diag *d)
+static int build(const struct options *o, const struct env_config *cfg, struct btrace_reader *r,
+		 struct imported *im, struct result *res, struct diag *d)
 {
 	struct run *run = result__add_run(res, true, false);
 	int err;
@@ -106,7 +111,7 @@ static int build(const struct options *o, const struct env_config *cfg, struct i
 	if (!run)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	im->b = run->block;
-	err = read_trace(o->positional[0], im, d);
+	err = read_trace(r, o->positional[0], im, d);
 	if (!err)
 		err = trace_device(o, cfg, im, &res->device, d);
 	if (err)
@@ -130,20 +135,52 @@ static int build(const struct options *o, const struct env_config *cfg, struct i
 	return 0;
 }
 
+/*
+ * --json, checked against every input before anything is read: the path given, each
+ * file of the set it names (NAME.blktrace.N: writing over one would lose the trace),
+ * --limits-from.
+ */
+static int open_json(const struct options *o, const struct btrace_reader *r, struct outfile *json,
+		     struct diag *d)
+{
+	struct outfile_input *in;
+	unsigned int n = 0;
+	int err;
+
+	if (btrace_read__of_set(r, o->json))
+		return diag__usage(d,
+				   "refusing to write --json %s: it is, or would be, a file of "
+				   "the trace %s",
+				   o->json, btrace_read__where(r));
+	while (btrace_read__file(r, n))
+		n++;
+	in = calloc(n + 2, sizeof(*in));
+	if (!in)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	in[0] = (struct outfile_input){ o->positional[0], "the trace" };
+	in[1] = (struct outfile_input){ o->limits_from, "--limits-from" };
+	for (n = 0; btrace_read__file(r, n); n++)
+		in[n + 2] =
+			(struct outfile_input){ btrace_read__file(r, n), "a file of the trace" };
+	err = outfile__open(json, "--json", o->json, in, n + 2, d);
+	free(in);
+	return err;
+}
+
 int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
-	struct outfile_input in[2] = { { o->positional[0], "the trace" },
-				       { o->limits_from, "--limits-from" } };
+	struct btrace_reader *r = NULL;
 	struct imported im = {};
 	struct outfile json = {};
 	struct result res = {};
 	const struct btrace_set_summary *set;
-	int err = 0;
+	int err;
 
-	if (o->json)
-		err = outfile__open(&json, "--json", o->json, in, 2, d);
+	err = btrace_read__resolve(o->positional[0], &r, d);
+	if (!err && o->json)
+		err = open_json(o, r, &json, d);
 	if (!err)
-		err = build(o, cfg, &im, &res, d);
+		err = build(o, cfg, r, &im, &res, d);
 	if (!err) {
 		set = &res.blktrace->sets[0];
 		fprintf(stderr, "blktrace-bench: %llu events of %s on %u CPU%s from %s\n",
@@ -155,6 +192,7 @@ int cmd_import(const struct options *o, const struct env_config *cfg, struct dia
 		err = report_out__write(&res, o->json, &json, false, false, d);
 	}
 	outfile__abort(&json);
+	btrace_read__close(r);
 	btrace_summary__free(&im.sum);
 	result__free(&res);
 	return err;

@@ -5,32 +5,22 @@
  * opens a file for writing (the workload's target excepted: target.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include "diag.h"
+#include "infile.h"
 #include "outfile.h"
+#include "target.h"
 
 #define TMP_NAME_KEEP 200 /* bytes of the name kept in the temporary name (NAME_MAX 255) */
-
-static const char *type_name(mode_t mode)
-{
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	if (S_ISDIR(mode))
-		return "a directory";
-	return "not a regular file";
-}
 
 /* path's directory and last component; "" as the name when path ends in '/'. */
 static int split_path(const char *path, char **dir, char **name)
@@ -159,13 +149,164 @@ static int name_tmp(struct outfile *of)
 	return ret;
 }
 
+/* Descriptor n of ours (path led to it): written through, as the user's shell set it up. */
+static int open_fd(struct outfile *of, int n, struct diag *d)
+{
+	int flags = fcntl(n, F_GETFL), fd;
+
+	of->in_place = true;
+	if (flags < 0)
+		return diag__fail(d, -errno, "cannot write %s %s: descriptor %d: %s", of->what,
+				  of->path, n, strerror(errno));
+	if ((flags & O_ACCMODE) == O_RDONLY)
+		return diag__usage(
+			d, "refusing to write %s %s: descriptor %d is open for reading only",
+			of->what, of->path, n);
+	if (n == STDOUT_FILENO) { /* the same stream as the rest of our output, in its order */
+		of->f = stdout;
+		return 0;
+	}
+	/* A duplicate shares the offset (and O_APPEND): nothing the descriptor wrote is
+	 * overwritten. */
+	fd = fcntl(n, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return diag__fail(d, -errno, "cannot write %s %s: %s", of->what, of->path,
+				  strerror(errno));
+	of->f = fdopen(fd, "w");
+	if (of->f)
+		return 0;
+	close(fd);
+	return diag__fail(d, -ENOMEM, "out of memory");
+}
+
+/* A socket at path: connected to, as a stream; one that takes no stream is refused. */
+static int connect_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		return fd;
+	close(fd);
+	return -errno;
+}
+
+/*
+ * A character device, a FIFO or a socket (want: what it was when checked), written in
+ * place. O_NONBLOCK: a FIFO nobody reads is refused, not waited on for ever.
+ */
+static int open_special(struct outfile *of, const struct stat *want, struct diag *d)
+{
+	struct stat st;
+	int fd;
+
+	of->in_place = true;
+	if (S_ISSOCK(want->st_mode))
+		fd = connect_socket(of->path);
+	else
+		fd = open(of->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && S_ISFIFO(want->st_mode) && errno == ENXIO)
+		return diag__fail(
+			d, -ENXIO,
+			"cannot write %s %s: nobody reads the FIFO (start its reader first)",
+			of->what, of->path);
+	if (fd < 0 && S_ISSOCK(want->st_mode))
+		return diag__fail(d, fd, "cannot write %s %s: socket: %s", of->what, of->path,
+				  strerror(-fd));
+	if (fd < 0)
+		return diag__fail(d, -errno, "cannot write %s %s: %s", of->what, of->path,
+				  strerror(errno));
+	if (fstat(fd, &st) || (st.st_mode & S_IFMT) != (want->st_mode & S_IFMT) ||
+	    (!S_ISSOCK(st.st_mode) && (st.st_dev != want->st_dev || st.st_ino != want->st_ino))) {
+		close(fd);
+		return diag__usage(d,
+				   "refusing to write %s %s: it changed while it was being opened",
+				   of->what, of->path);
+	}
+	/* Written as a file is: a slow reader slows us, it does not lose the output. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	of->f = fdopen(fd, "w");
+	if (of->f)
+		return 0;
+	close(fd);
+	return diag__fail(d, -ENOMEM, "out of memory");
+}
+
+/* What an output path is, for the policy. */
+enum out_kind {
+	OUT_NEW,     /* nothing yet, or a link: a new file renamed over it */
+	OUT_FILE,    /* a regular file: replaced the same way, if nothing uses it */
+	OUT_FD,	     /* a descriptor of ours: written through */
+	OUT_SPECIAL, /* a character device, a FIFO, a socket: written in place */
+};
+
+/*
+ * path's kind; for OUT_FD the descriptor in *fd, else what path (a link followed) is in
+ * st. Refused: a block device, a directory, and a special file behind another user's link.
+ */
+static int classify(struct outfile *of, enum out_kind *kind, struct stat *st, int *fd,
+		    struct diag *d)
+{
+	bool link, foreign;
+
+	*kind = OUT_NEW;
+	*fd = infile__descriptor(of->path, &foreign);
+	if (*fd >= 0) {
+		*kind = OUT_FD;
+		return 0;
+	}
+	if (lstat(of->path, st))
+		return 0;
+	link = S_ISLNK(st->st_mode);
+	/* A dangling link, or one to a regular file, is replaced: its target never written. */
+	if (link && (stat(of->path, st) || S_ISREG(st->st_mode)))
+		return 0;
+	if (S_ISREG(st->st_mode)) {
+		*kind = OUT_FILE;
+		return 0;
+	}
+	if (S_ISDIR(st->st_mode) || S_ISBLK(st->st_mode) || (link && foreign))
+		return diag__usage(d, "refusing to write %s %s: it is %s%s%s%s", of->what, of->path,
+				   link ? "a symbolic link" : "",
+				   link && foreign ? " of another user" : "", link ? " to " : "",
+				   infile__kind(st->st_mode));
+	*kind = OUT_SPECIAL;
+	return 0;
+}
+
+/*
+ * A file renamed over keeps its data only while it stays open: a loop device's backing
+ * file or a swap file would be gone once let go. Asked of this machine's /sys, /dev and
+ * /proc/swaps: an output is a file here, whatever sysfs root describes the disks.
+ */
+static int check_unused(struct outfile *of, const struct stat *st, struct diag *d)
+{
+	static const struct target_env here = { .sysfs = "/sys" };
+	char why[PATH_MAX];
+	int ret = target__file_in_use(&here, st, why, sizeof(why));
+
+	if (ret < 0)
+		return diag__usage(d, "refusing to write %s %s: cannot check that it is unused: %s",
+				   of->what, of->path, strerror(-ret));
+	if (ret)
+		return diag__usage(d, "refusing to write %s %s: %s", of->what, of->path, why);
+	return 0;
+}
+
 int outfile__open(struct outfile *of, const char *what, const char *path,
 		  const struct outfile_input *inputs, size_t nr_inputs, struct diag *d)
 {
+	enum out_kind kind;
 	char *dir = NULL;
 	struct stat st;
 	size_t i;
-	int ret;
+	int ret, fd;
 
 	memset(of, 0, sizeof(*of));
 	of->what = what;
@@ -173,28 +314,29 @@ int outfile__open(struct outfile *of, const char *what, const char *path,
 	of->dirfd = -1;
 	if (!strcmp(path, "-")) {
 		of->f = stdout;
+		of->in_place = true;
 		return 0;
 	}
 	if (!path[0])
 		return diag__usage(d, "%s: an empty path", what);
-	/*
-	 * The last component is never followed: a link is replaced, unless it leads to
-	 * something that is no regular file (a device, /dev/stdout): then refused.
-	 */
-	if (!lstat(path, &st)) {
-		bool link = S_ISLNK(st.st_mode);
-
-		if ((!link || !stat(path, &st)) && !S_ISREG(st.st_mode))
-			return diag__usage(d, "refusing to write %s %s: it is %s%s", what, path,
-					   link ? "a symbolic link to " : "",
-					   type_name(st.st_mode));
-	}
+	ret = classify(of, &kind, &st, &fd, d);
+	if (ret)
+		return ret;
 	for (i = 0; i < nr_inputs; i++) {
 		if (!inputs[i].path || !strcmp(inputs[i].path, "-") ||
 		    !outfile__same(path, inputs[i].path))
 			continue;
 		return diag__usage(d, "refusing to write %s %s: it is %s (%s)", what, path,
 				   inputs[i].what, inputs[i].path);
+	}
+	if (kind == OUT_FD)
+		return open_fd(of, fd, d);
+	if (kind == OUT_SPECIAL)
+		return open_special(of, &st, d);
+	if (kind == OUT_FILE) {
+		ret = check_unused(of, &st, d);
+		if (ret)
+			return ret;
 	}
 	ret = split_path(path, &dir, &of->name);
 	if (ret)
@@ -300,6 +442,15 @@ int outfile__commit(struct outfile *of, struct diag *d)
 		of->f = NULL;
 		if (ret)
 			diag__fail(d, ret, "cannot write %s to stdout: %s", of->what,
+				   strerror(-ret));
+		return ret;
+	}
+	if (of->in_place) { /* no fsync: a pipe, a terminal or a socket has none */
+		if (fclose(of->f) && !ret)
+			ret = -errno;
+		of->f = NULL;
+		if (ret)
+			diag__fail(d, ret, "cannot write %s %s: %s", of->what, of->path,
 				   strerror(-ret));
 		return ret;
 	}

@@ -34,6 +34,7 @@ struct outfile {
 	char *name;	  /* the last component of path */
 	char *tmp;	  /* the temporary file in dirfd, NULL once renamed or removed */
 	int err;	  /* the first write error (-errno) seen by outfile__write_json */
+	bool in_place;	  /* written where it is (stdout, a device...): never renamed */
 };
 
 /* Another path of the same run the output must not be: an input, or another output. */

@@ -16,6 +16,7 @@
 #define loop_info linux_loop_info
 #include <linux/loop.h>
 #undef loop_info
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,18 +375,24 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 	return in_use_verdict(name, ret, why, d);
 }
 
+int target__file_in_use(const struct target_env *env, const struct stat *st, char *why, size_t len)
+{
+	int ret;
+
+	ret = check_swaps(env->swaps ? env->swaps : "/proc/swaps", NULL, st->st_dev, st->st_ino,
+			  why, len);
+	if (!ret)
+		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, len);
+	return ret;
+}
+
 /* An existing regular file: not an active swap file, not backing a loop device. */
 static int check_file_unused(const struct target_env *env, const char *path, const struct stat *st,
 			     struct diag *d)
 {
 	char why[PATH_MAX];
-	int ret;
 
-	ret = check_swaps(env->swaps ? env->swaps : "/proc/swaps", NULL, st->st_dev, st->st_ino,
-			  why, sizeof(why));
-	if (!ret)
-		ret = check_loops(env, NULL, st->st_dev, st->st_ino, why, sizeof(why));
-	return in_use_verdict(path, ret, why, d);
+	return in_use_verdict(path, target__file_in_use(env, st, why, sizeof(why)), why, d);
 }
 
 /*
@@ -486,42 +493,119 @@ static int same_inode(int fd, const struct stat *want, const char *path, struct 
 	return 0;
 }
 
-static int open_file(struct target *t, const struct target_env *env, const char *path,
-		     const struct stat *st, const struct target_req *req,
-		     const struct device *traced, struct diag *d)
+/*
+ * An existing --file, found: its directory opened once, then everything by descriptor,
+ * so that nobody can swap the directory, or the name in it, between the checks and the
+ * open.
+ */
+struct located {
+	const char *path; /* as given, for messages */
+	int dirfd;	  /* the directory (O_PATH); AT_FDCWD for --raw's node */
+	const char *name; /* in dirfd */
+	bool link;	  /* name is a symbolic link, st what it leads to */
+	struct stat st;
+};
+
+/* Open loc as checked: O_NOFOLLOW unless it was a link; a swap since is refused. */
+static int open_located(const struct located *loc, int flags, struct diag *d)
 {
+	int fd, ret;
+
+	fd = openat(loc->dirfd, loc->name, flags | (loc->link ? 0 : O_NOFOLLOW));
+	if (fd < 0 && errno == ELOOP && !loc->link)
+		return diag__usage(d, "%s changed while it was being opened", loc->path);
+	if (fd < 0)
+		return diag__fail(d, -errno, "cannot open %s: %s", loc->path, strerror(errno));
+	ret = same_inode(fd, &loc->st, loc->path, d);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/*
+ * Who could have put the file there. In a directory another user can write (theirs, or
+ * group- or world-writable: /tmp), a file with more than one name may have been linked
+ * in from anywhere (hard links, fs.protected_hardlinks off), a file of root's among
+ * them; in a directory of another user, a file not theirs is theirs to swap in. Refused
+ * for writing, as a symbolic link is.
+ */
+static int check_owner(const struct located *loc, struct diag *d)
+{
+	struct stat dir;
+	bool theirs;
+
+	if (fstat(loc->dirfd, &dir))
+		return diag__fail(d, -errno, "%s: %s", loc->path, strerror(errno));
+	theirs = dir.st_uid && dir.st_uid != geteuid();
+	if (!theirs && !(dir.st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	if (loc->st.st_nlink > 1)
+		return diag__usage(d,
+				   "refusing to write %s: it has %ju names, and others can write "
+				   "its directory: another name may be anyone's file",
+				   loc->path, (uintmax_t)loc->st.st_nlink);
+	if (theirs && loc->st.st_uid != dir.st_uid)
+		return diag__usage(d,
+				   "refusing to write %s: it belongs to uid %u, its directory to "
+				   "uid %u, who could have put it there",
+				   loc->path, loc->st.st_uid, dir.st_uid);
+	return 0;
+}
+
+/* --overwrite through a link would write wherever its owner points it: refused, saying where. */
+static int refuse_link(const struct located *loc, struct diag *d)
+{
+	char to[PATH_MAX];
+	ssize_t n = readlinkat(loc->dirfd, loc->name, to, sizeof(to) - 1);
+
+	to[n > 0 ? n : 0] = '\0';
+	return diag__usage(d,
+			   "refusing to write %s: it is a symbolic link to %s; name the file "
+			   "itself",
+			   loc->path, n > 0 ? to : "?");
+}
+
+static int open_file(struct target *t, const struct target_env *env, const struct located *loc,
+		     const struct target_req *req, const struct device *traced, struct diag *d)
+{
+	const struct stat *st = &loc->st;
 	int ret;
 
-	ret = check_on_traced(env->sysfs, path, st->st_dev, req, traced, d);
+	ret = check_on_traced(env->sysfs, loc->path, st->st_dev, req, traced, d);
 	if (ret)
 		return ret;
 	if (req->write && !req->overwrite)
-		return diag__usage(d, "%s exists: writing into it needs --overwrite", path);
+		return diag__usage(d, "%s exists: writing into it needs --overwrite", loc->path);
+	if (req->write && loc->link)
+		return refuse_link(loc, d);
 	if (req->write) {
-		ret = check_file_unused(env, path, st, d);
+		ret = check_owner(loc, d);
+		if (!ret)
+			ret = check_file_unused(env, loc->path, st, d);
 		if (ret)
 			return ret;
 	}
 	/* O_NONBLOCK: should a FIFO have replaced the file since stat, open must not wait. */
-	t->fd = open(path, (req->write ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (t->fd < 0)
-		return diag__fail(d, -errno, "cannot open %s: %s", path, strerror(errno));
-	ret = same_inode(t->fd, st, path, d);
-	if (ret)
+	ret = open_located(
+		loc, (req->write ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, d);
+	if (ret < 0)
 		return ret;
+	t->fd = ret;
 	t->kind = TARGET_FILE;
 	t->size = st->st_size;
 	t->dio_align = file_dio_align(t->fd, traced);
-	snprintf(t->name, sizeof(t->name), "%s", path);
+	snprintf(t->name, sizeof(t->name), "%s", loc->path);
 	return 0;
 }
 
-/* A disk or partition (disk says which), at path; written only as the policy allows. */
-static int open_disk(struct target *t, const struct target_env *env, const char *path,
+/* A disk or partition (disk says which), at loc; written only as the policy allows. */
+static int open_disk(struct target *t, const struct target_env *env, const struct located *loc,
 		     const struct device *disk, const struct target_req *req,
 		     const struct device *traced, struct diag *d)
 {
-	const char *name = traced_name(disk);
+	const char *name = traced_name(disk), *path = loc->path;
 	dev_t want = disk->part_name[0] ? makedev(disk->part_major, disk->part_minor)
 					: makedev(disk->major, disk->minor);
 	struct stat st;
@@ -545,7 +629,9 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 			return ret;
 	}
 	/* O_EXCL: from here on the kernel refuses mounts, swapon and other claims of it. */
-	t->fd = open(path, (req->write ? O_WRONLY | O_EXCL : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
+	t->fd = openat(loc->dirfd, loc->name,
+		       (req->write ? O_WRONLY | O_EXCL : O_RDONLY) | O_NONBLOCK | O_CLOEXEC |
+			       (loc->link ? 0 : O_NOFOLLOW));
 	if (t->fd < 0 && errno == EBUSY)
 		return diag__usage(d,
 				   "refusing to write to %s: the kernel says it is in use "
@@ -564,10 +650,11 @@ static int open_disk(struct target *t, const struct target_env *env, const char 
 }
 
 /* --file names something that exists: only a regular file or a block device will do. */
-static int open_existing(struct target *t, const struct target_env *env, const char *path,
-			 const struct stat *st, const struct target_req *req,
-			 const struct device *traced, struct diag *d)
+static int open_existing(struct target *t, const struct target_env *env, const struct located *loc,
+			 const struct target_req *req, const struct device *traced, struct diag *d)
 {
+	const struct stat *st = &loc->st;
+	const char *path = loc->path;
 	struct device *disk;
 	char spec[32];
 	const char *kind;
@@ -575,7 +662,7 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 
 	switch (st->st_mode & S_IFMT) {
 	case S_IFREG:
-		return open_file(t, env, path, st, req, traced, d);
+		return open_file(t, env, loc, req, traced, d);
 	case S_IFBLK:
 		disk = malloc(sizeof(*disk));
 		if (!disk)
@@ -585,7 +672,7 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 		if (ret)
 			diag__prefix(d, "--file %s: block device %s: ", path, spec);
 		else
-			ret = open_disk(t, env, path, disk, req, traced, d);
+			ret = open_disk(t, env, loc, disk, req, traced, d);
 		free(disk);
 		return ret;
 	case S_IFDIR:
@@ -611,12 +698,49 @@ static int open_existing(struct target *t, const struct target_env *env, const c
 			   path, kind);
 }
 
+/*
+ * --file as it is now: its directory opened once, the name in it looked at without
+ * following it (then what a link leads to). 1 when nothing is there; 0 with loc filled
+ * (loc->dirfd to close); -errno with d.
+ */
+static int locate(struct located *loc, const char *path, char *dir, size_t len, struct diag *d)
+{
+	char *slash;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->path = path;
+	snprintf(dir, len, "%s", path);
+	slash = strrchr(dir, '/');
+	loc->name = slash ? path + (slash - dir) + 1 : path;
+	if (slash)
+		slash[slash == dir] = '\0';
+	else
+		snprintf(dir, len, ".");
+	loc->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (loc->dirfd < 0 && errno == ENOENT)
+		return 1;
+	if (loc->dirfd < 0)
+		return diag__fail(d, -errno, "cannot use %s: %s", path, strerror(errno));
+	if (!loc->name[0]) /* "DIR/": the directory itself */
+		loc->name = ".";
+	if (fstatat(loc->dirfd, loc->name, &loc->st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT
+			       ? 1
+			       : diag__fail(d, -errno, "cannot use %s: %s", path, strerror(errno));
+	loc->link = S_ISLNK(loc->st.st_mode);
+	if (loc->link && fstatat(loc->dirfd, loc->name, &loc->st, 0))
+		return errno == ENOENT
+			       ? 1
+			       : diag__fail(d, -errno, "cannot use %s: %s", path, strerror(errno));
+	return 0;
+}
+
 int target__open(struct target *t, const struct target_env *env, const struct target_req *req,
 		 const struct device *traced, struct diag *d)
 {
 	const char *dev_dir = env->dev_dir ? env->dev_dir : "/dev";
-	char path[PATH_MAX], *slash;
-	struct stat st;
+	struct located loc = { .dirfd = -1 };
+	char path[PATH_MAX];
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -625,22 +749,25 @@ int target__open(struct target *t, const struct target_env *env, const struct ta
 	if (!env->sysfs)
 		return diag__usage(d, "no sysfs root given");
 	if (req->raw) {
+		/* The traced disk's own node, as the device model names it. */
 		snprintf(path, sizeof(path), "%s/%s", dev_dir, traced_name(traced));
-		ret = open_disk(t, env, path, traced, req, traced, d);
+		loc = (struct located){
+			.path = path, .dirfd = AT_FDCWD, .name = path, .link = true
+		};
+		ret = open_disk(t, env, &loc, traced, req, traced, d);
+		loc.dirfd = -1;
 	} else if (!req->file) {
 		ret = open_new(t, env->sysfs, req->dir ? req->dir : ".", req, traced, d);
-	} else if (!stat(req->file, &st)) {
-		ret = open_existing(t, env, req->file, &st, req, traced, d);
-	} else if (errno != ENOENT) {
-		ret = diag__fail(d, -errno, "cannot use %s: %s", req->file, strerror(errno));
 	} else {
+		ret = locate(&loc, req->file, path, sizeof(path), d);
+		if (!ret)
+			ret = open_existing(t, env, &loc, req, traced, d);
 		/* A new --file is like the default one: made in its directory, never linked. */
-		snprintf(path, sizeof(path), "%s", req->file);
-		slash = strrchr(path, '/');
-		if (slash)
-			slash[slash == path] = '\0';
-		ret = open_new(t, env->sysfs, slash ? path : ".", req, traced, d);
+		if (ret == 1)
+			ret = open_new(t, env->sysfs, path, req, traced, d);
 	}
+	if (loc.dirfd >= 0)
+		close(loc.dirfd);
 	if (ret)
 		target__close(t);
 	return ret;

@@ -236,13 +236,15 @@ read -r q2c q2c_n <<< "$(btt_line "$TMP/btt.avg" Q2C)"
 expect_eq "btt: D2C count == ours" "$d2c_n" "$(jqv "$TMP/imp2.json" .runs[0].block.device_ns.count)"
 expect_eq "btt: Q2C count == ours" "$q2c_n" "$(jqv "$TMP/imp2.json" .runs[0].block.total_ns.count)"
 expect_eq "btt: 40 of each" "$d2c_n $q2c_n" "40 40"
-# btt prints seconds to the ns: import's exact means within 2 ns.
-expect_close "btt: D2C average == import's" "$(awk -v s="$d2c" 'BEGIN { print s * 1e9 }')" \
+# btt prints seconds to the ns: import's exact means within 2 ns. (Whole ns: awk would print
+# a fraction that is not whole as 2.07157e+06.)
+ns() { awk -v s="$1" 'BEGIN { printf "%.0f", s * 1e9 }'; }
+expect_close "btt: D2C average == import's" "$(ns "$d2c")" \
 	"$(jqv "$TMP/imp2.json" .runs[0].block.device_ns.mean)" 2
-expect_close "btt: Q2C average == import's" "$(awk -v s="$q2c" 'BEGIN { print s * 1e9 }')" \
+expect_close "btt: Q2C average == import's" "$(ns "$q2c")" \
 	"$(jqv "$TMP/imp2.json" .runs[0].block.total_ns.mean)" 2
 v=$(jqv "$TMP/live2.json" .runs[0].block.device_ns.mean)
-expect_close "btt: D2C average ~ the live trace's" "$(awk -v s="$d2c" 'BEGIN { print s * 1e9 }')" \
+expect_close "btt: D2C average ~ the live trace's" "$(ns "$d2c")" \
 	"$v" "$(awk -v v="$v" 'BEGIN { print v / 128 + 1000 }')"
 expect_true "btt: seek statistics: 40 seeks of 256 sectors (39 times)" \
 	grep -qE "^ \(  7, *${A#/dev/loop}\) \| +40 .*\| 256\(39\)" "$TMP/btt.avg"
@@ -350,7 +352,95 @@ refused "import: a directory without a trace" 2 import "$TMP/empty"
 mkdir "$TMP/two" && cp "$TMP/bt/$a.blktrace.0" "$TMP/two/" && cp "$TMP/bt/$a.blktrace.0" "$TMP/two/sdz.blktrace.0"
 refused "import: a directory of two traces" 2 import "$TMP/two"
 expect_true "  ... names them" grep -q "holds the traces of .*$a.*sdz" "$TMP/err"
-refused "import --json to a device" 2 import "$TMP/bt" --json /dev/null
+refused "import --json to a block device" 2 import "$TMP/bt" --json "$A"
+# Issue 30, I1: each file of the set is an input, whatever name the trace was given by:
+# --json onto one is refused (it replaced that file, and the trace could not be read
+# again), onto a hard link of one, or onto the next CPU's name (import would read the
+# JSON with the others); the files stay as they were and import as before.
+last=$(ls "$TMP/bt/$a".blktrace.* | sort -V | tail -1)
+sums=$(cat "$TMP/bt/$a".blktrace.* | md5sum)
+refused "I1: import DIR --json DIR/NAME.blktrace.N" 2 import "$TMP/bt" --json "$last"
+expect_true "  ... says why ($(cat "$TMP/err"))" grep -q "it is, or would be, a file of the trace" \
+	"$TMP/err"
+refused "I1: import NAME.blktrace.0 --json NAME.blktrace.N" 2 import "$TMP/bt/$a.blktrace.0" \
+	--json "$last"
+refused "I1: --json onto the next CPU's name" 2 import "$TMP/bt" \
+	--json "$TMP/bt/$a.blktrace.$(ls "$TMP/bt/$a".blktrace.* | wc -l)"
+ln "$last" "$TMP/bt-hardlink"
+refused "I1: --json onto a hard link of one" 2 import "$TMP/bt/$a" --json "$TMP/bt-hardlink"
+expect_true "  ... names it" grep -q "it is a file of the trace ($last)" "$TMP/err"
+rm -f "$TMP/bt-hardlink"
+expect_eq "I1: the files unchanged" "$(cat "$TMP/bt/$a".blktrace.* | md5sum)" "$sums"
+"$BB" import "$TMP/bt" --json "$TMP/again.json" > /dev/null 2>&1
+expect_eq "I1: and import as before (the same requests)" \
+	"$?:$(jqc "$TMP/again.json" .runs[0].block | md5sum)" \
+	"0:$(jqc "$TMP/imp.json" .runs[0].block | md5sum)"
+# Issue 30: an input that is no regular file is refused at once, one line (a FIFO blocked
+# for ever); a stream is read from stdin ("-", /dev/stdin), as the file would be.
+mkfifo "$TMP/trace.fifo"
+timeout 10 "$BB" import "$TMP/trace.fifo" > /dev/null 2> "$TMP/err"
+rc=$?
+expect_eq "import FIFO: exit 2, one line ($(head -1 "$TMP/err"))" "$rc:$(wc -l < "$TMP/err")" "2:1"
+timeout 10 "$BB" import /dev/zero > /dev/null 2> "$TMP/err"
+rc=$?
+expect_eq "import /dev/zero: exit 2, one line ($(head -1 "$TMP/err"))" "$rc:$(wc -l < "$TMP/err")" \
+	"2:1"
+"$BB" import "$TMP/bt2.bin" --json "$TMP/stream.json" > /dev/null 2>&1
+cat "$TMP/bt2.bin" | "$BB" import - --json "$TMP/stdin.json" > /dev/null 2> "$TMP/err"
+rc=$?
+expect_eq "import - (stdin): exit 0 ($(head -1 "$TMP/err"))" "$rc" 0
+expect_eq "  ... the file's requests" "$(jqc "$TMP/stdin.json" .runs[0].block | md5sum)" \
+	"$(jqc "$TMP/stream.json" .runs[0].block | md5sum)"
+"$BB" import /dev/stdin --json "$TMP/devstdin.json" < <(cat "$TMP/bt2.bin") > /dev/null 2>&1
+expect_eq "import /dev/stdin on a pipe: the file's requests" \
+	"$(jqc "$TMP/devstdin.json" .runs[0].block | md5sum)" \
+	"$(jqc "$TMP/stream.json" .runs[0].block | md5sum)"
+# Issue 30: import's memory has a stated bound (src/btrace_stats.h, btrace_read.h): a set
+# is read as it goes; what is in flight is held up to 1 Mi bios and requests, refused
+# beyond (1 Mi + 1 bios queued and never completed: it held 4x the file, without bound);
+# a single stream is held whole, under 90 bytes a record.
+gen_trace() { # FILE IOS ACTIONS: IOS I/Os of 4 KiB, each with these actions (Q G I D C)
+	python3 - "$@" << 'PY'
+import struct, sys
+out, n, acts = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+code = {"Q": 1 | 1 << 20, "G": 4 | 1 << 20, "I": 12 | 1 << 20, "D": 7 | 1 << 22, "C": 8 | 1 << 23}
+rec = struct.Struct("<IIQQIIIIIHH")
+with open(out, "wb") as f:
+    t = seq = 0
+    for i in range(0, n, 10000):
+        chunk = []
+        for j in range(i, min(n, i + 10000)):
+            for a in acts:
+                seq += 1; t += 100
+                chunk.append(rec.pack(0x65617407, seq, t, j * 8, 4096, code[a] | 1 << 16, 1,
+                                      7 << 20, 0, 0, 0))
+        f.write(b"".join(chunk))
+PY
+}
+mkdir -p "$TMP/q"
+gen_trace "$TMP/q/loop9.blktrace.0" $((1024 * 1024 + 1)) Q
+/usr/bin/time -f '%M' -o "$TMP/time" "$BB" import "$TMP/q" > /dev/null 2> "$TMP/err"
+rc=$? kb=$(tail -1 "$TMP/time")
+expect_eq "memory: 1 Mi + 1 bios in flight refused, one line ($(head -1 "$TMP/err"))" \
+	"$rc:$(wc -l < "$TMP/err")" "2:1"
+expect_true "  ... naming the bound" grep -q "more than 1048576 bios and requests in flight" \
+	"$TMP/err"
+expect_cmp "  ... peak RSS (KiB) within the bound's 1 Mi x 130 bytes + 16 MiB" "$kb" "<=" \
+	$((130 * 1024 + 16 * 1024))
+rm -rf "$TMP/q"
+gen_trace "$TMP/stream.bin" 200000 QGIDC
+/usr/bin/time -f '%M' -o "$TMP/time" "$BB" import "$TMP/stream.bin" > /dev/null 2>&1
+rc=$? kb=$(tail -1 "$TMP/time")
+expect_eq "memory: a stream of 1 M records: exit 0" "$rc" 0
+expect_cmp "  ... peak RSS (KiB) within 90 bytes a record + 16 MiB" "$kb" "<=" \
+	$((90 * 1000000 / 1024 + 16 * 1024))
+mkdir -p "$TMP/s"
+mv "$TMP/stream.bin" "$TMP/s/loop9.blktrace.0"
+/usr/bin/time -f '%M' -o "$TMP/time" "$BB" import "$TMP/s" > /dev/null 2>&1
+rc=$? kb=$(tail -1 "$TMP/time")
+expect_eq "memory: the same as a set: exit 0" "$rc" 0
+expect_cmp "  ... peak RSS (KiB) whatever its size: 16 MiB" "$kb" "<=" $((16 * 1024))
+rm -rf "$TMP/s"
 echo '{"device": {"name": "x", "limits": {"max_sectors_kb": "big"}}}' > "$TMP/bad.json"
 refused "import --limits-from a bad file" 2 import "$TMP/bt" --limits-from "$TMP/bad.json"
 expect_true "  ... names the field" grep -q "device.limits.max_sectors_kb" "$TMP/err"

@@ -14,6 +14,9 @@
 #    runs in sane time and memory;
 # 13 a symbolic link planted for --json (fs.protected_symlinks=0): the link is
 #    replaced, its target untouched.
+# Issue 30: O1, /dev/stdout and its kin, character devices and FIFOs written in place,
+# in a mount namespace of their own; a loop device's backing file or a swap file is not
+# replaced by an output.
 . "$(dirname "$0")/lib.sh"
 
 make_loop A 64M || { not_ok "losetup"; finish; exit 1; }
@@ -50,11 +53,7 @@ expect_refused "1: --snoop onto a mounted block device" 2 "block device" -- \
 ln -s "$D" "$TMP/disk-link"
 expect_refused "1: --json onto a link to a block device" 2 "symbolic link to a block device" -- \
 	--trace "$a" --duration 0.1 --json "$TMP/disk-link"
-expect_refused "1: --json onto a character device" 2 "character device" -- \
-	--trace "$a" --duration 0.1 --json /dev/null
 expect_refused "1: info --json=DEV" 2 "block device" -- info "$a" --json="$D"
-mkfifo "$TMP/fifo"
-expect_refused "1: --json onto a FIFO" 2 "FIFO" -- --trace "$a" --duration 0.1 --json "$TMP/fifo"
 expect_refused "1: --json onto a directory" 2 "directory" -- \
 	--trace "$a" --duration 0.1 --json "$TMP/mnt"
 umount "$TMP/mnt"
@@ -118,6 +117,44 @@ if mount -t tmpfs -o size=64k bb-e2e-full "$TMP/full"; then
 	expect_eq "9: no file left behind" "$(ls -A "$TMP/full")" "fill"
 else
 	skip "9: cannot mount a tmpfs"
+fi
+
+# Issue 30: an output onto a loop device's backing file, or onto an active swap file, is
+# refused as the target policy refuses it (src/target.c, the same check): renamed over, the
+# image or the swap would be gone once the kernel let go of it. Here --json onto the traced
+# loop disk's own image, which the tool used to replace.
+img=$(new_image) && remove_at_exit "$img"
+truncate -s 16M "$img"
+head -c 1M /dev/urandom | dd of="$img" conv=notrunc status=none
+if LB=$(losetup -f --show "$img"); then
+	took_loop "$LB"
+	lb=$(basename "$LB")
+	before="$(stat -c %i "$img") $(md5sum < "$img")"
+	expect_refused "--json onto the traced loop disk's image" 2 \
+		"refusing to write --json $img: it backs $lb" -- --trace "$lb" --duration 0.1 \
+		--json "$img"
+	expect_refused "info --json= onto a loop disk's image" 2 "it backs $lb" -- \
+		info "$lb" --json="$img"
+	expect_eq "the image is the same file, unchanged" "$(stat -c %i "$img") $(md5sum < "$img")" \
+		"$before"
+	detach_loop "$LB"
+else
+	not_ok "losetup on an image"
+fi
+if swapon --show > /dev/null 2>&1 && dd if=/dev/zero of="$TMP/mnt/swapfile" bs=1M count=8 \
+	status=none && chmod 600 "$TMP/mnt/swapfile" && mkswap -q "$TMP/mnt/swapfile" > /dev/null &&
+	swapon "$TMP/mnt/swapfile"; then
+	# A second name: should the swap file be renamed over, swapoff still finds it.
+	ln "$TMP/mnt/swapfile" "$TMP/mnt/swapfile.keep"
+	swapped "$TMP/mnt/swapfile.keep"
+	ino=$(stat -c %i "$TMP/mnt/swapfile")
+	expect_refused "--json onto an active swap file" 2 "it is an active swap file" -- \
+		--trace "$a" --duration 0.1 --json "$TMP/mnt/swapfile"
+	expect_eq "the swap file is the same file" "$(stat -c %i "$TMP/mnt/swapfile")" "$ino"
+	swapoff "$TMP/mnt/swapfile.keep"
+	rm -f "$TMP/mnt/swapfile" "$TMP/mnt/swapfile.keep"
+else
+	skip "no swap on this kernel: a swap file as an output not tested"
 fi
 
 # 10. Non-UTF-8 argv, and the 1023-byte cut inside a character (three alignments).
@@ -233,6 +270,115 @@ if [ -w /proc/sys/fs/protected_symlinks ] && command -v setpriv > /dev/null; the
 else
 	skip "13: fs.protected_symlinks not writable or no setpriv"
 fi
+
+# Issue 30, O1: a path that leads to a descriptor of ours (/dev/stdout, /dev/stderr,
+# /dev/fd/N), a character device or a FIFO is written in place, never renamed over: the
+# tool used to rename its temporary file over the link /dev/stdout itself (exit 0, the
+# redirected file empty, /dev/stdout a regular file for every process after). Run in a
+# mount namespace of its own, with a tmpfs /dev holding the links and nodes the commands
+# need, so that the code under test can never break this machine's /dev; the commands
+# leave their facts as NAME=VALUE lines, checked here.
+cp "$TMP/r.json" "$TMP/o1-a.json"
+cat > "$TMP/o1.sh" << 'EOF'
+set -u
+F=$T/o1.facts
+fact() { printf '%s=%s\n' "$1" "$2" >> "$F"; }
+kind() { stat -c %F "$1" 2> /dev/null || echo missing; }
+# $T is on /dev/shm: carried over into the new /dev.
+shm=$(mktemp -d /run/bb-e2e-o1.XXXXXX) || exit 99
+mount --bind /dev/shm "$shm" || exit 99
+mount -t tmpfs -o size=1m,mode=755 bb-e2e-o1-dev /dev || exit 99
+mkdir /dev/shm && mount --move "$shm" /dev/shm && rmdir "$shm" || exit 99
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
+mknod -m 666 /dev/null c 1 3
+mknod -m 666 /dev/zero c 1 5
+mknod -m 666 /dev/urandom c 1 9
+mknod -m 660 "/dev/$LOOP" b "${LOOPDEV%:*}" "${LOOPDEV#*:}"
+fact ready 1
+"$BB" report "$R" -o /dev/stdout > "$T/page.html"
+fact report_rc $?
+fact report_link "$(kind /dev/stdout)"
+fact report_page "$(head -c 15 "$T/page.html")"
+echo old > "$T/appended.html"
+"$BB" report "$R" -o /dev/stdout >> "$T/appended.html"
+fact append_first "$(head -1 "$T/appended.html")"
+fact append_page "$(sed -n 2p "$T/appended.html" | head -c 15)"
+"$BB" report "$R" -o /dev/stdout | cat > "$T/piped.html"
+fact pipe_page "$(head -c 15 "$T/piped.html")"
+"$BB" info "$LOOP" --json=/dev/stdout > "$T/info.out"
+fact info_rc $?
+fact info_link "$(kind /dev/stdout)"
+fact info_name "$(jq -r .device.name "$T/info.out")"
+"$BB" compare "$R" "$A" --json=/dev/stdout > "$T/cmp.out"
+fact compare_rc $?
+fact compare_link "$(kind /dev/stdout)"
+fact compare_json "$(grep -c '"device_changes"' "$T/cmp.out")"
+"$BB" compare "$R" "$A" --json=/dev/stderr > /dev/null 2> "$T/log"
+fact stderr_rc $?
+fact stderr_link "$(kind /dev/stderr)"
+fact stderr_log "$(grep -c '"device_changes"' "$T/log")"
+"$BB" compare "$R" "$A" --json=/dev/fd/1 > "$T/fd1.out"
+fact fd1_link "$(kind /dev/fd)"
+fact fd1_json "$(grep -c '"device_changes"' "$T/fd1.out")"
+"$BB" compare "$R" "$A" --json=/dev/null > /dev/null
+fact null_rc $?
+fact null_kind "$(kind /dev/null)"
+mkfifo "$T/o1.fifo"
+timeout 30 cat "$T/o1.fifo" > "$T/from-fifo.html" & # (bounded: should nothing write)
+reader=$!
+timeout 60 "$BB" report "$R" -o "$T/o1.fifo"
+fact fifo_rc $?
+wait $reader
+fact fifo_page "$(head -c 15 "$T/from-fifo.html")"
+fact fifo_kind "$(kind "$T/o1.fifo")"
+timeout 60 "$BB" report "$R" -o "$T/o1.fifo" 2> "$T/fifo.err"
+fact nofifo_rc $?
+fact nofifo_kind "$(kind "$T/o1.fifo")"
+fact dev "$(ls /dev | LC_ALL=C sort | tr '\n' ' ')"
+EOF
+if unshare -m --propagation private true 2> /dev/null; then
+	BB=$BB T=$TMP R=$TMP/r.json A=$TMP/o1-a.json LOOP=$a LOOPDEV=$(cat "/sys/block/$a/dev") \
+		unshare -m --propagation private bash "$TMP/o1.sh" > "$TMP/o1.out" 2>&1
+	fact() { sed -n "s/^$1=//p" "$TMP/o1.facts" | tail -1; }
+	expect_eq "O1: a private /dev (tmpfs) for the commands" "$(fact ready)" 1
+	expect_eq "O1: report -o /dev/stdout > page.html: exit 0" "$(fact report_rc)" 0
+	expect_eq "O1: ... /dev/stdout stays a link" "$(fact report_link)" "symbolic link"
+	expect_eq "O1: ... page.html holds the page" "$(fact report_page)" "<!DOCTYPE html>"
+	expect_eq "O1: >> page: what it held is kept" "$(fact append_first)" old
+	expect_eq "O1: ... the page after it" "$(fact append_page)" "<!DOCTYPE html>"
+	expect_eq "O1: -o /dev/stdout | cat: the page through the pipe" "$(fact pipe_page)" \
+		"<!DOCTYPE html>"
+	expect_eq "O1: info DEV --json=/dev/stdout > x: exit 0" "$(fact info_rc)" 0
+	expect_eq "O1: ... /dev/stdout stays a link" "$(fact info_link)" "symbolic link"
+	expect_eq "O1: ... x holds the JSON" "$(fact info_name)" "$a"
+	expect_eq "O1: compare A B --json=/dev/stdout > x: exit 0" "$(fact compare_rc)" 0
+	expect_eq "O1: ... /dev/stdout stays a link" "$(fact compare_link)" "symbolic link"
+	expect_eq "O1: ... x holds the JSON" "$(fact compare_json)" 1
+	expect_eq "O1: compare --json=/dev/stderr 2> log: exit 0" "$(fact stderr_rc)" 0
+	expect_eq "O1: ... /dev/stderr stays a link" "$(fact stderr_link)" "symbolic link"
+	expect_eq "O1: ... log holds the JSON" "$(fact stderr_log)" 1
+	expect_eq "O1: --json=/dev/fd/1: /dev/fd stays a link" "$(fact fd1_link)" "symbolic link"
+	expect_eq "O1: ... the JSON on stdout" "$(fact fd1_json)" 1
+	expect_eq "O1: --json=/dev/null: exit 0" "$(fact null_rc)" 0
+	expect_eq "O1: ... /dev/null stays a character device" "$(fact null_kind)" \
+		"character special file"
+	expect_eq "O1: -o FIFO with a reader: exit 0" "$(fact fifo_rc)" 0
+	expect_eq "O1: ... the reader got the page" "$(fact fifo_page)" "<!DOCTYPE html>"
+	expect_eq "O1: ... the FIFO stays a FIFO" "$(fact fifo_kind)" "fifo"
+	expect_eq "O1: -o FIFO nobody reads: exit 1 at once (not waited on)" "$(fact nofifo_rc)" 1
+	expect_eq "O1: ... one line saying so" "$(cat "$TMP/fifo.err" 2> /dev/null)" \
+		"blktrace-bench: cannot write -o $TMP/o1.fifo: nobody reads the FIFO (start its reader first)"
+	expect_eq "O1: ... the FIFO stays a FIFO" "$(fact nofifo_kind)" "fifo"
+	expect_eq "O1: what the private /dev holds at the end: its links and nodes" "$(fact dev)" \
+		"$(printf '%s\n' "$a" fd null shm stderr stdin stdout urandom zero | LC_ALL=C sort |
+			tr '\n' ' ')"
+else
+	skip "O1: no private mount namespace (unshare -m) here"
+fi
+expect_eq "O1: this machine's /dev/stdout untouched" "$(stat -c %F /dev/stdout)" "symbolic link"
 
 # SIGKILL leaves nothing: the output has no name until the tool commits it.
 mkdir -p "$TMP/kill"

@@ -126,6 +126,20 @@ expect_true "--state-dir a file: says so" grep -q "$TMP/notadir is not a directo
 expect_eq "--state-dir a file: unchanged" "$(cat "$msk")" "$orig"
 "$BB" restore "$a" --state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
 expect_eq "restore --state-dir a file: exit 2" "$?" 2
+# 2c. Issue 30: a FIFO in the state file's place is refused at once, in one line: restore,
+# and a sweep, which recovers a dead one's settings first, used to wait on it for ever.
+mkdir -m 700 "$TMP/st" && mkfifo "$TMP/st/$a.state"
+timeout 20 "$BB" restore "$a" --state-dir "$TMP/st" > /dev/null 2> "$TMP/err"
+rc=$?
+expect_eq "restore, a FIFO as the state file: exit 1, one line" "$rc:$(wc -l < "$TMP/err")" "1:1"
+expect_true "  ... naming it ($(cat "$TMP/err"))" \
+	grep -q "$TMP/st/$a.state is not a state file of this tool" "$TMP/err"
+timeout 20 "$BB" --trace "$a" --raw --rw read --bs 1M --size 16M --direct \
+	--set max_sectors_kb=64 --state-dir "$TMP/st" > /dev/null 2> "$TMP/err"
+rc=$?
+expect_eq "a sweep, a FIFO as the state file: exit 1, one line ($(cat "$TMP/err"))" \
+	"$rc:$(wc -l < "$TMP/err")" "1:1"
+expect_eq "  ... unchanged" "$(cat "$msk")" "$orig"
 
 # 3. An error in the middle (the workload fails: reading past a missing file) restores.
 "$BB" --trace "$a" --file /nonexistent/file --rw read --bs 4k --any-fs \

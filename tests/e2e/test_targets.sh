@@ -3,7 +3,8 @@
 # symlink) is not written while it is mounted, swap, holds a swap file, or backs a
 # loop device (loop-on-loop, a partition under a loop); --file refuses FIFOs and
 # directories at once; sizes are refused before anything is traced; a workload file
-# leaves nothing behind, even after SIGKILL. Every refusal: one line, exit 2, and a
+# leaves nothing behind, even after SIGKILL; --overwrite never follows a link an
+# unprivileged user planted (issue 30, W1). Every refusal: one line, exit 2, and a
 # checksum showing that nothing was written.
 . "$(dirname "$0")/lib.sh"
 
@@ -125,6 +126,74 @@ refused "--file FIFO, reading" "is a FIFO" "$S" --trace "$s" --file "$TMP/s/fifo
 refused "--file FIFO, writing" "is a FIFO" "$S" \
 	--trace "$s" --file "$TMP/s/fifo" --rw write --bs 4k --size 4k --overwrite
 refused "--file directory" "is a directory" "$S" --trace "$s" --file "$TMP/s" --rw read --bs 4k
+
+# Issue 30, W1: --file DIR/target.dat --overwrite where an unprivileged user owns DIR.
+# The user made target.dat a symbolic link to a file of root's: root used to write that
+# file. A link is refused now, naming where it leads; so is a file with more names in a
+# directory others can write (hard-linked in, fs.protected_hardlinks off; /tmp too), and
+# a file of someone else in the user's directory; the user's own file is written. Then
+# the user swaps target.dat between a file of theirs and the link as fast as it can: the
+# directory is opened once and the name in it opened by descriptor, O_NOFOLLOW, so
+# root's file is never written.
+if make_user U && command -v setpriv > /dev/null; then
+	as_user() { setpriv --reuid="$U" --regid=65534 --clear-groups "$@"; }
+	chmod 755 "$TMP"
+	mkdir "$TMP/w1" && chown "$U" "$TMP/w1"
+	head -c 64k /dev/urandom > "$TMP/victim"
+	victim=$(md5sum < "$TMP/victim")
+	as_user ln -s "$TMP/victim" "$TMP/w1/target.dat"
+	w1=(--trace "$s" --rw write --bs 4k --size 4k --overwrite --any-fs)
+	refused "W1: --overwrite through the user's link" \
+		"refusing to write $TMP/w1/target.dat: it is a symbolic link to $TMP/victim" "$S" \
+		"${w1[@]}" --file "$TMP/w1/target.dat"
+	expect_eq "W1: root's file unchanged" "$(md5sum < "$TMP/victim")" "$victim"
+	set_sysfs /proc/sys/fs/protected_hardlinks 0
+	mkdir -m 1777 "$TMP/w1-tmp"
+	if as_user ln "$TMP/victim" "$TMP/w1/hard.dat" 2> /dev/null &&
+		as_user ln "$TMP/victim" "$TMP/w1-tmp/hard.dat" 2> /dev/null; then
+		refused "W1: --overwrite of root's file hard-linked into the user's directory" \
+			"hard.dat: it has 3 names, and others can write its directory" "$S" \
+			"${w1[@]}" --file "$TMP/w1/hard.dat"
+		refused "W1: ... into a world-writable sticky directory, as /tmp" \
+			"hard.dat: it has 3 names, and others can write its directory" "$S" \
+			"${w1[@]}" --file "$TMP/w1-tmp/hard.dat"
+		expect_eq "W1: root's file unchanged" "$(md5sum < "$TMP/victim")" "$victim"
+		rm -f "$TMP/w1/hard.dat" "$TMP/w1-tmp/hard.dat"
+	else
+		not_ok "W1: the user could not make a hard link with protected_hardlinks=0"
+	fi
+	# A file of root's in the user's directory, one name: the user could swap it in.
+	cp "$TMP/victim" "$TMP/w1/roots.dat"
+	refused "W1: --overwrite of a file not the directory owner's" \
+		"it belongs to uid 0, its directory to uid $(id -u "$U")" "$S" \
+		"${w1[@]}" --file "$TMP/w1/roots.dat"
+	as_user sh -c "head -c 64k /dev/zero > '$TMP/w1/own.dat'"
+	"$BB" "${w1[@]}" --file "$TMP/w1/own.dat" > /dev/null 2> "$TMP/err"
+	expect_eq "W1: the user's own file is written ($(head -1 "$TMP/err"))" "$?" 0
+	# The race: renameat2(RENAME_EXCHANGE) of the user's file and the link, in a loop.
+	as_user ln -s "$TMP/victim" "$TMP/w1/link"
+	# (setpriv itself, not as_user: $! must be the process that swaps, to be killed)
+	setpriv --reuid="$U" --regid=65534 --clear-groups /usr/bin/python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = (os.fsencode(p) for p in sys.argv[1:3])
+while True:
+    libc.renameat2(-100, a, -100, b, 2)' "$TMP/w1/own.dat" "$TMP/w1/link" &
+	swapper=$!
+	background $swapper
+	wrote=0 refusals=0
+	for i in $(seq 40); do
+		"$BB" "${w1[@]}" --file "$TMP/w1/own.dat" > /dev/null 2>&1
+		case $? in 0) wrote=$((wrote + 1)) ;; 2) refusals=$((refusals + 1)) ;; esac
+	done
+	kill $swapper
+	wait $swapper 2> /dev/null
+	expect_eq "W1: 40 runs against the swap ($wrote wrote the user's file, $refusals refused):" \
+		"$((wrote + refusals))" 40
+	expect_eq "W1: ... root's file never written" "$(md5sum < "$TMP/victim")" "$victim"
+else
+	skip "W1: cannot add a user (useradd) or no setpriv"
+fi
 
 # 6. SIGKILL in the middle of a write leaves no file: it never had a name.
 (cd "$TMP/s" && exec "$BB" -v --trace "$s" --rw write --bs 4k --size 64M --runtime 30 \

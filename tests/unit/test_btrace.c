@@ -5,7 +5,8 @@
  * interval), then hand-made event sequences whose every figure is known: pairing,
  * merges, splits, requeues, partial completions, flushes, bio-based devices; streams in
  * either byte order, sorted by time; files that are no trace or are cut short in their
- * first record; and a trace stopped mid-write, read as blkparse reads it.
+ * first record; and a trace stopped mid-write, read as blkparse reads it; the files of
+ * a set listed before they are read; what is held in flight bounded.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -476,6 +477,80 @@ static void test_stopped_mid_write(void **state)
 	assert_int_equal(system(want), 0);
 }
 
+/*
+ * Issue 30, I1: the files a set consists of are listed before any is read (import
+ * refuses an output onto one), and a name that would join the set is told from others;
+ * a stream is one file, stdin none.
+ */
+static void test_set_files(void **state)
+{
+	char dir[] = "/tmp/bb-btrace.XXXXXX", path[PATH_MAX], other[] = "/tmp/bb-btrace.XXXXXX";
+	struct btrace_reader *r;
+	unsigned char buf[64];
+	struct diag d = {};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(mkdtemp(other));
+	write_file(dir, 0, buf, put(buf, 0, D(R, 8, 512, 200), false));
+	write_file(dir, 1, buf, put(buf, 0, C(R, 8, 512, 300), false));
+	snprintf(path, sizeof(path), "%s/vda.blktrace.1", dir);
+	assert_int_equal(btrace_read__resolve(path, &r, &d), 0);
+	snprintf(path, sizeof(path), "%s/vda.blktrace.0", dir);
+	assert_string_equal(btrace_read__file(r, 0), path);
+	snprintf(path, sizeof(path), "%s/vda.blktrace.1", dir);
+	assert_string_equal(btrace_read__file(r, 1), path);
+	assert_null(btrace_read__file(r, 2));
+	assert_true(btrace_read__of_set(r, path));
+	snprintf(path, sizeof(path), "%s/./vda.blktrace.7", dir); /* not there yet */
+	assert_true(btrace_read__of_set(r, path));
+	snprintf(path, sizeof(path), "%s/sdb.blktrace.0", dir);
+	assert_false(btrace_read__of_set(r, path));
+	snprintf(path, sizeof(path), "%s/vda.blktrace.0", other);
+	assert_false(btrace_read__of_set(r, path));
+	snprintf(path, sizeof(path), "%s/vda.json", dir);
+	assert_false(btrace_read__of_set(r, path));
+	/* nothing was read yet: start reads the first record of each */
+	assert_int_equal(btrace_read__start(r, &d), 0);
+	btrace_read__close(r);
+	assert_int_equal(btrace_read__resolve("-", &r, &d), 0);
+	assert_null(btrace_read__file(r, 0));
+	assert_false(btrace_read__of_set(r, path));
+	btrace_read__close(r);
+	snprintf(path, sizeof(path), "rm -rf %s %s", dir, other);
+	assert_int_equal(system(path), 0);
+}
+
+/*
+ * Issue 30: what is held in flight is bounded: 1 Mi bios queued and never completed
+ * are held, one more is refused (it grew with the file, 4x its size).
+ */
+static void test_in_flight_bound(void **state)
+{
+	struct btrace_record q;
+	struct btrace_stats *s;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(btrace_stats__new(&s), 0);
+	for (i = 0; i < BTRACE_STATS_MAX_IN_FLIGHT; i++) {
+		q = Q(R, (uint64_t)i * 8, 4096, 100 + i);
+		assert_int_equal(btrace_stats__add(s, &q), 0);
+	}
+	q = Q(R, (uint64_t)i * 8, 4096, 100 + i);
+	assert_int_equal(btrace_stats__add(s, &q), -EOVERFLOW);
+	btrace_stats__free(s);
+	/* completions make room: a Q and its C, over and over, never near the bound */
+	assert_int_equal(btrace_stats__new(&s), 0);
+	for (i = 0; i < 3 * BTRACE_STATS_MAX_IN_FLIGHT; i++) {
+		q = Q(R, 8, 4096, 100 + 2 * (uint64_t)i);
+		assert_int_equal(btrace_stats__add(s, &q), 0);
+		q = C(R, 8, 4096, 101 + 2 * (uint64_t)i);
+		assert_int_equal(btrace_stats__add(s, &q), 0);
+	}
+	btrace_stats__free(s);
+}
+
 /* The kernel's trace of the fixture against the guest's diskstats (its README). */
 static void test_kernel_trace(void **state)
 {
@@ -553,6 +628,8 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_stopped_mid_write),
 		cmocka_unit_test(test_kernel_trace),
+		cmocka_unit_test(test_set_files),
+		cmocka_unit_test(test_in_flight_bound),
 		cmocka_unit_test(test_skipped),
 	};
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * outfile.c, the policy of every file the tool writes (issue 11, cases 1, 3, 9, 13):
- * devices, FIFOs, sockets and directories refused; an input of the same run refused
+ * outfile.c, the policy of every file the tool writes (issue 11, cases 1, 3, 9, 13;
+ * issue 30, O1): block devices and directories refused; character devices, FIFOs,
+ * sockets and descriptors of ours (/dev/stdout) written in place; an input of the same run refused
  * by inode and by place; the temporary file created at once and renamed into place;
  * a planted symbolic link replaced, its target untouched; failures name the cause.
  */
@@ -82,31 +83,155 @@ static void expect_refused(const char *path, const char *reason, const struct ou
 
 static void test_special_files_refused(void **state)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char p[128], l[128];
 	struct stat st;
-	int fd;
+	char p[128];
 
 	(void)state;
-	expect_refused("/dev/null", "a character device", NULL, 0);
 	expect_refused(dir, "a directory", NULL, 0);
-	assert_int_equal(mkfifo(in_dir(p, sizeof(p), "fifo"), 0600), 0);
-	expect_refused(p, "a FIFO", NULL, 0);
-	in_dir(sa.sun_path, sizeof(sa.sun_path), "sock");
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	expect_refused(sa.sun_path, "a socket", NULL, 0);
-	close(fd);
-	/* behind a link, too: the link is not followed, nor replaced by a file */
-	assert_int_equal(symlink("/dev/null", in_dir(l, sizeof(l), "devlink")), 0);
-	expect_refused(l, "a symbolic link to a character device", NULL, 0);
 	/* a block device, where this machine has one (nothing is opened: lstat only) */
 	if (!stat("/dev/loop0", &st) && S_ISBLK(st.st_mode))
 		expect_refused("/dev/loop0", "a block device", NULL, 0);
 	else if (!stat("/dev/vda", &st) && S_ISBLK(st.st_mode))
 		expect_refused("/dev/vda", "a block device", NULL, 0);
 	expect_refused(in_dir(p, sizeof(p), "nodir/"), "names a directory", NULL, 0);
+}
+
+/* Open path, write text, commit: 0 or the error; of's FILE is never a temporary file's. */
+static int write_in_place(const char *path, const char *text, struct diag *dg)
+{
+	struct outfile of;
+	int ret = outfile__open(&of, "--json", path, NULL, 0, dg);
+
+	if (!ret) {
+		assert_true(of.in_place);
+		assert_null(of.tmp);
+		fputs(text, of.f);
+		ret = outfile__commit(&of, dg);
+	}
+	outfile__abort(&of);
+	return ret;
+}
+
+/* What fd holds from offset 0 on, as a string. */
+static const char *contents(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Issue 30, O1: a character device, a FIFO, a socket are written in place, never
+ * renamed over: the node is still what it was, its reader got the bytes.
+ */
+static void test_special_in_place(void **state)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char p[128], l[128], buf[64];
+	struct diag dg = {};
+	struct stat st;
+	int rd, srv, conn;
+
+	(void)state;
+	assert_int_equal(write_in_place("/dev/null", "{}\n", &dg), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	/* through a link of ours to it: the link stays a link */
+	assert_int_equal(symlink("/dev/null", in_dir(l, sizeof(l), "devlink")), 0);
+	assert_int_equal(write_in_place(l, "{}\n", &dg), 0);
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* a FIFO nobody reads: refused at once (a runtime failure), never waited on */
+	assert_int_equal(mkfifo(in_dir(p, sizeof(p), "fifo"), 0600), 0);
+	assert_int_equal(write_in_place(p, "{}\n", &dg), -ENXIO);
+	assert_false(dg.usage);
+	assert_non_null(strstr(dg.msg, "nobody reads the FIFO"));
+	/* ... and with a reader: it gets the output, the FIFO stays a FIFO */
+	rd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(write_in_place(p, "{\"x\":1}\n", &dg), 0);
+	assert_int_equal(read(rd, buf, sizeof(buf)), 8);
+	assert_memory_equal(buf, "{\"x\":1}\n", 8);
+	close(rd);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	/* a socket: connected to as a stream; one nobody listens on is a runtime failure */
+	in_dir(sa.sun_path, sizeof(sa.sun_path), "sock");
+	srv = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(srv >= 0);
+	assert_int_equal(bind(srv, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(write_in_place(sa.sun_path, "{}\n", &dg), -ECONNREFUSED);
+	assert_int_equal(listen(srv, 1), 0);
+	assert_int_equal(write_in_place(sa.sun_path, "{}\n", &dg), 0);
+	conn = accept(srv, NULL, NULL);
+	assert_true(conn >= 0);
+	assert_int_equal(read(conn, buf, sizeof(buf)), 3);
+	close(conn);
+	close(srv);
+	assert_int_equal(lstat(sa.sun_path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+}
+
+/*
+ * O1: /dev/stdout and its kin (/proc/self/fd/N, /dev/fd/N, a link to one) name a
+ * descriptor of ours: written through it, so that what the shell redirected it to gets
+ * the output (appended where the shell appends), and no link is replaced. Here with
+ * descriptors of the test's own, so that the machine's /dev/stdout is never at stake.
+ */
+static void test_descriptors_in_place(void **state)
+{
+	char p[128], l[128], path[64], buf[128];
+	struct diag dg = {};
+	struct stat st;
+	int fd, pfd[2];
+
+	(void)state;
+	/* a file opened for appending, holding a line: the output follows it */
+	fd = open(in_dir(p, sizeof(p), "redirected"), O_RDWR | O_CREAT | O_APPEND, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "old\n", 4), 4);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	assert_int_equal(write_in_place(path, "{}\n", &dg), 0);
+	assert_int_equal(symlink(path, in_dir(l, sizeof(l), "stdout-link")), 0);
+	assert_int_equal(write_in_place(l, "{\"y\":2}\n", &dg), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd);
+	assert_int_equal(write_in_place(path, "end\n", &dg), 0);
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(contents(fd, buf, sizeof(buf)), "old\n{}\n{\"y\":2}\nend\n");
+	assert_int_equal(fcntl(fd, F_GETFD), 0); /* still open: the duplicate was closed */
+	close(fd);
+	/* a pipe, as `| jq` makes stdout: it was refused before */
+	assert_int_equal(pipe(pfd), 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd[1]);
+	assert_int_equal(write_in_place(path, "{}\n", &dg), 0);
+	close(pfd[1]);
+	assert_int_equal(read(pfd[0], buf, sizeof(buf)), 3);
+	/* a descriptor open for reading only is refused, one that is closed too */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd[0]);
+	expect_refused(path, "is open for reading only", NULL, 0);
+	close(pfd[0]);
+	assert_true(write_in_place(path, "{}\n", &dg) < 0);
+}
+
+/*
+ * O1: a link of another user is not followed to a special file (it could lead to any
+ * device). Root only: making a link of another user needs it.
+ */
+static void test_foreign_link(void **state)
+{
+	char l[128];
+
+	(void)state;
+	if (geteuid()) {
+		skip();
+		return;
+	}
+	assert_int_equal(symlink("/dev/null", in_dir(l, sizeof(l), "planted")), 0);
+	assert_int_equal(lchown(l, 65534, 65534), 0);
+	expect_refused(l, "a symbolic link of another user to a character device", NULL, 0);
 }
 
 static void test_inputs_refused(void **state)
@@ -257,6 +382,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_special_files_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_special_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_descriptors_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inputs_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_temp_and_rename, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
