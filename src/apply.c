@@ -25,6 +25,7 @@
 #include "apply.h"
 #include "apply_files.h"
 #include "diag.h"
+#include "infile.h"
 #include "outfile.h"
 #include "state_dir.h"
 #include "text.h"
@@ -131,36 +132,7 @@ static const char *split(const char *rel, char *dir, size_t len)
  */
 static int read_at(int dirfd, const char *name, char **out)
 {
-	char *buf;
-	ssize_t n, got = 0;
-	struct stat st;
-	int fd, ret = 0;
-
-	*out = NULL;
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	buf = malloc(FILE_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while ((n = read(fd, buf + got, FILE_MAX + 1 - got)) > 0)
-		got += n;
-	if (n < 0 || got > FILE_MAX)
-		ret = n < 0 ? -errno : -EFBIG;
-	close(fd);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	return 0;
+	return infile__read_at(dirfd, name, FILE_MAX, out, NULL);
 }
 
 /* Why a file read_at could not read may not be replaced or taken as apply's. */

@@ -163,3 +163,49 @@ void infile__close(FILE *f)
 	if (f && f != stdin)
 		fclose(f);
 }
+
+int infile__read_at(int dirfd, const char *name, size_t max, char **out, size_t *len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), ret = 0;
+	size_t got = 0;
+	struct stat st;
+	ssize_t n = 0;
+	char *buf;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc(max + 1);
+	while (buf && got < max + 1 && (n = read(fd, buf + got, max + 1 - got)) > 0)
+		got += (size_t)n;
+	if (!buf || n < 0 || got > max)
+		ret = !buf ? -ENOMEM : n < 0 ? -errno : -EFBIG;
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	if (len)
+		*len = got;
+	return 0;
+}
+
+int infile__boot_id(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return !buf[0] || strchr(buf, ' ') ? -EIO : 0;
+}

@@ -40,6 +40,21 @@ int infile__descriptor(const char *path, bool *foreign);
  */
 int infile__open_at(int dirfd, const char *path, bool streams, FILE **f, struct diag *d);
 int infile__open(const char *path, bool streams, FILE **f, struct diag *d);
+/*
+ * The whole of name in dirfd, a directory the caller holds (a state directory, apply's
+ * root): a regular file of at most max bytes, reached without following a link and
+ * opened without blocking, into *out (NUL-terminated; *len, when not NULL, without the
+ * NUL). 0; -ENOENT; -ELOOP for a link; -EINVAL for anything else but a regular file;
+ * -EFBIG; -errno.
+ */
+int infile__read_at(int dirfd, const char *name, size_t max, char **out, size_t *len);
+
+/*
+ * This boot's id from path (/proc/sys/kernel/random/boot_id): 0, or -EIO when it cannot
+ * be read or is not one word (state about an earlier boot could not be told apart).
+ */
+int infile__boot_id(const char *path, char *buf, size_t len);
+
 /* fclose, stdin excepted. */
 void infile__close(FILE *f);
 

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "diag.h"
+#include "infile.h"
 #include "knob.h"
 #include "parse.h"
 #include "state_dir.h"
@@ -35,6 +36,7 @@
 
 #define STATE_MAGIC "blktrace-bench sweep state 2"
 #define MAX_SAVED 8
+#define STATE_MAX 4096 /* a state file is a few lines */
 #define MAX_OURS 2
 #define VALUE_MAX 64
 
@@ -56,20 +58,6 @@ struct sweep_state {
 	int nr_saved;
 };
 
-/* One line of a small text file, trailing newline removed; "" when absent. */
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (!fgets(buf, len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* What the module needs besides DIR: the disk's names and facts, the boot. */
 static int state_new(const struct sweep_env *env, const struct device *d, struct sweep_state **out,
 		     struct diag *dg)
@@ -90,8 +78,7 @@ static int state_new(const struct sweep_env *env, const struct device *d, struct
 	if (device__disk_attr(d, "diskseq", s->diskseq, sizeof(s->diskseq)) || !s->diskseq[0])
 		snprintf(s->diskseq, sizeof(s->diskseq), "-");
 	/* Without the boot, state about an earlier one could not be told: none is kept. */
-	read_line(boot, s->boot_id, sizeof(s->boot_id));
-	if (!s->boot_id[0] || strchr(s->boot_id, ' ')) {
+	if (infile__boot_id(boot, s->boot_id, sizeof(s->boot_id))) {
 		free(s);
 		return diag__fail(dg, -EIO, "cannot read the boot id from %s", boot);
 	}
@@ -534,42 +521,25 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 	return n;
 }
 
-/* The state file, opened without following a link or blocking on a FIFO; NULL: errno. */
-static FILE *open_state(struct sweep_state *s)
-{
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	fd = openat(s->dirfd, s->state_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 {
 	struct state_file sf;
-	char why[256];
+	char why[256], *text;
+	size_t len;
 	FILE *f;
 	int ret;
 
-	f = open_state(s);
-	if (!f && errno == ENOENT)
+	/* Without following a link, or blocking on a FIFO put in its place. */
+	ret = infile__read_at(s->dirfd, s->state_name, STATE_MAX, &text, &len);
+	if (ret == -ENOENT)
 		return 0;
-	if (!f && errno != EINVAL && errno != ELOOP)
-		return diag__fail(d, -errno, "cannot read %s: %s", s->state_path, strerror(errno));
+	if (ret && ret != -EINVAL && ret != -ELOOP && ret != -EFBIG)
+		return diag__fail(d, ret, "cannot read %s: %s", s->state_path, strerror(-ret));
+	f = ret ? NULL : fmemopen(text, len, "r");
 	ret = f ? parse_state(f, &sf) : -EINVAL;
 	if (f)
 		fclose(f);
+	free(text);
 	if (ret)
 		return diag__fail(d, ret,
 				  "%s is not a state file of this tool: look at it, then remove it",
