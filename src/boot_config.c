@@ -148,6 +148,8 @@ int boot_config__other_setting(const struct boot_config_env *env, const struct b
 	}
 	for (dir = env->modprobe_dirs; *dir; dir++) {
 		n = scandir(*dir, &ents, NULL, alphasort);
+		if (n < 0 && errno != ENOENT && errno != ENOTDIR)
+			return -errno;
 		for (i = 0; i < n; i++) {
 			bool ours = !strcmp(*dir, env->conf_dir) &&
 				    !strcmp(ents[i]->d_name, BOOT_CONFIG_FILE);
@@ -167,6 +169,8 @@ int boot_config__other_setting(const struct boot_config_env *env, const struct b
 	return 0;
 }
 
+static int ours_or_none(const char *path, struct diag *d);
+
 int boot_config__write(const struct boot_config_env *env, const struct boot_knob *k, int64_t v,
 		       struct diag *d)
 {
@@ -179,6 +183,9 @@ int boot_config__write(const struct boot_config_env *env, const struct boot_knob
 	    boot_knob__modprobe_line(k, env->sysfs_root, v, line, sizeof(line)))
 		return diag__fail(d, -ENAMETOOLONG, "%s/%s: name too long", env->conf_dir,
 				  BOOT_CONFIG_FILE);
+	err = ours_or_none(path, d);
+	if (err)
+		return err;
 	err = outfile__open(&of, "the next boot's setting", path, NULL, 0, d);
 	if (err)
 		return err;
@@ -189,15 +196,12 @@ int boot_config__write(const struct boot_config_env *env, const struct boot_knob
 	return outfile__commit(&of, d);
 }
 
-int boot_config__remove(const struct boot_config_env *env, struct diag *d)
+/* Is path the tool's file (its first line says so), or missing? 0, or -errno with d. */
+static int ours_or_none(const char *path, struct diag *d)
 {
-	char path[PATH_MAX], first[128] = "";
-	FILE *f;
+	char first[128] = "";
+	FILE *f = fopen(path, "re");
 
-	if (snprintf(path, sizeof(path), "%s/%s", env->conf_dir, BOOT_CONFIG_FILE) >=
-	    (int)sizeof(path))
-		return diag__fail(d, -ENAMETOOLONG, "%s: name too long", env->conf_dir);
-	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT
 			       ? 0
@@ -208,6 +212,22 @@ int boot_config__remove(const struct boot_config_env *env, struct diag *d)
 	if (strncmp(first, MARK, strlen(MARK)))
 		return diag__usage_err(d, -EEXIST, "%s is not the file this tool wrote: left alone",
 				       path);
+	return 0;
+}
+
+int boot_config__remove(const struct boot_config_env *env, struct diag *d)
+{
+	char path[PATH_MAX];
+	int err;
+
+	if (snprintf(path, sizeof(path), "%s/%s", env->conf_dir, BOOT_CONFIG_FILE) >=
+	    (int)sizeof(path))
+		return diag__fail(d, -ENAMETOOLONG, "%s: name too long", env->conf_dir);
+	if (access(path, F_OK))
+		return 0;
+	err = ours_or_none(path, d);
+	if (err)
+		return err;
 	if (unlink(path))
 		return diag__fail(d, -errno, "cannot remove %s: %s", path, strerror(errno));
 	return 1;

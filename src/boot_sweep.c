@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include "boot_sweep.h"
 #include "diag.h"
+#include "infile.h"
 #include "outfile.h"
 #include "report.h"
 #include "report_json.h"
@@ -33,6 +35,7 @@
 #define PLAN "boot-sweep.json"
 #define RUNS "boot-sweep.runs.json"
 #define LAST "boot-sweep.last.json" /* the runs of the last sweep, once it ended */
+#define LAST_TMP "boot-sweep.last.json.new"
 #define MAX_FILE (64 << 20)
 
 void boot_sweep__system(struct boot_sweep_env *env, const char *sysfs_root)
@@ -40,23 +43,6 @@ void boot_sweep__system(struct boot_sweep_env *env, const char *sysfs_root)
 	boot_config__system(&env->config, sysfs_root);
 	env->plan_dir = "/var/lib/blktrace-bench";
 	env->boot_id = "/proc/sys/kernel/random/boot_id";
-}
-
-static int read_boot_id(const struct boot_sweep_env *env, char *buf, size_t len, struct diag *d)
-{
-	FILE *f = fopen(env->boot_id, "re");
-	char *nl;
-
-	if (!f || !fgets(buf, (int)len, f)) {
-		if (f)
-			fclose(f);
-		return diag__fail(d, -EIO, "cannot read the boot id from %s", env->boot_id);
-	}
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return 0;
 }
 
 /* The plan directory, opened, checked and locked against a second tool at work on it. */
@@ -75,32 +61,8 @@ static int open_dir(struct boot_sweep *bs, const struct boot_sweep_env *env, boo
 				       "another blktrace-bench is working on the sweep across "
 				       "reboots in %s",
 				       env->plan_dir);
-	return read_boot_id(env, bs->boot, sizeof(bs->boot), d);
-}
-
-/* name in the plan directory, whole, NUL-terminated (regular files only). */
-static int read_at(int dirfd, const char *name, char **out, size_t *len)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	ssize_t n;
-	size_t got = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
-		close(fd);
-		return -EINVAL;
-	}
-	*out = malloc((size_t)st.st_size + 1);
-	while (*out && got < (size_t)st.st_size &&
-	       (n = read(fd, *out + got, (size_t)st.st_size - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	if (!*out)
-		return -ENOMEM;
-	(*out)[got] = '\0';
-	*len = got;
+	if (infile__boot_id(env->boot_id, bs->boot, sizeof(bs->boot)))
+		return diag__fail(d, -EIO, "cannot read the boot id from %s", env->boot_id);
 	return 0;
 }
 
@@ -187,7 +149,7 @@ static int new_plan(struct boot_sweep *bs, char *const *values, int nr, const st
 		    int argc, char **argv, struct diag *d)
 {
 	json_t *vals = json_array(), *cmd = json_array();
-	char started[32];
+	char started[32], cwd[PATH_MAX];
 	time_t now = time(NULL);
 	int64_t v;
 	int i, k;
@@ -206,16 +168,37 @@ static int new_plan(struct boot_sweep *bs, char *const *values, int nr, const st
 	for (i = 0; i < argc; i++)
 		json_array_append_new(cmd, text__json(argv[i]));
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	bs->plan = json_pack("{s:s, s:s, s:o, s:[], s:{s:s, s:i, s:i}, s:I, s:o, s:s, s:n}",
+	/* The command's relative paths (--json, --file, the default target) are its
+	 * directory's: resume goes back there. */
+	if (!getcwd(cwd, sizeof(cwd))) {
+		diag__fail(d, -errno, "cannot tell the working directory: %s", strerror(errno));
+		goto bad;
+	}
+	bs->plan = json_pack("{s:s, s:s, s:o, s:[], s:{s:s, s:i, s:i}, s:I, s:o, s:o, s:s, s:n}",
 			     "schema", SCHEMA, "knob", bs->knob->name, "values", vals, "measured",
 			     "disk", "name", dev->name, "major", (int)dev->major, "minor",
 			     (int)dev->minor, "original", (json_int_t)bs->in_force, "command", cmd,
-			     "started", started, "next");
+			     "cwd", text__json(cwd), "started", started, "next");
 	return bs->plan ? 0 : diag__fail(d, -ENOMEM, "out of memory");
 bad:
 	json_decref(vals);
 	json_decref(cmd);
 	return -EINVAL;
+}
+
+/*
+ * What a sweep whose end a crash cut short left: its modprobe.d file (the initramfs rebuilt
+ * without it), its runs (kept in LAST already).
+ */
+static int clear_stale(struct boot_sweep *bs, struct diag *d)
+{
+	char how[256];
+	int err = boot_config__remove(&bs->env->config, d);
+
+	if (err > 0)
+		err = boot_config__update_initramfs(&bs->env->config, how, sizeof(how), d);
+	unlinkat(bs->dirfd, RUNS, 0);
+	return err < 0 ? err : 0;
 }
 
 int boot_sweep__begin(struct boot_sweep *bs, const struct boot_sweep_env *env,
@@ -225,6 +208,8 @@ int boot_sweep__begin(struct boot_sweep *bs, const struct boot_sweep_env *env,
 	struct stat st;
 	int err;
 
+	bs->dirfd = -1;
+	bs->plan = NULL;
 	if (nr > BOOT_SWEEP_MAX_VALUES)
 		return diag__usage(d, "--set %s: at most %d values (a reboot each)", knob->name,
 				   BOOT_SWEEP_MAX_VALUES);
@@ -245,10 +230,9 @@ int boot_sweep__begin(struct boot_sweep *bs, const struct boot_sweep_env *env,
 	if (err)
 		return diag__fail(d, err, "cannot read %s in force: %s", knob->name,
 				  strerror(-err));
-	/* A file of ours without a plan: a sweep whose end a crash cut short. */
-	if (boot_config__remove(&env->config, d) < 0)
-		return -EEXIST;
 	err = new_plan(bs, values, nr, dev, argc, argv, d);
+	if (!err)
+		err = clear_stale(bs, d);
 	if (err)
 		return err;
 	values_in_force(bs);
@@ -264,7 +248,7 @@ int boot_sweep__load(struct boot_sweep *bs, const struct boot_sweep_env *env, st
 
 	if (err)
 		return err;
-	err = read_at(bs->dirfd, PLAN, &text, &len);
+	err = infile__read_at(bs->dirfd, PLAN, MAX_FILE, &text, &len);
 	if (err == -ENOENT)
 		return diag__usage_err(d, err, "no sweep across reboots is under way");
 	if (err)
@@ -285,7 +269,15 @@ int boot_sweep__load(struct boot_sweep *bs, const struct boot_sweep_env *env, st
 int boot_sweep__command(const struct boot_sweep *bs, int *argc, char ***argv, struct diag *d)
 {
 	json_t *cmd = json_object_get(bs->plan, "command"), *v;
+	const char *cwd = json_string_value(json_object_get(bs->plan, "cwd"));
 	size_t i;
+
+	if (!cwd || chdir(cwd))
+		return diag__usage_err(d, cwd ? -errno : -EINVAL,
+				       "the sweep across reboots ran in %s, which %s: `resume "
+				       "--abort` gives it up",
+				       cwd ? cwd : "a directory its plan does not name",
+				       cwd ? strerror(errno) : "is unknown");
 
 	*argv = calloc(json_array_size(cmd) + 1, sizeof(**argv));
 	if (!*argv)
@@ -462,11 +454,16 @@ static int join_earlier(struct boot_sweep *bs, struct result *res, struct diag *
 {
 	struct saved_result sr;
 	char *text = NULL, shown[512];
-	size_t len;
+	size_t len, i, k;
 	int err;
 
 	snprintf(shown, sizeof(shown), "%s/%s", bs->env->plan_dir, RUNS);
-	err = read_at(bs->dirfd, RUNS, &text, &len);
+	err = infile__read_at(bs->dirfd, RUNS, MAX_FILE, &text, &len);
+	/* Values measured and no runs: an end cut short once they were kept as LAST. */
+	if (err == -ENOENT && json_array_size(json_object_get(bs->plan, "measured"))) {
+		snprintf(shown, sizeof(shown), "%s/%s", bs->env->plan_dir, LAST);
+		err = infile__read_at(bs->dirfd, LAST, MAX_FILE, &text, &len);
+	}
 	if (err == -ENOENT)
 		return 0;
 	if (err)
@@ -475,6 +472,14 @@ static int join_earlier(struct boot_sweep *bs, struct result *res, struct diag *
 	free(text);
 	if (err)
 		return err;
+	/* Runs of a value the plan does not call measured: a step cut short after it saved
+	 * them, whose value this boot measures again. */
+	for (i = k = 0; i < sr.res.nr_runs; i++)
+		if (is_measured(bs, sr.res.runs[i].params.set_value))
+			sr.res.runs[k++] = sr.res.runs[i];
+		else
+			run__free(&sr.res.runs[i]);
+	sr.res.nr_runs = k;
 	err = result__move_runs(&sr.res, res);
 	if (!err) {
 		err = result__move_runs(res, &sr.res);
@@ -505,6 +510,24 @@ static int save_runs(struct boot_sweep *bs, const struct result *res, struct dia
 	return err;
 }
 
+/*
+ * The runs so far as LAST, RUNS staying until the plan is gone: a crash in between leaves
+ * both, and the next resume ends the sweep again with every run (a link, then a rename
+ * over the older LAST). 0 also when there are none.
+ */
+static int keep_runs(struct boot_sweep *bs, struct diag *d)
+{
+	unlinkat(bs->dirfd, LAST_TMP, 0);
+	if (linkat(bs->dirfd, RUNS, bs->dirfd, LAST_TMP, 0))
+		return errno == ENOENT ? 0
+				       : diag__fail(d, -errno, "cannot keep %s/%s: %s",
+						    bs->env->plan_dir, RUNS, strerror(errno));
+	if (renameat(bs->dirfd, LAST_TMP, bs->dirfd, LAST))
+		return diag__fail(d, -errno, "cannot keep %s/%s: %s", bs->env->plan_dir, RUNS,
+				  strerror(errno));
+	return 0;
+}
+
 /* Every value measured: the original set back, the plan gone, the runs kept as LAST. */
 static int finish(struct boot_sweep *bs, struct diag *d)
 {
@@ -517,12 +540,13 @@ static int finish(struct boot_sweep *bs, struct diag *d)
 		err = set_next_boot(bs, NULL, how, sizeof(how), d);
 	if (err)
 		return err;
-	if (renameat(bs->dirfd, RUNS, bs->dirfd, LAST) && errno != ENOENT)
-		return diag__fail(d, -errno, "cannot keep %s/%s: %s", bs->env->plan_dir, RUNS,
-				  strerror(errno));
+	err = keep_runs(bs, d);
+	if (err)
+		return err;
 	if (unlinkat(bs->dirfd, PLAN, 0))
 		return diag__fail(d, -errno, "cannot remove %s/%s: %s", bs->env->plan_dir, PLAN,
 				  strerror(errno));
+	unlinkat(bs->dirfd, RUNS, 0);
 	die_msg("every value of %s measured; its original (%lld) is set back for the next boot "
 		"(initramfs: %s)",
 		bs->knob->name,
@@ -535,10 +559,11 @@ int boot_sweep__step(struct boot_sweep *bs, struct result *res, struct diag *d)
 	const char *next;
 	int i, err;
 
-	for (i = 0; i < bs->nr_now; i++)
+	/* Earlier boots' runs first, by the plan as it was: then this boot's values count. */
+	err = join_earlier(bs, res, d);
+	for (i = 0; !err && i < bs->nr_now; i++)
 		json_array_append_new(json_object_get(bs->plan, "measured"),
 				      json_string(bs->now[i]));
-	err = join_earlier(bs, res, d);
 	if (!err) {
 		sort_runs(bs, res);
 		err = save_runs(bs, res, d);
@@ -564,12 +589,13 @@ int boot_sweep__abort(const struct boot_sweep_env *env, struct diag *d)
 		err = 0;
 	if (!err)
 		err = set_next_boot(&bs, NULL, how, sizeof(how), d);
-	if (!err && renameat(bs.dirfd, RUNS, bs.dirfd, LAST) && errno != ENOENT)
-		err = diag__fail(d, -errno, "cannot keep %s/%s: %s", env->plan_dir, RUNS,
-				 strerror(errno));
+	if (!err)
+		err = keep_runs(&bs, d);
 	if (!err && unlinkat(bs.dirfd, PLAN, 0))
 		err = diag__fail(d, -errno, "cannot remove %s/%s: %s", env->plan_dir, PLAN,
 				 strerror(errno));
+	if (!err)
+		unlinkat(bs.dirfd, RUNS, 0);
 	if (!err)
 		die_msg("the sweep across reboots is given up: the original setting is back for "
 			"the next boot (initramfs: %s); the runs so far are in %s/%s",
@@ -580,7 +606,7 @@ int boot_sweep__abort(const struct boot_sweep_env *env, struct diag *d)
 
 void boot_sweep__close(struct boot_sweep *bs)
 {
-	if (bs->dirfd > 0)
+	if (bs->dirfd >= 0)
 		close(bs->dirfd);
 	bs->dirfd = -1;
 	json_decref(bs->plan);

@@ -72,18 +72,23 @@ struct run *result__add_run(struct result *res, bool with_block, bool with_app)
 	return r;
 }
 
+void run__free(struct run *r)
+{
+	free(r->block);
+	free(r->layer_limits);
+	free(r->app);
+	free(r->intervals);
+	memset(r, 0, sizeof(*r));
+}
+
 void result__free(struct result *res)
 {
 	size_t i;
 
 	if (!res)
 		return;
-	for (i = 0; i < res->nr_runs; i++) {
-		free(res->runs[i].block);
-		free(res->runs[i].layer_limits);
-		free(res->runs[i].app);
-		free(res->runs[i].intervals);
-	}
+	for (i = 0; i < res->nr_runs; i++)
+		run__free(&res->runs[i]);
 	free(res->runs);
 	res->runs = NULL;
 	res->nr_runs = 0;

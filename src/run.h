@@ -156,6 +156,7 @@ struct result {
 };
 
 /* Allocation helpers (run.c). result__add_run returns the new zeroed run, NULL on ENOMEM. */
+void run__free(struct run *r);
 struct run *result__add_run(struct result *res, bool with_block, bool with_app);
 void result__free(struct result *res);
 /*

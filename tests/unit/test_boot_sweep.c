@@ -391,10 +391,10 @@ static void test_crash_and_abort(void **state)
 	assert_int_equal(boot_sweep__abort(&env, &d), -ENOENT);
 }
 
-/* Someone else's file of the tool's name is left alone, and said. */
+/* Someone else's file of the tool's name is left alone, not replaced, and said. */
 static void test_foreign_file(void **state)
 {
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], text[256];
 	struct diag d = {};
 
 	(void)state;
@@ -402,7 +402,124 @@ static void test_foreign_file(void **state)
 	put(path, "options xen_blkfront max_indirect_segments=64\n");
 	assert_int_equal(boot_config__remove(&env.config, &d), -EEXIST);
 	assert_non_null(strstr(d.msg, "is not the file this tool wrote: left alone"));
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(boot_config__write(&env.config,
+					    boot_knob__find("xen_blkfront.max_indirect_segments"),
+					    256, &d),
+			 -EEXIST);
 	assert_true(exists(etc, BOOT_CONFIG_FILE));
+	get(path, text, sizeof(text));
+	assert_string_equal(text, "options xen_blkfront max_indirect_segments=64\n");
+}
+
+/* A step cut short after it saved its runs, before the plan said so: the value is measured
+ * again, its runs counted once. */
+static void test_cut_after_runs(void **state)
+{
+	const struct boot_knob *k = boot_knob__find("xen_blkfront.max_indirect_segments");
+	char path[PATH_MAX * 7];
+	struct boot_sweep bs;
+	struct result res;
+	struct diag d = {};
+	size_t i;
+
+	(void)state;
+	new_result(&res);
+	assert_int_equal(boot_sweep__begin(&bs, &env, k, values, 3, &dev, 5, argv, &d), 0);
+	measure(&bs, &res);
+	assert_int_equal(boot_sweep__step(&bs, &res, &d), 1);
+	boot_sweep__close(&bs);
+	result__free(&res);
+	/* As the plan was before the step: 32 not measured, nothing set for the next boot. */
+	snprintf(path, sizeof(path),
+		 "jq '.measured = [] | .next = null' %s/boot-sweep.json > %s/p && mv %s/p "
+		 "%s/boot-sweep.json && rm %s/%s",
+		 plan_dir, plan_dir, plan_dir, plan_dir, etc, BOOT_CONFIG_FILE);
+	assert_int_equal(system(path), 0);
+	booted("32\n", "boot-2\n");
+	new_result(&res);
+	assert_int_equal(resume(1, &res), 1);
+	assert_int_equal(res.nr_runs, 1);
+	result__free(&res);
+	booted("11\n", "boot-3\n");
+	new_result(&res);
+	assert_int_equal(resume(1, &res), 1);
+	result__free(&res);
+	booted("256\n", "boot-4\n");
+	new_result(&res);
+	assert_int_equal(resume(1, &res), 0);
+	assert_int_equal(res.nr_runs, 3);
+	for (i = 0; i < 3; i++)
+		assert_string_equal(res.runs[i].params.set_value, values[i]);
+	result__free(&res);
+}
+
+/* The end cut short after the runs were kept, before the plan went: the next resume ends
+ * the sweep again, with every run (it lost them all, the kept ones too). */
+static void test_cut_at_the_end(void **state)
+{
+	const struct boot_knob *k = boot_knob__find("xen_blkfront.max_indirect_segments");
+	char *const one[] = { "32" };
+	char path[PATH_MAX * 5];
+	struct boot_sweep bs;
+	struct result res;
+	struct diag d = {};
+
+	(void)state;
+	new_result(&res);
+	assert_int_equal(boot_sweep__begin(&bs, &env, k, one, 1, &dev, 5, argv, &d), 0);
+	snprintf(path, sizeof(path), "cp %s/boot-sweep.json %s/plan.copy", plan_dir, scratch);
+	assert_int_equal(system(path), 0);
+	measure(&bs, &res);
+	assert_int_equal(boot_sweep__step(&bs, &res, &d), 0);
+	boot_sweep__close(&bs);
+	result__free(&res);
+	assert_false(exists(plan_dir, "boot-sweep.json"));
+	/* Put back what a crash before the plan's removal leaves: the plan, every value
+	 * measured, the runs kept (and, before the plan, gone where they were). */
+	snprintf(path, sizeof(path), "jq '.measured = [\"32\"]' %s/plan.copy > %s/boot-sweep.json",
+		 scratch, plan_dir);
+	assert_int_equal(system(path), 0);
+	new_result(&res);
+	assert_int_equal(resume(1, &res), 0);
+	assert_int_equal(res.nr_runs, 1);
+	result__free(&res);
+	snprintf(path, sizeof(path), "test \"$(jq '.runs | length' %s/boot-sweep.last.json)\" = 1",
+		 plan_dir);
+	assert_int_equal(system(path), 0);
+	assert_false(exists(plan_dir, "boot-sweep.runs.json"));
+}
+
+/* resume goes back to the directory the sweep was started in; gone, it is refused. */
+static void test_working_directory(void **state)
+{
+	const struct boot_knob *k = boot_knob__find("xen_blkfront.max_indirect_segments");
+	char here[PATH_MAX + 8], was[PATH_MAX], now[PATH_MAX + 16], **cmd;
+	struct boot_sweep bs;
+	struct diag d = {};
+	int n;
+
+	(void)state;
+	assert_non_null(getcwd(was, sizeof(was)));
+	snprintf(here, sizeof(here), "%s/here", scratch);
+	assert_int_equal(mkdir(here, 0755), 0);
+	assert_int_equal(chdir(here), 0);
+	assert_int_equal(boot_sweep__begin(&bs, &env, k, values, 3, &dev, 5, argv, &d), 0);
+	boot_sweep__close(&bs);
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(boot_sweep__load(&bs, &env, &d), 0);
+	assert_int_equal(boot_sweep__command(&bs, &n, &cmd, &d), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(cmd[2], "xvda");
+	free(cmd);
+	assert_string_equal(getcwd(now, sizeof(now)), here);
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(rmdir(here), 0);
+	assert_int_equal(boot_sweep__command(&bs, &n, &cmd, &d), -ENOENT);
+	assert_true(d.usage);
+	assert_non_null(strstr(d.msg, "here, which No such file or directory"));
+	boot_sweep__close(&bs);
+	assert_int_equal(chdir(was), 0);
 }
 
 int main(void)
@@ -414,6 +531,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_and_abort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_after_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_at_the_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_working_directory, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
