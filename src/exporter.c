@@ -22,6 +22,7 @@ struct exported {
 	struct block_stats cur;	 /* base + the programs' now, at the last accounting */
 	uint64_t data_requests, bound[OM_NR_LIMITS];
 	double created; /* when its counting began, Unix seconds (OpenMetrics' _created) */
+	bool stale;	/* named now as another device (a partition moved): up is 0 */
 };
 
 struct exporter {
@@ -190,7 +191,7 @@ static int render(struct exporter *e, enum om_format fmt, struct exposition **ou
 					     .b = &d->cur,
 					     .in_flight = tracer__in_flight(e->t, i),
 					     .data_requests = d->data_requests,
-					     .live = e->live,
+					     .live = e->live && !d->stale,
 					     .created = d->created };
 		memcpy(disks[i].bound, d->bound, sizeof(d->bound));
 	}
@@ -238,7 +239,7 @@ int exporter__render(struct exporter *e, enum om_format fmt, struct exposition *
 }
 
 /* What was rendered is no longer what is traced. Locked. */
-static void drop_cache(struct exporter *e)
+static void drop_rendered(struct exporter *e)
 {
 	size_t k;
 
@@ -250,7 +251,7 @@ static void drop_cache(struct exporter *e)
 
 static void set_devices(struct exporter *e, struct exported *disks, size_t n, struct tracer *t)
 {
-	drop_cache(e);
+	drop_rendered(e);
 	free(e->disks);
 	e->disks = disks;
 	e->n = n;
@@ -365,17 +366,26 @@ static void set_pending(struct exporter *e, const struct fleet *f)
 	struct device *pending = calloc(f->n ? f->n : 1, sizeof(*pending));
 	size_t i, k, n = 0;
 
+	pthread_mutex_lock(&e->lock);
+	for (k = 0; k < e->n; k++)
+		e->disks[k].stale = false;
 	for (i = 0; pending && i < f->n; i++) {
 		for (k = 0; k < e->n && !fleet__same_device(&e->disks[k].dev, &f->devs[i]); k++)
 			;
-		if (k == e->n)
+		if (k < e->n)
+			continue;
+		/* The same name traced as it was: one series, whose figures stand still. */
+		for (k = 0; k < e->n && strcmp(e->disks[k].dev.name, f->devs[i].name); k++)
+			;
+		if (k < e->n)
+			e->disks[k].stale = true;
+		else
 			pending[n++] = f->devs[i];
 	}
-	pthread_mutex_lock(&e->lock);
 	free(e->pending);
 	e->pending = pending;
 	e->nr_pending = pending ? n : 0;
-	drop_cache(e);
+	drop_rendered(e);
 	pthread_mutex_unlock(&e->lock);
 }
 
@@ -388,7 +398,7 @@ static int reattach(struct exporter *e, FILE *log, struct diag *d)
 	pthread_mutex_lock(&e->lock);
 	err = attach(e->t);
 	e->live = !err;
-	drop_cache(e);
+	drop_rendered(e);
 	pthread_mutex_unlock(&e->lock);
 	if (err)
 		return attach_failed(d, err,
@@ -422,7 +432,7 @@ static int swap(struct exporter *e, const struct fleet *f, struct tracer *t, FIL
 	if (err) {
 		back = attach(old);
 		e->live = !back;
-		drop_cache(e);
+		drop_rendered(e);
 		free(disks);
 		tracer__close(t);
 		return attach_failed(
@@ -480,7 +490,7 @@ static int settle(struct exporter *e, int err, uint64_t fingerprint, struct diag
 	e->retry_at = now_s() + e->backoff;
 	pthread_mutex_lock(&e->lock);
 	e->failures++;
-	drop_cache(e);
+	drop_rendered(e);
 	pthread_mutex_unlock(&e->lock);
 	if (d) {
 		len = strlen(d->msg);

@@ -7,7 +7,8 @@
 # descriptors (prlimit) says so (no "verifier", no "bug"), keeps the old programs
 # counting, shows the new disk up 0 and is tried again (SIGHUP: at once). An attach that
 # fails (EMFILE from tests/e2e/bpf_fault.c, preloaded) attaches the old programs again,
-# which count on; when they cannot either, up 0 says the figures stand still.
+# which count on; when they cannot either, up 0 says the figures stand still. A partition
+# resized while loads fail is one series, up 0.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 
@@ -190,6 +191,26 @@ m0=$(writes "$a")
 n=$(dd_count "$A" 31)
 wait_until 5 "$a's writes" metric_is "$PORT" "$(ser requests_total "$a" 'op="write"')" \
 	$((${m0:-0} + n)) && ok "and its writes count again ($n)"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+
+# 7. A partition resized while loading fails: one series for its name, up 0 (its figures
+# are of where it was), never the old one up 1 beside a new one up 0.
+p1_table 2048 16384
+partx -a --nr 1 "$B" 2> /dev/null
+partx -u --nr 1 "$B"
+wait_until 5 "$p1 back at 8 MiB" test -b "${B}p1"
+start_serve PORT "$TMP/s7.log" --trace "$a,$p1" || { finish; exit 1; }
+wait_until 10 "$p1 traced" metric_is "$PORT" "$(ser up "$p1")" 1
+prlimit --pid "$SERVE_PID" --nofile="$(fd_limit "$SERVE_PID" 4)":
+p1_table 2048 24576
+partx -u --nr 1 "$B"
+wait_until 5 "a failed load said" grep -q "Too many open files" "$TMP/s7.log"
+expect_eq "resized, not reloaded: one up series for $p1" \
+	"$(curl -s "http://127.0.0.1:$PORT/metrics" | grep -c "^$(ser up "$p1") ")" 1
+expect_eq "resized, not reloaded: $p1 up 0" "$(metric "$PORT" "$(ser up "$p1")")" 0
+expect_eq "the other disk: up 1" "$(metric "$PORT" "$(ser up "$a")")" 1
+prlimit --pid "$SERVE_PID" --nofile=1024:
 kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
 finish
