@@ -181,15 +181,19 @@ int knob__get(const struct device *dev, const char *name, char *buf, size_t len)
 	return ret;
 }
 
-int knob__put(const struct device *dev, const char *name, const char *value)
+/* Does dev's name read back as value (the scheduler: its active one)? 0 or -EIO. */
+static int reads_back(const struct device *dev, const char *name, const char *value)
 {
 	char now[256];
-	int ret;
 
-	ret = device__queue_set(dev, name, value);
-	if (!ret && !knob__get(dev, name, now, sizeof(now)) && strcmp(now, value))
-		ret = -EIO;
-	return ret;
+	return !knob__get(dev, name, now, sizeof(now)) && strcmp(now, value) ? -EIO : 0;
+}
+
+int knob__put(const struct device *dev, const char *name, const char *value)
+{
+	int ret = device__queue_set(dev, name, value);
+
+	return ret ? ret : reads_back(dev, name, value);
 }
 
 int knob__restore(struct knob *k)
@@ -198,7 +202,12 @@ int knob__restore(struct knob *k)
 
 	if (!k->changed)
 		return 0;
-	ret = knob__put(k->dev, k->name, k->original);
+	/* Through the state file where there is one: what the write resets besides (a
+	 * scheduler's nr_requests) is then recorded as the run's own, for a recovery. */
+	ret = k->state ? sweep_state__put(k->state, k->name, k->original)
+		       : device__queue_set(k->dev, k->name, k->original);
+	if (!ret)
+		ret = reads_back(k->dev, k->name, k->original);
 	if (ret) {
 		fprintf(stderr,
 			"blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "

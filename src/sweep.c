@@ -47,8 +47,8 @@ static int open_drop_caches(struct sweep *j, struct diag *d)
  * (the target stays open across runs, so its last close never drops it). What could not
  * be dropped is said in the run (RUN_CACHE_WARM), never left for a cold read.
  */
-static int drop_cache(struct sweep *j, int fd, enum run_cache *cache, char *note, size_t len,
-		      struct diag *d)
+static int drop_page_cache(struct sweep *j, int fd, enum run_cache *cache, char *note, size_t len,
+			   struct diag *d)
 {
 	*cache = RUN_CACHE_NA;
 	if (j->write || j->o->direct)
@@ -383,7 +383,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		workload__file_size(fd, &file_size);
 	if (!size) /* reads default to the whole file or disk */
 		size = file_size - file_size % bs;
-	ret = drop_cache(j, fd, &cache, note, sizeof(note), d);
+	ret = drop_page_cache(j, fd, &cache, note, sizeof(note), d);
 	r = ret ? NULL : result__add_run(res, true, true);
 	if (!r) {
 		close(fd);

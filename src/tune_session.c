@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "diag.h"
 #include "summary.h"
 #include "tune_session.h"
@@ -148,6 +149,7 @@ int tune_session__arm(struct tune_session *s, struct tune *t, struct diag *d)
 		if (ret)
 			return ret;
 		snprintf(s->now[k], sizeof(s->now[k]), "%s", s->knobs[k].original);
+		s->knobs[k].state = s->state; /* its restore recorded too (knob__restore) */
 		ret = sweep_state__save(s->state, name, s->knobs[k].original);
 		if (ret)
 			return diag__fail(d, ret, "cannot record the original %s=%s of %s: %s",
@@ -221,11 +223,8 @@ int tune_session__warm_up(struct tune_session *s, size_t *run, struct diag *d)
 
 double tune_session__now(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 int tune_session__close(struct tune_session *s)
