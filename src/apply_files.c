@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "apply_files.h"
+#include "boot_config.h"
 #include "diag.h"
 #include "fmt.h"
 #include "text.h"
@@ -170,8 +171,10 @@ bool apply_files__ours(const char *rel)
 
 	if (!strncmp(rel, APPLY_UDEV_DIR "/", u))
 		return named(rel + u, APPLY_RULE_PREFIX, APPLY_RULE_SUFFIX);
+	/* The sweep across reboots' file has apply's prefix, and is not apply's. */
 	if (!strncmp(rel, APPLY_MODPROBE_DIR "/", m))
-		return named(rel + m, APPLY_CONF_PREFIX, APPLY_CONF_SUFFIX);
+		return named(rel + m, APPLY_CONF_PREFIX, APPLY_CONF_SUFFIX) &&
+		       strcmp(rel + m, BOOT_CONFIG_FILE);
 	return false;
 }
 

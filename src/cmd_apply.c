@@ -7,6 +7,7 @@
  * identity.
  */
 #include <errno.h>
+#include <string.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,8 @@ int cmd_apply(const struct options *o, const struct env_config *cfg, struct diag
 				 .dry_run = o->dry_run,
 				 .out = stdout,
 				 .check_cmdline = !o->root,
-				 .boot = o->root ? NULL : &boot };
+				 /* The system's own root, named or not: its initramfs too. */
+				 .boot = o->root && strcmp(o->root, "/") ? NULL : &boot };
 	char abs[PATH_MAX];
 	int err;
 

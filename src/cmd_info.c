@@ -148,14 +148,29 @@ static const char *flush_text(const char *how, bool short_form)
 }
 
 /* "4 queues, ring order 4, persistent grants, flush-cache, discard": the rest of the offer. */
+/* A node the backend did not let us read is -1: said "unknown", not a number or a yes. */
+static const char *offer_num(int64_t v, char *buf, size_t len)
+{
+	if (v < 0)
+		return "unknown";
+	snprintf(buf, len, "%lld", (long long)v);
+	return buf;
+}
+
+static const char *offer_flag(int64_t v)
+{
+	return v < 0 ? "unknown " : v ? "" : "no ";
+}
+
 static void print_offer(const struct xen_blkfront *x)
 {
 	const struct xen_backend_offer *b = &x->backend;
+	char q[24], r[24];
 
-	printf("  %-22s %lld queue%s, ring order %lld, %spersistent grants, %s, %sdiscard\n",
-	       "backend also offers", (long long)b->max_queues, b->max_queues == 1 ? "" : "s",
-	       (long long)b->max_ring_page_order, b->persistent ? "" : "no ",
-	       flush_text(x->cache_flush, true), b->discard ? "" : "no ");
+	printf("  %-22s %s queue%s, ring order %s, %spersistent grants, %s, %sdiscard\n",
+	       "backend also offers", offer_num(b->max_queues, q, sizeof(q)),
+	       b->max_queues == 1 ? "" : "s", offer_num(b->max_ring_page_order, r, sizeof(r)),
+	       offer_flag(b->persistent), flush_text(x->cache_flush, true), offer_flag(b->discard));
 }
 
 /* The segments in effect, the request they allow, and why: what the findings refer to. */

@@ -187,7 +187,7 @@ static int apply_now(struct tune_cmd *c, json_t *doc, struct diag *d)
 				 .out = stdout,
 				 .result = c->o.json ? c->o.json : "(not saved)",
 				 .check_cmdline = !c->o.root,
-				 .boot = c->o.root ? NULL : &boot };
+				 .boot = c->o.root && strcmp(c->o.root, "/") ? NULL : &boot };
 	struct loaded_result lr = {};
 	struct tune_plan *plan = malloc(sizeof(*plan));
 	char abs[PATH_MAX];

@@ -2,15 +2,19 @@
 /*
  * Output files: the one policy for every file the tool writes (--json, --snoop,
  * compare --json=FILE, info --json=FILE). Nothing is lost:
- *  - a block or character device, a FIFO, a socket or a directory is refused, also
- *    behind a symbolic link;
+ *  - a block device or a directory is refused, also behind a symbolic link; so is a
+ *    regular file that backs a loop device or is active swap;
+ *  - a path to one of our own descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *    /proc/self/fd/N, or a link to one) is written through that descriptor, and a
+ *    character device, a FIFO or a socket in place: never replaced by a rename (a FIFO
+ *    nobody reads fails at once); a link owned by another user is not followed to one;
  *  - a path that is an input of the same run (by inode, or by directory and name when
  *    it does not exist yet), or the run's other output, is refused;
- *  - the data goes to a new file in the same directory, unnamed (O_TMPFILE) where the
- *    filesystem can, else a temporary name (O_CREAT|O_EXCL), mode 0644; when complete
- *    it is named and renamed over the path: an interrupted, failed or killed run
- *    leaves the old file, never half a new one nor (unnamed) a temporary file, and a
- *    symbolic link planted at the path is replaced, its target never written;
+ *  - a regular file: the data goes to a new file in the same directory, unnamed
+ *    (O_TMPFILE) where the filesystem can, else a temporary name (O_CREAT|O_EXCL), mode
+ *    0644; when complete it is named and renamed over the path: an interrupted, failed
+ *    or killed run leaves the old file, never half a new one nor (unnamed) a temporary
+ *    file, and a symbolic link planted at the path is replaced, its target never written;
  *  - outfile__open creates that file at once, so a missing directory or a read-only
  *    filesystem is refused before anything is traced or run;
  *  - "-" is stdout, written in place.

@@ -529,6 +529,11 @@ static void test_undo_stays_below_root(void **state)
 	assert_int_equal(apply__undo(&s->o, &s->d), -EINVAL);
 	assert_true(s->d.usage);
 	assert_non_null(strstr(s->d.msg, "files[0] is not a file apply writes"));
+	/* The sweep across reboots' file has apply's prefix, and is not apply's. */
+	forge_manifest(s->root, "{\"path\": \"/etc/modprobe.d/blktrace-bench-sweep.conf\", "
+				"\"content\": \"x\\n\"}");
+	assert_int_equal(apply__undo(&s->o, &s->d), -EINVAL);
+	assert_non_null(strstr(s->d.msg, "files[0] is not a file apply writes"));
 	forge_manifest(s->root, "{\"path\": \"/etc/modprobe.d/blktrace-bench-xen_blkfront.conf\", "
 				"\"content\": \"options xen_blkfront "
 				"max_indirect_segments=64\\n\"}");
