@@ -262,8 +262,8 @@ if start_sweep "$TMP/killed.err" --set read_ahead_kb=$((ra + 4)) --state-dir "$T
 fi
 
 # 10. SIGKILL, then an admin sets the value by hand: the next run (a passive trace) puts
-# back no stale original over it, and says what it leaves; a value the dead sweep wrote
-# is put back as before.
+# back no stale original over it, and says what it leaves. (A value the dead sweep wrote
+# is put back as before: section 8.)
 if start_sweep "$TMP/killed.err" --set max_sectors_kb=64 --state-dir "$TMP/st10" &&
 	wait_until 10 "max_sectors_kb=64 in force" value_is "$msk" 64; then
 	kill -KILL $pid
