@@ -49,7 +49,7 @@ add_guest_userspace "$ROOT"
 for b in read ls list exists; do
 	add_bin "$xdir/usr/bin/xenstore-$b" "/usr/bin/xenstore-$b" "$xdir"
 done
-cp "$ROOT/tests/vm/guest-lib.sh" "$ROOT/tests/xen/guest-xen.sh" "$stage/xentest/"
+cp "$ROOT/tests/vm/guest-lib.sh" "$ROOT"/tests/xen/guest-*.sh "$stage/xentest/"
 cp "$ROOT/tests/xen/domu-init" "$stage/sbin/init"
 cp "$ROOT/tests/xen/update-initramfs" "$stage/usr/sbin/update-initramfs"
 chmod +x "$stage/sbin/init" "$stage/usr/sbin/update-initramfs"
