@@ -248,9 +248,13 @@ sum=$(md5sum < "$TMP/s.json")
 "$BB" report "$TMP/s.json" -o "$TMP/s.json" > /dev/null 2> "$TMP/err"
 expect_eq "-o the result itself: exit 2" "$?" 2
 expect_eq "-o the result itself: the result untouched" "$(md5sum < "$TMP/s.json")" "$sum"
+"$BB" report "$TMP/s.json" -o "$A" 2> "$TMP/err"
+expect_eq "-o a block device: exit 2" "$?" 2
+expect_eq "-o a block device: one line" "$(wc -l < "$TMP/err")" 1
+# A character device is written in place (the output policy): /dev/null takes the page.
 "$BB" report "$TMP/s.json" -o /dev/null 2> "$TMP/err"
-expect_eq "-o a device: exit 2" "$?" 2
-expect_eq "-o a device: one line" "$(wc -l < "$TMP/err")" 1
+expect_eq "-o /dev/null: exit 0, written in place" "$?" 0
+expect_true "-o /dev/null: still the device" test -c /dev/null
 "$BB" report "$TMP/s.json" --rw read > /dev/null 2> "$TMP/err"
 expect_eq "report --rw: refused, exit 2" "$?" 2
 "$BB" report > /dev/null 2> "$TMP/err"
