@@ -58,7 +58,8 @@ pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) n
 lazy = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
 LIBS_PC := libbpf libelf zlib liburing jansson
 # libmicrohttpd and libxenstore: their headers only; serve opens the one
-# (src/http_metrics.c), info and traces of xen-blkfront disks the other (src/xenstore.c).
+# (src/serve/http_metrics.c), info and traces of xen-blkfront disks the other
+# (src/disk/xen_store.c).
 $(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd xenstore))
 $(call lazy,LIB_LDLIBS,$$(call pc,--libs,$(LIBS_PC)))
 $(call lazy,CMOCKA_CFLAGS,$$(call pc,--cflags,cmocka))
@@ -87,9 +88,10 @@ INSTALL ?= install
 # serve's systemd unit, Prometheus scrape configuration and alerting rule, as examples.
 CONTRIB := contrib/blktrace-bench.service contrib/prometheus.yml contrib/blktrace-bench.rules.yml
 
-SRCS := $(wildcard src/*.c)
+# src/ holds a folder per layer (doc/ARCHITECTURE.md), engines one deeper.
+SRCS := $(wildcard src/*/*.c src/*/*/*.c)
 OBJS := $(SRCS:src/%.c=$(OUT)/%.o)
-LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
+LIB_OBJS := $(filter-out $(OUT)/cli/main.o,$(OBJS))
 SAN_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/san/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%)
@@ -149,10 +151,12 @@ $(OUT)/bench-floor: tools/bench/floor.c $(OUT)/floor.skel.h
 # Every object may include the skeleton; -MMD records who really does.
 $(OUT)/%.o: src/%.c | $(SKEL)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(OUT)/san/%.o: src/%.c | $(SKEL) $(OUT)/san
 	$(call msg,CC-SAN,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
 blktrace-bench: $(OBJS)
@@ -173,6 +177,7 @@ unit: $(UNIT_BINS) $(SAN_BINS)
 
 $(OUT)/fuzz/%.o: src/%.c | $(SKEL) $(OUT)/fuzz
 	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -c $< -o $@
 
 $(OUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) | $(OUT)/fuzz
@@ -288,7 +293,8 @@ clean:
 # The sources .clang-format (clang-format 14) keeps in shape. bpf/ and tools/ join
 # (here, and so in make check) once they have been formatted.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c)
+FORMAT_SRCS = $(wildcard src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/unit/*.h \
+	tests/fuzz/*.c)
 format:
 	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 
@@ -297,4 +303,4 @@ format-check:
 	$(call msg,FORMAT,check)
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)
 
--include $(wildcard $(OUT)/*.d $(OUT)/san/*.d $(OUT)/unit/*.d $(OUT)/san/unit/*.d $(OUT)/fuzz/*.d)
+-include $(shell find $(OUT) -name '*.d' 2>/dev/null)

@@ -494,7 +494,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	return 0;
 }
 
-/* Snoop mode: one record per completed request, for the drain thread (src/snoop.c). */
+/* Snoop mode: one record per completed request, for the drain thread (src/trace/snoop.c). */
 static __always_inline void snoop_record(struct request *rq, bool btf, struct blkio_rare *r,
 					 __u32 idx, __u64 now, __u64 issued, __u64 start,
 					 __u32 data_len, int error)
@@ -528,7 +528,7 @@ static __always_inline void snoop_record(struct request *rq, bool btf, struct bl
 		e->depth = 0;
 		__builtin_memset(e->comm, 0, sizeof(e->comm));
 	}
-	/* No wakeup per record: the drain thread polls on a timer (src/snoop.c). */
+	/* No wakeup per record: the drain thread polls on a timer (src/trace/snoop.c). */
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 

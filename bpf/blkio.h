@@ -167,7 +167,7 @@ struct blkio_pcpu {
 
 /*
  * One record per completed request in snoop mode, written as-is to the snoop file
- * (src/snoop.h). 72 bytes, no implicit padding.
+ * (src/trace/snoop.h). 72 bytes, no implicit padding.
  */
 struct blkio_event {
 	__u64 ts_ns;		/* completion, CLOCK_MONOTONIC */

@@ -5,7 +5,7 @@
  * (issued), C (completed, a request; or a bio of a bio-based device), M and F (a bio
  * merged at the back or front; M also for a request merged into another), X (split),
  * R (requeued) and A (remapped from the device above). Each record goes through a ring
- * buffer to user space (src/btrace.c), which writes blktrace's files.
+ * buffer to user space (src/trace/btrace.c), which writes blktrace's files.
  *
  * Loaded beside blkio.bpf.c only with --blktrace: the aggregate's hot path stays as it
  * is. The disk filter is the same (members.bpf.h) and comes first in every program.
@@ -153,7 +153,7 @@ static __always_inline int emit(member_t *m, bool btf, __u64 sector, __u32 bytes
 		__builtin_memcpy(e->pdu, pdu, BTRACE_PDU_MAX);
 	else
 		__builtin_memset(e->pdu, 0, BTRACE_PDU_MAX);
-	/* No wakeup per record: the drain thread polls on a timer (src/ringbuf_drain.c). */
+	/* No wakeup per record: the drain thread polls on a timer (src/trace/ringbuf_drain.c). */
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Types shared by bpf/blktrace.bpf.c and its loader (src/btrace.c): one record per
+ * Types shared by bpf/blktrace.bpf.c and its loader (src/trace/btrace.c): one record per
  * block-layer event, as the kernel's blktrace would log it. Fixed-width types only.
  */
 #ifndef BLKTRACE_BENCH_BLKTRACE_H

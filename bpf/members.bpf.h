@@ -2,7 +2,7 @@
 /*
  * The disk filter of both BPF objects (blkio.bpf.c, the aggregate; blktrace.bpf.c, the
  * per-event records): which member disk an event belongs to, and so which traced
- * device. Set by the loader before load (src/bpf_members.c); frozen, so the verifier
+ * device. Set by the loader before load (src/trace/bpf_members.c); frozen, so the verifier
  * prunes by it.
  *
  * Member disks (blkio.h): the disks whose I/O counts, each for one traced device. The

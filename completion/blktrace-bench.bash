@@ -57,7 +57,7 @@ _blktrace_bench()
 		--state-dir --json --verbose"
 	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
 		--recommend --brief --blktrace $workload_opts"
-	# The command table of src/commands.c, one line per command: what its other words
+	# The command table of src/cli/commands.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
 		[trace]="command $trace_opts"
@@ -113,7 +113,7 @@ _blktrace_bench()
 		return
 		;;
 	--set)
-		# src/knob.c's sweepable settings; the values are the user's.
+		# src/disk/knob.c's sweepable settings; the values are the user's.
 		[[ $cur == *=* ]] && return
 		mapfile -t COMPREPLY < <(compgen -S = -W "max_sectors_kb read_ahead_kb
 			nr_requests scheduler wbt_lat_usec nomerges rq_affinity
@@ -126,7 +126,7 @@ _blktrace_bench()
 		return
 		;;
 	--knobs)
-		# src/tune_knobs.c's settings, comma separated.
+		# src/tune/tune_knobs.c's settings, comma separated.
 		local prefix=${cur%"${cur##*,}"}
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "max_sectors_kb read_ahead_kb
 			scheduler nr_requests wbt_lat_usec nomerges rq_affinity" -- "${cur##*,}")

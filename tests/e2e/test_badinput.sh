@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad input: one line on stderr naming the problem, the documented exit code: 2 for what
-# is refused as asked, 1 for what the system could not do (src/diag.h).
+# is refused as asked, 1 for what the system could not do (src/base/diag.h).
 . "$(dirname "$0")/lib.sh"
 
 make_loop A 16M || { not_ok "losetup"; finish; exit 1; }

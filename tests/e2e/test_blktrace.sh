@@ -395,7 +395,7 @@ expect_eq "  ... the file's requests" "$(jqc "$TMP/stdin.json" .runs[0].block | 
 expect_eq "import /dev/stdin on a pipe: the file's requests" \
 	"$(jqc "$TMP/devstdin.json" .runs[0].block | md5sum)" \
 	"$(jqc "$TMP/stream.json" .runs[0].block | md5sum)"
-# Issue 30: import's memory has a stated bound (src/btrace_stats.h, btrace_read.h): a set
+# Issue 30: import's memory has a stated bound (src/blktrace/btrace_stats.h, btrace_read.h): a set
 # is read as it goes; what is in flight is held up to 1 Mi bios and requests, refused
 # beyond (1 Mi + 1 bios queued and never completed: it held 4x the file, without bound);
 # a single stream is held whole, under 90 bytes a record.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Issue 11, the output side: every file the tool writes goes through one policy
-# (src/outfile.h). Each numbered case of the issue in that scope, on loop disks:
+# (src/files/outfile.h). Each numbered case of the issue in that scope, on loop disks:
 #  1 --json/--snoop (and compare/info --json=FILE) onto a block device, a mounted one
 #    too: refused, the filesystem still checks clean and its file is unchanged;
 #  3 output = input by inode: --file read, --snoop on it, compare's input, --json X
 #    --snoop X, a hard link: refused, the input unchanged;
 #  9 a missing directory or a read-only filesystem: refused before anything ran (exit 1:
-#    the system could not create the file, src/diag.h); a full filesystem at the end:
+#    the system could not create the file, src/base/diag.h); a full filesystem at the end:
 #    exit 1 naming ENOSPC, no temporary file left;
 # 10 non-UTF-8 argv and command_line cut at 1023 bytes inside a character: valid JSON;
 # 11 --snoop-text escapes process names, prints '-' for the sector of a flush;
@@ -120,7 +120,7 @@ else
 fi
 
 # Issue 30: an output onto a loop device's backing file, or onto an active swap file, is
-# refused as the target policy refuses it (src/target.c, the same check): renamed over, the
+# refused as the target policy refuses it (src/workload/target.c, the same check): renamed over, the
 # image or the swap would be gone once the kernel let go of it. Here --json onto the traced
 # loop disk's own image, which the tool used to replace.
 img=$(new_image) && remove_at_exit "$img"

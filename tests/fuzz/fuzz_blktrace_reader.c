@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "btrace_read.h"
-#include "btrace_stats.h"
-#include "btrace_summary.h"
-#include "diag.h"
+#include "blktrace/btrace_read.h"
+#include "blktrace/btrace_stats.h"
+#include "result/btrace_summary.h"
+#include "base/diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "diag.h"
+#include "cli/cli.h"
+#include "base/diag.h"
 
 #define MAX_ARGS 64
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
-#include "diag.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

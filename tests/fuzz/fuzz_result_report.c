@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare_html.h"
-#include "diag.h"
-#include "report_html.h"
-#include "result_read.h"
+#include "output/compare_html.h"
+#include "base/diag.h"
+#include "output/report_html.h"
+#include "store/result_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

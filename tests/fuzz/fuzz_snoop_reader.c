@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "diag.h"
-#include "snoop.h"
+#include "base/diag.h"
+#include "trace/snoop.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

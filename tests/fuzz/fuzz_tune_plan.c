@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "apply_files.h"
-#include "diag.h"
+#include "tune/apply_files.h"
+#include "base/diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The man page and the bash completion against the program (no root needed):
 # every long option that --help and each command's --help print, and every
-# command of src/commands.c's table, appears in both; every --set knob of src/knob.c
-# and src/boot_knob.c too; the completion, run in bash, offers exactly what the program takes; and
+# command of src/cli/commands.c's table, appears in both; every --set knob of src/disk/knob.c
+# and src/disk/boot_knob.c too; the completion, run in bash, offers exactly what the program takes; and
 # the man page and debian/changelog carry the Makefile's version.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -20,14 +20,14 @@ man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
 # WORD appears in FILE as a whole option word, not as part of a longer one.
 has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
-commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/commands.c")
+commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/cli/commands.c")
 knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
-	"$ROOT/src/knob.c")
-expect_true "src/commands.c's command table parsed" grep -qw info <<<"$commands"
-expect_eq "src/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
-# The settings a reboot changes (src/boot_knob.c): swept with --set too.
-boot_knobs=$(sed -n 's/^\t{ *"\([a-z_]*\.[a-z_]*\)", .*/\1/p' "$ROOT/src/boot_knob.c")
-expect_eq "src/boot_knob.c's table parsed" "$boot_knobs" xen_blkfront.max_indirect_segments
+	"$ROOT/src/disk/knob.c")
+expect_true "src/cli/commands.c's command table parsed" grep -qw info <<<"$commands"
+expect_eq "src/disk/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
+# The settings a reboot changes (src/disk/boot_knob.c): swept with --set too.
+boot_knobs=$(sed -n 's/^\t{ *"\([a-z_]*\.[a-z_]*\)", .*/\1/p' "$ROOT/src/disk/boot_knob.c")
+expect_eq "src/disk/boot_knob.c's table parsed" "$boot_knobs" xen_blkfront.max_indirect_segments
 knobs="$knobs
 $boot_knobs"
 man_text > "$TMP/man.txt"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "above.h"
+#include "analysis/above.h"
 
 static void assert_has(const char *text, const char *part)
 {

@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
-#include "apply.h"
-#include "apply_files.h"
-#include "diag.h"
+#include "tune/apply.h"
+#include "tune/apply_files.h"
+#include "base/diag.h"
 #include "testutil.h"
 
 static char fixtures[4096];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * A sweep across reboots (src/boot_sweep.c, boot_config.c, boot_knob.c) on a scratch
+ * A sweep across reboots (src/workload/boot_sweep.c, boot_config.c, boot_knob.c) on a scratch
  * system: the module's parameter is a plain file the test sets as a reboot would, the
  * boot id another, the initramfs tool a script that logs how it was run. The steps of a
  * sweep of 0, 32 and 256 from 32 in force: what is measured in which boot, the
@@ -24,8 +24,8 @@
 
 #include <cmocka.h>
 
-#include "boot_sweep.h"
-#include "diag.h"
+#include "workload/boot_sweep.h"
+#include "base/diag.h"
 #include "testutil.h"
 
 static char scratch[PATH_MAX];

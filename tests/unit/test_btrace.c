@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "btrace_read.h"
-#include "btrace_stats.h"
-#include "btrace_summary.h"
-#include "diag.h"
+#include "blktrace/btrace_read.h"
+#include "blktrace/btrace_stats.h"
+#include "result/btrace_summary.h"
+#include "base/diag.h"
 #include "testutil.h"
 
 #define DEV ((7u << 20) | 2)

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
-#include "cli.h"
-#include "diag.h"
+#include "cli/cli.h"
+#include "base/diag.h"
 
 static void test_cli_trace_command(void **state)
 {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "clock.h"
+#include "base/clock.h"
 
 static void test_on_the_grid(void **state)
 {

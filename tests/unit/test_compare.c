@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "diag.h"
-#include "series.h"
+#include "cli/cli.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
+#include "analysis/series.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "tracer.h"
+#include "trace/tracer.h"
 
 static void fill(struct block_stats *s, __u64 base)
 {

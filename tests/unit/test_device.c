@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "device.h"
-#include "diag.h"
+#include "disk/device.h"
+#include "base/diag.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];

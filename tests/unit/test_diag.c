@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* The error convention (src/diag.c): what a failure records, and the one exit-code map. */
+/* The error convention (src/base/diag.c): what a failure records, and the one exit-code map. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "diag.h"
+#include "base/diag.h"
 
 static void test_kinds(void **state)
 {

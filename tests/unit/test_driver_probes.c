@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "driver_probes.h"
+#include "disk/driver_probes.h"
 #include "testutil.h"
 
 static char scratch[64];

@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "findings.h"
-#include "report_json.h"
-#include "report_text.h"
+#include "base/diag.h"
+#include "analysis/findings.h"
+#include "output/report_json.h"
+#include "output/report_text.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];

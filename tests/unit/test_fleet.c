@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "fleet.h"
+#include "base/diag.h"
+#include "disk/fleet.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];

@@ -15,8 +15,8 @@
 #include <linux/types.h>
 
 #include "hist.h"
-#include "histogram.h"
-#include "stats.h"
+#include "base/histogram.h"
+#include "base/stats.h"
 
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)

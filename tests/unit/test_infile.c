@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "diag.h"
-#include "infile.h"
+#include "base/diag.h"
+#include "files/infile.h"
 #include "testutil.h"
 
 static char dir[64];

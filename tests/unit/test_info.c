@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "commands.h"
-#include "report_json.h"
+#include "cli/commands.h"
+#include "output/report_json.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];

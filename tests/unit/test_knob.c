@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The --set knobs (src/knob.c) on a scratch sysfs disk whose queue files are plain
+ * The --set knobs (src/disk/knob.c) on a scratch sysfs disk whose queue files are plain
  * files: what is refused before anything is written (names, bounds, max_hw_sectors_kb,
  * the scheduler list), and that a trial, an apply and a restore leave the original value
  * in place, the scheduler read back as its active name.
@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "knob.h"
+#include "base/diag.h"
+#include "disk/knob.h"
 #include "testutil.h"
 
 static char scratch[PATH_MAX];

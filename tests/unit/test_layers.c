@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "layers.h"
-#include "stack.h"
-#include "summary.h"
+#include "base/diag.h"
+#include "analysis/layers.h"
+#include "disk/stack.h"
+#include "analysis/summary.h"
 #include "testutil.h"
 
 static char fixtures[PATH_MAX];

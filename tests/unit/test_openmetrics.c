@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "openmetrics.h"
-#include "summary.h"
+#include "serve/openmetrics.h"
+#include "analysis/summary.h"
 
 static struct device dev;
 static struct block_stats b;

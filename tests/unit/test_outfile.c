@@ -21,8 +21,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include "diag.h"
-#include "outfile.h"
+#include "base/diag.h"
+#include "files/outfile.h"
 #include "testutil.h"
 
 static char dir[64];

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include "parse.h"
+#include "base/parse.h"
 
 static void size_ok(const char *s, uint64_t want)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "recommend.h"
-#include "report_text.h"
+#include "analysis/recommend.h"
+#include "output/report_text.h"
 
 #define MAX_RUNS 32
 

@@ -12,13 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "diag.h"
-#include "outfile.h"
-#include "report_json.h"
-#include "report_text.h"
-#include "result_load.h"
-#include "series.h"
-#include "summary.h"
+#include "base/diag.h"
+#include "files/outfile.h"
+#include "output/report_json.h"
+#include "output/report_text.h"
+#include "store/result_load.h"
+#include "analysis/series.h"
+#include "analysis/summary.h"
 
 /* The JSON document of res, built as cmd_trace builds it. */
 static json_t *report_json(const struct result *res)

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "diag.h"
-#include "html.h"
-#include "report_json.h"
-#include "result_read.h"
-#include "stack.h"
+#include "base/diag.h"
+#include "output/html.h"
+#include "output/report_json.h"
+#include "store/result_read.h"
+#include "disk/stack.h"
 #include "testutil.h"
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "snoop.h"
+#include "base/diag.h"
+#include "trace/snoop.h"
 
 /* A snoop file in memory: the header, then n records; extra bytes appended raw. */
 static FILE *snoop_file(const struct blkio_event *ev, size_t n, const void *extra, size_t xlen,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Statistics of repetitions. The oracles are independent of src/stats.c: hand
+ * Statistics of repetitions. The oracles are independent of src/base/stats.c: hand
  * arithmetic, the published t table, closed forms of the t distribution for
  * integer df (Abramowitz & Stegun 26.7.3-4, a finite trigonometric sum) and, for
  * fractional df, Simpson's rule on the t density.
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "stats.h"
+#include "base/stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "fmt.h"
-#include "svg.h"
+#include "base/fmt.h"
+#include "output/svg.h"
 
 #define EPS 1e-9
 

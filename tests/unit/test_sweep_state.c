@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Sweep locks and state files (src/sweep_state.c) in a scratch directory, against a
+ * Sweep locks and state files (src/disk/sweep_state.c) in a scratch directory, against a
  * scratch sysfs disk whose queue files are plain files: the lock names its holder,
  * the state written before a change is what the next run puts back, and state about
  * another disk, a re-attached one or an earlier boot is discarded, not applied.
@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "knob.h"
-#include "sweep_state.h"
+#include "base/diag.h"
+#include "disk/knob.h"
+#include "disk/sweep_state.h"
 #include "testutil.h"
 
 static char scratch[PATH_MAX];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The target policy (src/target.c) against a scratch world: a fake sysfs (disks,
+ * The target policy (src/workload/target.c) against a scratch world: a fake sysfs (disks,
  * partitions, holders, loop devices), hand-written mountinfo and swaps, an empty /dev
  * (so that loop devices are judged by sysfs alone), and real files in the scratch
  * directory, whose filesystem the fake partition vdx2 claims to hold. A host block
@@ -25,8 +25,8 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "target.h"
+#include "base/diag.h"
+#include "workload/target.h"
 #include "testutil.h"
 
 static char scratch[PATH_MAX];

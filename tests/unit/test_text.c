@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "text.h"
+#include "base/text.h"
 
 static void test_utf8_seq(void **state)
 {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "bpf_load.h"
-#include "bpf_members.h"
-#include "tracer.h"
+#include "trace/bpf_load.h"
+#include "trace/bpf_members.h"
+#include "trace/tracer.h"
 
 static void has(const char *s, const char *want)
 {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "diag.h"
-#include "tune.h"
+#include "base/diag.h"
+#include "tune/tune.h"
 
 /* The model: throughput = base + the gain of each knob's value (+ an interaction). */
 struct model {

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "diag.h"
+#include "base/diag.h"
 #include "testutil.h"
-#include "tune_knobs.h"
+#include "tune/tune_knobs.h"
 
 static char fixtures[4096];
 

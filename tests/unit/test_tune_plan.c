@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "apply_files.h"
-#include "disk_id.h"
-#include "report_json.h"
-#include "diag.h"
-#include "result_doc.h"
+#include "tune/apply_files.h"
+#include "disk/disk_id.h"
+#include "output/report_json.h"
+#include "base/diag.h"
+#include "output/result_doc.h"
 #include "testutil.h"
-#include "tune_json.h"
-#include "tune_plan.h"
+#include "tune/tune_json.h"
+#include "tune/tune_plan.h"
 
 static char fixtures[4096];
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "commands.h"
+#include "cli/commands.h"
 #include "testutil.h"
-#include "verify.h"
+#include "tune/verify.h"
 
 static char fixtures[4096];
 

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "engine.h"
-#include "workload.h"
+#include "workload/engine.h"
+#include "workload/workload.h"
 
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The xenstore reader (src/xen_store.c): a file of `xenstore-ls -f` lines read back node
+ * The xenstore reader (src/disk/xen_store.c): a file of `xenstore-ls -f` lines read back node
  * by node, what a bad file is refused for, and libxenstore where it cannot be had: a
  * library that is not installed, and this machine, which is no Xen domain.
  */
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "xen_store.h"
+#include "disk/xen_store.h"
 
 static char fixtures[PATH_MAX];
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * Runtime queue settings swept with --set: validated before anything runs, the
+ * original value saved, and restored after the sweep, on error and on a signal.
+ * What survives a crash (the state file, the per-disk lock) is sweep_state.h's.
+ */
+#ifndef BLKTRACE_BENCH_KNOB_H
+#define BLKTRACE_BENCH_KNOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "disk/device.h"
+
+struct sweep_state;
+
+struct knob {
+	const struct device *dev;
+	char name[32];
+	char original[64];
+	bool changed;
+	struct sweep_state *state; /* set: each value recorded there before it is written */
+};
+
+/* Is NAME one of the queue settings --set sweeps? */
+bool knob__is_sweepable(const char *name);
+/*
+ * Is value one NAME can take on any disk: a decimal number in NAME's range, or for the
+ * scheduler a name an elevator can have? (A disk's own list and max_hw_sectors_kb are
+ * knob__prepare's.)
+ */
+bool knob__valid(const char *name, const char *value);
+/* Does a smaller value of NAME cost less (max_sectors_kb, read_ahead_kb, nr_requests)? */
+bool knob__is_ordered(const char *name);
+struct diag;
+
+/* Read the original value and check every value (bounds, the scheduler list); writes
+ * nothing. 0, or -EINVAL with the refusal in d. */
+int knob__prepare(struct knob *k, const struct device *dev, const char *name, char *const *values,
+		  int nr, struct diag *d);
+/* Write each value once and the original back (what only the kernel knows). 0 or -errno + d. */
+int knob__try(struct knob *k, char *const *values, int nr, struct diag *d);
+/* Write one value: 0, or -errno with d (a value the kernel refuses is bad input). */
+int knob__apply(struct knob *k, const char *value, struct diag *d);
+/* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
+int knob__restore(struct knob *k);
+/* The value of dev's queue/name in force (the scheduler: the active one). 0 or -errno. */
+int knob__get(const struct device *dev, const char *name, char *buf, size_t len);
+/* Write value to dev's queue/name and read it back (the scheduler by its active name): 0,
+ * -EIO when the kernel shows another value, or the write's -errno. */
+int knob__put(const struct device *dev, const char *name, const char *value);
+
+#endif /* BLKTRACE_BENCH_KNOB_H */

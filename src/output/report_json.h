@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* The JSON printer: a report as the result document, a device as info --json prints it. */
+#ifndef BLKTRACE_BENCH_REPORT_JSON_H
+#define BLKTRACE_BENCH_REPORT_JSON_H
+
+#include <jansson.h>
+#include "disk/device.h"
+#include "analysis/report.h"
+
+/* A counter as JSON: jansson's integers are signed 64-bit; ours never get near 2^63. */
+static inline json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* The document the README describes; NULL on ENOMEM. */
+json_t *report_json__doc(const struct report *rep);
+/*
+ * Several disks traced at once: {"schema", "tool_version", "command_line", "host",
+ * "results": [one disk's document each, as report_json__doc makes it]}; NULL on ENOMEM.
+ */
+json_t *report_json__docs(const struct report *reps, size_t n);
+/* A run's "params" object: its job parameters and its --set value; NULL on ENOMEM. */
+json_t *report_json__params(const struct job_params *p);
+/* The `device` object every result file carries; NULL on ENOMEM. */
+json_t *report_json__device(const struct device *dev);
+/* The `stack` object: the layers under TOP (stack.h), its kind and what was not followed. */
+json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
+			   const char *kind, const char *note);
+
+/* The `blktrace` object: what the blktrace files of --blktrace or import hold. */
+json_t *report_json__blktrace(const struct btrace_summary *s);
+
+#endif /* BLKTRACE_BENCH_REPORT_JSON_H */

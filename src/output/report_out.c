@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* A result's report, text and JSON, where the user asked for it. See report_out.h. */
+#include <errno.h>
+#include <string.h>
+#include "base/diag.h"
+#include "analysis/report.h"
+#include "output/report_json.h"
+#include "output/report_out.h"
+#include "output/report_text.h"
+
+int report_out__write(const struct result *res, const char *json_path, struct outfile *json,
+		      bool recommend, bool brief, struct diag *d)
+{
+	struct report rep;
+	json_t *doc;
+	int err = 0;
+
+	/* Everything derived, once, before either printer runs. */
+	if (report__build(&rep, res, recommend)) {
+		outfile__abort(json);
+		return diag__fail(d, -ENOMEM, "out of memory");
+	}
+	if (!json_path || strcmp(json_path, "-"))
+		report_text__print(stdout, &rep, brief);
+	if (json_path) {
+		doc = report_json__doc(&rep);
+		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+			  : -ENOMEM;
+		json_decref(doc);
+		if (err) {
+			outfile__abort(json);
+			diag__fail(d, err, "cannot write --json %s: %s",
+				   strcmp(json_path, "-") ? json_path : "to stdout",
+				   strerror(-err));
+		} else {
+			err = outfile__commit(json, d);
+		}
+	}
+	report__free(&rep);
+	return err ? err : finish_stdout(d);
+}

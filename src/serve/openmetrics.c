@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The Prometheus and OpenMetrics text expositions of traced disks; see openmetrics.h.
+ * Written by hand: the one C client library (prometheus-client-c) is unmaintained and
+ * in no distribution, and what it would do for us, a few lines of text per sample, is
+ * less code than adapting our histograms to its registry.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "base/histogram.h"
+#include "serve/openmetrics.h"
+#include "analysis/summary.h"
+
+#define PREFIX "blktrace_bench_"
+
+struct om {
+	FILE *f;
+	enum om_format fmt;
+};
+
+const char *openmetrics__content_type(enum om_format fmt)
+{
+	return fmt == OM_OPENMETRICS_1
+		       ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+		       : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+/*
+ * One media range of an Accept header, "type/subtype;param=value;q=0.5": is it
+ * OpenMetrics, with a weight above 0 (q=0 means "not this one", RFC 9110 12.4.2)?
+ */
+static bool wants_openmetrics(char *range)
+{
+	char *param, *save = NULL, *type = strtok_r(range, ";", &save);
+
+	if (!type) /* ";" alone: no media type at all */
+		return false;
+	type += strspn(type, " \t");
+	type[strcspn(type, " \t")] = '\0';
+	if (strcasecmp(type, "application/openmetrics-text"))
+		return false;
+	while ((param = strtok_r(NULL, ";", &save))) {
+		param += strspn(param, " \t");
+		if (!strncasecmp(param, "q=", 2) && strtod(param + 2, NULL) <= 0)
+			return false;
+	}
+	return true;
+}
+
+enum om_format openmetrics__negotiate(const char *accept)
+{
+	char buf[1024], *range, *save = NULL;
+
+	/* Prometheus sends ~150 bytes; a longer header is not a scraper's: plain text. */
+	if (!accept || strlen(accept) >= sizeof(buf))
+		return OM_TEXT_0_0_4;
+	strcpy(buf, accept);
+	for (range = strtok_r(buf, ",", &save); range; range = strtok_r(NULL, ",", &save))
+		if (wants_openmetrics(range))
+			return OM_OPENMETRICS_1;
+	return OM_TEXT_0_0_4;
+}
+
+/* A label value: backslash, double quote and newline escaped, as both formats want. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * The family's metadata. A counter's family is NAME in OpenMetrics, its samples
+ * NAME_total, an info's NAME and NAME_info; the 0.0.4 format names the family by its
+ * samples and has no info type (a gauge of 1). unit: NULL or the suffix NAME ends in.
+ */
+static void family(struct om *m, const char *name, const char *type, const char *unit,
+		   const char *help)
+{
+	bool text = m->fmt == OM_TEXT_0_0_4, info = !strcmp(type, "info");
+	const char *suffix = !text ? "" : info ? "_info" : !strcmp(type, "counter") ? "_total" : "";
+
+	fprintf(m->f, "# HELP " PREFIX "%s%s %s\n", name, suffix, help);
+	fprintf(m->f, "# TYPE " PREFIX "%s%s %s\n", name, suffix, text && info ? "gauge" : type);
+	if (unit && m->fmt == OM_OPENMETRICS_1)
+		fprintf(m->f, "# UNIT " PREFIX "%s %s\n", name, unit);
+}
+
+/* NAME{device="..",driver=".."[,KEY="VALUE"]} with the sample name's suffix. */
+static void series(struct om *m, const char *name, const char *suffix, const struct device *dev,
+		   const char *key, const char *value)
+{
+	fprintf(m->f, PREFIX "%s%s{device=\"", name, suffix);
+	put_escaped(m->f, dev->part_name[0] ? dev->part_name : dev->name);
+	fputs("\",driver=\"", m->f);
+	put_escaped(m->f, dev->driver);
+	fputc('"', m->f);
+	if (key) {
+		fprintf(m->f, ",%s=\"", key);
+		put_escaped(m->f, value);
+		fputc('"', m->f);
+	}
+}
+
+static void sample_u64(struct om *m, const char *name, const char *suffix, const struct device *dev,
+		       const char *key, const char *value, uint64_t v)
+{
+	series(m, name, suffix, dev, key, value);
+	fprintf(m->f, "} %" PRIu64 "\n", v);
+}
+
+static void sample_double(struct om *m, const char *name, const char *suffix,
+			  const struct device *dev, const char *key, const char *value, double v)
+{
+	series(m, name, suffix, dev, key, value);
+	fprintf(m->f, "} %.15g\n", v);
+}
+
+/* OpenMetrics: when a counter or histogram began counting, right after its samples. */
+static void sample_created(struct om *m, const char *name, const struct device *dev,
+			   const char *key, const char *value, double at)
+{
+	if (m->fmt != OM_OPENMETRICS_1 || at <= 0)
+		return;
+	series(m, name, "_created", dev, key, value);
+	fprintf(m->f, "} %.3f\n", at);
+}
+
+/* A disk's counter: NAME_total, and its _created. */
+static void counter(struct om *m, const char *name, const struct om_disk *disk, const char *key,
+		    const char *value, uint64_t v)
+{
+	sample_u64(m, name, "_total", disk->dev, key, value, v);
+	sample_created(m, name, disk->dev, key, value, disk->created);
+}
+
+/* Counters of one disk and operation. */
+static void per_op_counters(struct om *m, const struct om_disk *disks, size_t n)
+{
+	size_t i, k;
+
+	family(m, "requests", "counter", NULL,
+	       "Requests issued to the device (bios of a bio-based device), per operation.");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < BLKIO_NR_OPS; k++)
+			counter(m, "requests", &disks[i], "op", blkio_op_names[k],
+				disks[i].b->c.requests[k]);
+	family(m, "bytes", "counter", "bytes", "Bytes of the issued requests, per operation.");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < BLKIO_NR_OPS; k++)
+			counter(m, "bytes", &disks[i], "op", blkio_op_names[k],
+				disks[i].b->c.bytes[k]);
+}
+
+/* The counters with no label of their own: name, help, field of struct blkio_counters. */
+static const struct {
+	const char *name, *help;
+	size_t offset;
+} disk_counters[] = {
+	{ "bio_merges", "Bios merged into a request already queued.",
+	  offsetof(struct blkio_counters, merges) },
+	{ "request_merges", "Requests merged into another request.",
+	  offsetof(struct blkio_counters, rq_merges) },
+	{ "splits", "Bios split by a queue limit.", offsetof(struct blkio_counters, splits) },
+	{ "requeues", "Requests the driver gave back to be issued again.",
+	  offsetof(struct blkio_counters, requeues) },
+	{ "errors", "Requests completed with an error.", offsetof(struct blkio_counters, errors) },
+	{ "completions", "Completions of requests issued while traced.",
+	  offsetof(struct blkio_counters, completed) },
+	{ "untracked_completions",
+	  "Completions of requests issued before tracing began (not timed).",
+	  offsetof(struct blkio_counters, untracked) },
+};
+
+static uint64_t counter_at(const struct blkio_counters *c, size_t offset)
+{
+	return *(const __u64 *)((const char *)c + offset);
+}
+
+static void disk_counter_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	static const struct {
+		const char *kind;
+		size_t offset;
+	} lost[] = {
+		{ "record", offsetof(struct blkio_counters, lost_records) },
+		{ "completion", offsetof(struct blkio_counters, lost_completions) },
+		{ "slot_overflow", offsetof(struct blkio_counters, slot_overflow) },
+	};
+	size_t i, k;
+
+	for (k = 0; k < sizeof(disk_counters) / sizeof(disk_counters[0]); k++) {
+		family(m, disk_counters[k].name, "counter", NULL, disk_counters[k].help);
+		for (i = 0; i < n; i++)
+			counter(m, disk_counters[k].name, &disks[i], NULL, NULL,
+				counter_at(&disks[i].b->c, disk_counters[k].offset));
+	}
+	family(m, "lost_events", "counter", NULL,
+	       "Events the tracer could not account: --snoop records the ring buffer had no room "
+	       "for (record), completions never seen (completion), requests outside the slot "
+	       "table (slot_overflow).");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < sizeof(lost) / sizeof(lost[0]); k++)
+			counter(m, "lost_events", &disks[i], "kind", lost[k].kind,
+				counter_at(&disks[i].b->c, lost[k].offset));
+}
+
+static const char *const limit_names[OM_NR_LIMITS] = { "max_sectors_kb", "max_segments" };
+
+static void bound_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	size_t i, k;
+
+	family(m, "data_requests", "counter", NULL,
+	       "Read and write requests with a payload: what the limit-bound shares are of.");
+	for (i = 0; i < n; i++)
+		counter(m, "data_requests", &disks[i], NULL, NULL, disks[i].data_requests);
+	family(m, "limit_bound_requests", "counter", NULL,
+	       "Data requests that reached a queue limit (the limit in force when they ran).");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < OM_NR_LIMITS; k++)
+			counter(m, "limit_bound_requests", &disks[i], "limit", limit_names[k],
+				disks[i].bound[k]);
+	family(m, "limit_bound_ratio", "gauge", NULL,
+	       "Share of the data requests since the exporter started that reached a queue "
+	       "limit (the findings' limit-bound shares).");
+	for (i = 0; i < n; i++)
+		for (k = 0; disks[i].data_requests && k < OM_NR_LIMITS; k++)
+			sample_double(m, "limit_bound_ratio", "", disks[i].dev, "limit",
+				      limit_names[k],
+				      (double)disks[i].bound[k] / disks[i].data_requests);
+}
+
+/* Queue limits as gauges, in base units; a limit the kernel does not have is left out. */
+static const struct {
+	const char *name, *unit, *help;
+	size_t offset;
+	int64_t scale;
+} limit_gauges[] = {
+	{ "limit_max_sectors_bytes", "bytes", "The queue's max_sectors_kb, in bytes.",
+	  offsetof(struct queue_limits, max_sectors_kb), 1024 },
+	{ "limit_max_hw_sectors_bytes", "bytes", "The queue's max_hw_sectors_kb, in bytes.",
+	  offsetof(struct queue_limits, max_hw_sectors_kb), 1024 },
+	{ "limit_max_segments", NULL, "The queue's max_segments.",
+	  offsetof(struct queue_limits, max_segments), 1 },
+	{ "limit_max_segment_size_bytes", "bytes", "The queue's max_segment_size.",
+	  offsetof(struct queue_limits, max_segment_size), 1 },
+};
+
+static void limit_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	unsigned int which;
+	int64_t v;
+	size_t i, k;
+
+	for (k = 0; k < sizeof(limit_gauges) / sizeof(limit_gauges[0]); k++) {
+		family(m, limit_gauges[k].name, "gauge", limit_gauges[k].unit,
+		       limit_gauges[k].help);
+		for (i = 0; i < n; i++) {
+			v = *(const int64_t *)((const char *)&disks[i].dev->limits +
+					       limit_gauges[k].offset);
+			if (v >= 0 && v <= INT64_MAX / limit_gauges[k].scale)
+				sample_u64(m, limit_gauges[k].name, "", disks[i].dev, NULL, NULL,
+					   (uint64_t)(v * limit_gauges[k].scale));
+		}
+	}
+	family(m, "max_request_bytes", "gauge", "bytes",
+	       "The largest request the disk accepts, and the limit that sets it.");
+	for (i = 0; i < n; i++) {
+		v = device__max_request_bytes(disks[i].dev, &which);
+		if (v > 0)
+			sample_u64(m, "max_request_bytes", "", disks[i].dev, "limit",
+				   device__limit_name(which), (uint64_t)v);
+	}
+}
+
+static void xen_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	static const struct {
+		const char *name, *help;
+	} f[] = {
+		{ "xen_blkfront_segments", "xen-blkfront: segments per request, as negotiated." },
+		{ "xen_blkfront_indirect_descriptors",
+		  "xen-blkfront: 1 when requests may use indirect descriptors (more than 11 "
+		  "segments), else 0." },
+		{ "xen_blkfront_max_indirect_segments",
+		  "xen-blkfront: the module parameter max_indirect_segments (max on 3.11 to "
+		  "4.5)." },
+		{ "xen_blkfront_backend_limited",
+		  "xen-blkfront: 1 when the backend granted fewer segments than the module asks "
+		  "for." },
+	};
+	size_t i, k;
+
+	for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		family(m, f[k].name, "gauge", NULL, f[k].help);
+		for (i = 0; i < n; i++) {
+			const struct xen_blkfront *x = &disks[i].dev->xen;
+			int64_t v = k == 0   ? x->segments
+				    : k == 1 ? x->indirect_descriptors
+				    : k == 2 ? x->max_indirect_segments
+					     : x->backend_limited;
+
+			if (x->present && v >= 0)
+				sample_u64(m, f[k].name, "", disks[i].dev, NULL, NULL, v);
+		}
+	}
+}
+
+static void up_family(struct om *m, const struct om_disk *disks, size_t n,
+		      const struct om_self *self)
+{
+	size_t i;
+
+	family(m, "up", "gauge", NULL,
+	       "1 while the device's figures are live; 0 when a reload failed and left its "
+	       "programs detached (its figures stand still) or not loaded yet (it has no "
+	       "other series). A failed reload is tried again with a backoff.");
+	for (i = 0; i < n; i++)
+		sample_u64(m, "up", "", disks[i].dev, NULL, NULL, disks[i].live);
+	for (i = 0; i < self->nr_untraced; i++)
+		sample_u64(m, "up", "", &self->untraced[i], NULL, NULL, 0);
+}
+
+static void gauge_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	size_t i;
+
+	family(m, "device", "info", NULL,
+	       "A traced device: its disk, the kernel module of its driver.");
+	for (i = 0; i < n; i++) {
+		series(m, "device_info", "", disks[i].dev, "disk", disks[i].dev->name);
+		fputs(",module=\"", m->f);
+		put_escaped(m->f, disks[i].dev->module);
+		fputs("\"} 1\n", m->f);
+	}
+	family(m, "in_flight", "gauge", NULL,
+	       "Requests in flight now (of those issued since the tracer attached).");
+	for (i = 0; i < n; i++)
+		sample_u64(m, "in_flight", "", disks[i].dev, NULL, NULL,
+			   disks[i].in_flight > 0 ? (uint64_t)disks[i].in_flight : 0);
+	limit_families(m, disks, n);
+	xen_families(m, disks, n);
+}
+
+/* Bucket edges, in the unit of the histogram's native buckets (le = edge as written). */
+static const uint64_t size_le[] = {
+	1023,	2047,	4095,	8191,	16383,	 32767,	  45055,   49151,   65535,
+	131071, 135167, 262143, 524287, 1048575, 1052671, 1310719, 2097151, 4194303,
+};
+static const uint64_t segments_le[] = {
+	1, 2, 4, 8, 10, 11, 16, 31, 32, 64, 127, 128, 255, 256, 511
+};
+static const uint64_t depth_le[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 511, 1023, 2047, 4095 };
+/* Seconds; in ns for the native buckets. */
+static const double latency_le[] = { 1e-5,   2.5e-5, 5e-5, 1e-4,   2.5e-4, 5e-4, 1e-3,
+				     2.5e-3, 5e-3,   1e-2, 2.5e-2, 5e-2,   0.1,	 0.25,
+				     0.5,    1,	     2.5,  5,	   10 };
+
+/* One histogram's series: every le edge, +Inf, _sum and _count. */
+struct om_hist {
+	const char *name;
+	enum hist_kind kind;
+	const __u64 *h;
+	size_t nr_le;
+	const uint64_t *le;    /* integer edges (native units) */
+	const double *le_secs; /* or edges in seconds over ns buckets */
+	const char *key, *value;
+	uint64_t sum;	 /* sum of the samples, in native units */
+	double sum_secs; /* or in seconds */
+};
+
+static void hist_le(struct om *m, const struct om_hist *x, const struct device *dev, uint64_t le,
+		    double le_secs, uint64_t count)
+{
+	char v[40];
+
+	series(m, x->name, "_bucket", dev, x->key, x->value);
+	if (x->le_secs)
+		snprintf(v, sizeof(v), "%.9g", le_secs);
+	else
+		snprintf(v, sizeof(v), "%" PRIu64, le);
+	fprintf(m->f, ",le=\"%s\"} %" PRIu64 "\n", v, count);
+}
+
+static void histogram(struct om *m, const struct om_hist *x, const struct om_disk *disk)
+{
+	const struct device *dev = disk->dev;
+	unsigned int i = 0, nb = hist_nr_buckets(x->kind);
+	uint64_t cum = 0, total = hist_total(x->h, nb);
+	size_t e;
+
+	for (e = 0; e < x->nr_le; e++) {
+		uint64_t le = x->le_secs ? (uint64_t)llround(x->le_secs[e] * 1e9) : x->le[e];
+
+		/* A native bucket counts below le when every value it holds is at most le. */
+		for (; i < nb && hist_bucket_hi(x->kind, i) != UINT64_MAX &&
+		       hist_bucket_hi(x->kind, i) - 1 <= le;
+		     i++)
+			cum += x->h[i];
+		hist_le(m, x, dev, le, x->le_secs ? x->le_secs[e] : 0, cum);
+	}
+	series(m, x->name, "_bucket", dev, x->key, x->value);
+	fprintf(m->f, ",le=\"+Inf\"} %" PRIu64 "\n", total);
+	if (x->le_secs)
+		sample_double(m, x->name, "_sum", dev, x->key, x->value, x->sum_secs);
+	else
+		sample_u64(m, x->name, "_sum", dev, x->key, x->value, x->sum);
+	sample_u64(m, x->name, "_count", dev, x->key, x->value, total);
+	sample_created(m, x->name, dev, x->key, x->value, disk->created);
+}
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The segment and depth histograms: exact counts, their sums kept beside them. */
+static void count_histogram(struct om *m, const struct om_disk *disks, size_t n,
+			    enum blkio_count_kind kind)
+{
+	bool segs = kind == BLKIO_COUNT_SEGMENTS;
+	const char *name = segs ? "request_segments" : "queue_depth";
+	size_t i;
+
+	family(m, name, "histogram", NULL,
+	       segs ? "Physical segments per read or write request."
+		    : "Requests of the device in flight when one is issued, that one included.");
+	for (i = 0; i < n; i++) {
+		struct om_hist x = { .name = name,
+				     .kind = HIST_KIND_COUNT,
+				     .h = disks[i].b->count[kind],
+				     .nr_le = segs ? NR(segments_le) : NR(depth_le),
+				     .le = segs ? segments_le : depth_le,
+				     .sum = segs ? disks[i].b->c.sum_segments
+						 : disks[i].b->c.sum_depth };
+
+		histogram(m, &x, &disks[i]);
+	}
+}
+
+static void size_histograms(struct om *m, const struct om_disk *disks, size_t n)
+{
+	static const char *const ops[BLKIO_SIZE_SEGMENT] = { "read", "write", "other" };
+	size_t i, k;
+
+	family(m, "request_bytes", "histogram", "bytes",
+	       "Bytes per request with a payload, per operation (other: discards and the rest).");
+	for (i = 0; i < n; i++) {
+		const struct blkio_counters *c = &disks[i].b->c;
+
+		for (k = 0; k < BLKIO_SIZE_SEGMENT; k++) {
+			struct om_hist x = { .name = "request_bytes",
+					     .kind = HIST_KIND_SIZE,
+					     .h = disks[i].b->size[k],
+					     .nr_le = NR(size_le),
+					     .le = size_le,
+					     .key = "op",
+					     .value = ops[k] };
+
+			x.sum = k < BLKIO_SIZE_OTHER
+					? c->bytes[k]
+					: c->bytes[BLKIO_OP_DISCARD] + c->bytes[BLKIO_OP_OTHER];
+			histogram(m, &x, &disks[i]);
+		}
+	}
+	count_histogram(m, disks, n, BLKIO_COUNT_SEGMENTS);
+	count_histogram(m, disks, n, BLKIO_COUNT_DEPTH);
+}
+
+static void latency_histograms(struct om *m, const struct om_disk *disks, size_t n)
+{
+	static const char *const kinds[BLKIO_NR_LATS] = { "queue", "device", "total" };
+	size_t i, k;
+
+	family(m, "latency_seconds", "histogram", "seconds",
+	       "Request latency: queue (allocation to issue), device (issue to completion), "
+	       "total (allocation to completion).");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < BLKIO_NR_LATS; k++) {
+			struct om_hist x = { .name = "latency_seconds",
+					     .kind = HIST_KIND_LAT,
+					     .h = disks[i].b->lat[k],
+					     .nr_le = NR(latency_le),
+					     .le_secs = latency_le,
+					     .key = "kind",
+					     .value = kinds[k],
+					     .sum_secs = disks[i].b->c.sum_ns[k] / 1e9 };
+			histogram(m, &x, &disks[i]);
+		}
+}
+
+/* A counter of the exporter's own, and when it began. */
+static void self_counter(struct om *m, const char *name, const char *help, uint64_t v,
+			 const struct om_self *self)
+{
+	family(m, name, "counter", NULL, help);
+	fprintf(m->f, PREFIX "%s_total %" PRIu64 "\n", name, v);
+	if (m->fmt == OM_OPENMETRICS_1 && self->created > 0)
+		fprintf(m->f, PREFIX "%s_created %.3f\n", name, self->created);
+}
+
+static void self_families(struct om *m, const struct om_disk *disks, size_t n,
+			  const struct om_self *self)
+{
+	size_t i, live = 0;
+
+	for (i = 0; i < n; i++)
+		live += disks[i].live;
+	family(m, "build", "info", NULL,
+	       "The exporter: its version and the BPF program flavour in use.");
+	fprintf(m->f, PREFIX "build_info{version=\"");
+	put_escaped(m->f, self->version);
+	fprintf(m->f, "\",flavour=\"");
+	put_escaped(m->f, self->flavour);
+	fprintf(m->f, "\"} 1\n");
+	family(m, "traced_devices", "gauge", NULL,
+	       "Devices traced now, their programs attached (blktrace_bench_up 1).");
+	fprintf(m->f, PREFIX "traced_devices %zu\n", live);
+	self_counter(m, "tracer_reloads",
+		     "Times the BPF programs were reloaded for a disk that came, went, moved or "
+		     "was resized.",
+		     self->reloads, self);
+	self_counter(m, "tracer_reload_failures",
+		     "Reloads that failed (each said on stderr), every one tried again with a "
+		     "backoff.",
+		     self->reload_failures, self);
+	self_counter(m, "tracer_skipped_runs",
+		     "Runs of the BPF programs the kernel skipped (a tracepoint hit while the "
+		     "same program ran on that CPU), any disk's: the counts may fall short by as "
+		     "many.",
+		     self->skipped, self);
+}
+
+int openmetrics__write(FILE *f, enum om_format fmt, const struct om_disk *disks, size_t n,
+		       const struct om_self *self)
+{
+	struct om m = { f, fmt };
+
+	per_op_counters(&m, disks, n);
+	disk_counter_families(&m, disks, n);
+	bound_families(&m, disks, n);
+	up_family(&m, disks, n, self);
+	gauge_families(&m, disks, n);
+	size_histograms(&m, disks, n);
+	latency_histograms(&m, disks, n);
+	self_families(&m, disks, n, self);
+	if (fmt == OM_OPENMETRICS_1)
+		fputs("# EOF\n", f);
+	if (fflush(f) || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

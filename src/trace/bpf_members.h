@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The member disks of the BPF disk filter (bpf/members.bpf.h), for both loaders: each
+ * traced device's disks (a disk or partition, an NVMe multipath head and its hidden path
+ * disks, a bio-based device) with their partition range and slot geometry.
+ */
+#ifndef BLKTRACE_BENCH_BPF_MEMBERS_H
+#define BLKTRACE_BENCH_BPF_MEMBERS_H
+
+#include <stdbool.h>
+#include "blkio.h"
+#include "disk/device.h"
+
+struct member_set {
+	unsigned int n;	     /* members in the read-only arrays */
+	unsigned int in_map; /* members beyond them, in member_map */
+	unsigned int slots;  /* slot table entries (hw queue x tag of request-based members) */
+	bool any_bio;	     /* some member is a bio-based device (counted in bios) */
+	struct blkio_member over[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
+};
+
+struct diag;
+
+/*
+ * The members of devs[0..n) into f (a skeleton's read-only data, before load) and ms,
+ * device by device; traced device i counts as stats element i. 0, or -errno with the
+ * reason in d (too many devices or slots, a path name too long to match).
+ */
+int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
+		     const struct device *const *devs, unsigned int n, struct diag *d);
+/* After load: the members beyond the read-only arrays into member_map. 0 or -errno. */
+int bpf_members__fill_map(const struct member_set *ms, int member_map_fd);
+/*
+ * A disk name as the BPF side compares it: its first BLKIO_DISK_NAME_BYTES in out, and
+ * in mask the bytes that count (the name and its NUL; the kernel's bytes after the NUL
+ * may be anything).
+ */
+void bpf_members__pack_name(const char *name, __u64 out[2], __u64 mask[2]);
+
+#endif /* BLKTRACE_BENCH_BPF_MEMBERS_H */

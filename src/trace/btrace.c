@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The per-event tracer: probe, configure, load, attach. See btrace.h; the steps it
+ * shares with the aggregate tracer are bpf_load.c's and bpf_members.c's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "blkio.h" /* before the skeleton, which uses their types */
+#include "blktrace.h"
+#include "blktrace.skel.h"
+#include "trace/bpf_load.h"
+#include "trace/bpf_members.h"
+#include "trace/btrace.h"
+#include "result/btrace_summary.h"
+#include "base/diag.h"
+
+struct btrace {
+	struct blktrace_bpf *skel;
+	size_t ring_bytes;
+};
+
+#define NR_TPS 12
+
+/*
+ * Every tracepoint the kernel's blktrace logs for a request-based disk (and for bios,
+ * bio), its two programs and the action they log: one table for loading and for
+ * reading what the kernel skipped.
+ */
+static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_choice c[NR_TPS],
+		     unsigned int act[NR_TPS])
+{
+	/* Tracepoint, where its argument form is noted, program, wanted, action. */
+#define PROG(tp, form, prog, want, act)                                                            \
+	{                                                                                          \
+		{ tp, form, s->progs.tp_btf_##prog, s->progs.raw_tp_##prog, want }, act            \
+	}
+	const struct {
+		struct bpf_prog_choice c;
+		unsigned int act;
+	} t[NR_TPS] = {
+		PROG("block_bio_queue", BLKIO_TP_BIO_QUEUE, queue, true, __BLK_TA_QUEUE),
+		PROG("block_getrq", BLKIO_TP_GETRQ, getrq, true, __BLK_TA_GETRQ),
+		PROG("block_rq_insert", BLKIO_TP_RQ_INSERT, insert, true, __BLK_TA_INSERT),
+		PROG("block_rq_issue", BLKIO_TP_RQ_ISSUE, issue, true, __BLK_TA_ISSUE),
+		PROG("block_rq_complete", -1, complete, true, __BLK_TA_COMPLETE),
+		PROG("block_rq_requeue", BLKIO_TP_RQ_REQUEUE, requeue, true, __BLK_TA_REQUEUE),
+		PROG("block_rq_merge", BLKIO_TP_RQ_MERGE, rq_merge, true, __BLK_TA_BACKMERGE),
+		PROG("block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, backmerge, true,
+		     __BLK_TA_BACKMERGE),
+		PROG("block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, frontmerge, true,
+		     __BLK_TA_FRONTMERGE),
+		PROG("block_split", BLKIO_TP_SPLIT, split, true, __BLK_TA_SPLIT),
+		PROG("block_bio_remap", BLKIO_TP_BIO_REMAP, remap, true, __BLK_TA_REMAP),
+		/* A bio-based device (dm, md) completes bios, not requests. */
+		PROG("block_bio_complete", -1, bio_complete, bio, __BLK_TA_COMPLETE),
+	};
+#undef PROG
+	unsigned int i;
+
+	for (i = 0; i < NR_TPS; i++) {
+		c[i] = t[i].c;
+		act[i] = t[i].act;
+	}
+}
+
+static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool btf, bool bio)
+{
+	struct blktrace_bpf *s = b->skel;
+	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
+	struct bpf_prog_choice c[NR_TPS];
+	unsigned int act[NR_TPS];
+
+	programs(s, bio, c, act);
+	bpf_load__choose(vmlinux, c, NR_TPS, btf, s->rodata->old_args);
+	s->rodata->complete_status =
+		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
+}
+
+/* bpf_load__any's steps on our skeleton. */
+static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out)
+{
+	struct btrace *b = ctx;
+
+	b->skel = blktrace_bpf__open_opts(oo);
+	if (!b->skel)
+		return -errno;
+	*out = (struct bpf_load_skel){ b->skel->obj, &b->skel->rodata->filter, b->skel->skeleton };
+	return 0;
+}
+
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
+			  const struct member_set *ms, struct diag *d)
+{
+	struct btrace *b = ctx;
+	struct blktrace_bpf *s = b->skel;
+	int err;
+
+	choose_programs(b, vmlinux, btf, ms->any_bio);
+	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
+	if (!err && ms->in_map)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
+}
+
+static void destroy_skel(void *ctx)
+{
+	struct btrace *b = ctx;
+
+	blktrace_bpf__destroy(b->skel);
+	b->skel = NULL;
+}
+
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy_skel };
+
+int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d)
+{
+	struct btrace *b = calloc(1, sizeof(*b));
+	bool btf_flavour;
+	int err;
+
+	*out = NULL;
+	if (!b)
+		return diag__fail(d, -ENOMEM, "out of memory");
+	b->ring_bytes = opts->ring_bytes;
+	err = bpf_load__any(&load_ops, b,
+			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
+						     opts->verbose },
+			    &btf_flavour, d);
+	if (err) {
+		btrace__close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+int btrace__start(struct btrace *b)
+{
+	return blktrace_bpf__attach(b->skel);
+}
+
+void btrace__detach(struct btrace *b)
+{
+	if (b && b->skel)
+		blktrace_bpf__detach(b->skel);
+}
+
+void btrace__close(struct btrace *b)
+{
+	if (!b)
+		return;
+	blktrace_bpf__destroy(b->skel);
+	free(b);
+}
+
+int btrace__events_fd(const struct btrace *b)
+{
+	return bpf_map__fd(b->skel->maps.events);
+}
+
+int btrace__lost(struct btrace *b, uint64_t *lost)
+{
+	int err, ncpus = libbpf_num_possible_cpus();
+	__u64 *v, sum = 0;
+
+	*lost = 0;
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	err = bpf_load__sum_percpu(b->skel->maps.lost, 0, ncpus, v, &sum, 1);
+	free(v);
+	*lost = sum;
+	return err;
+}
+
+/* The runs the kernel skipped of one program (none if it is not loaded), added to *n. */
+static int add_skipped(const struct bpf_program *prog, uint64_t *n)
+{
+	struct bpf_prog_info info;
+	int err = bpf_load__prog_info(prog, &info);
+
+	*n += info.recursion_misses;
+	return err < 0 ? err : 0;
+}
+
+int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS])
+{
+	struct bpf_prog_choice c[NR_TPS];
+	unsigned int act[NR_TPS], i;
+	int err = 0;
+
+	memset(skipped, 0, BTRACE_NR_ACTIONS * sizeof(*skipped));
+	programs(b->skel, true, c, act);
+	for (i = 0; i < NR_TPS && !err; i++) {
+		err = add_skipped(c[i].btf_prog, &skipped[act[i]]);
+		if (!err)
+			err = add_skipped(c[i].raw_prog, &skipped[act[i]]);
+	}
+	return err;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The per-event tracer of --blktrace: an opaque handle over bpf/blktrace.bpf.c's
+ * skeleton, loaded beside the aggregate tracer (tracer.h) only when asked, with the same
+ * devices and disk filter. Its records (struct btrace_event) come through a ring buffer
+ * that btrace_out.c drains into blktrace's files. Functions return 0 or a negative errno
+ * (btrace__open with the reason in a struct diag); btrace__close(NULL) is safe.
+ */
+#ifndef BLKTRACE_BENCH_BTRACE_H
+#define BLKTRACE_BENCH_BTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "result/btrace_summary.h"
+#include "disk/device.h"
+
+struct btrace;
+struct diag;
+
+struct btrace_opts {
+	const struct device *const *devs; /* as tracer_opts: a record's device is the index */
+	unsigned int nr_devs;
+	bool force_raw_tp;
+	int verbose;
+	size_t ring_bytes; /* the ring buffer (a power of 2) */
+};
+
+int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d);
+int btrace__start(struct btrace *b);
+/* Detach the programs, keep the maps (to drain the ring buffer and read the losses). */
+void btrace__detach(struct btrace *b);
+void btrace__close(struct btrace *b);
+int btrace__events_fd(const struct btrace *b);
+/* Records the ring buffer had no room for, all CPUs. 0 or -errno. */
+int btrace__lost(struct btrace *b, uint64_t *lost);
+/*
+ * Events our programs missed, by action (__BLK_TA_*): the kernel runs a program on a
+ * tracepoint only when that program is not running on the CPU already (commit
+ * 05b24ff9b2cf, v6.1, and the stable kernels before it since), and counts each run it
+ * skips in the program's recursion_misses; a kernel without the check runs it nested.
+ * The programs filter the disks themselves: a skipped run may be another disk's event.
+ * 0 or -errno.
+ */
+int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS]);
+
+#endif /* BLKTRACE_BENCH_BTRACE_H */

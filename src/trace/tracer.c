@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The tracer: probe, configure, load, attach, read. See tracer.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "blkio.h" /* before the skeleton, which uses its types */
+#include "blkio.skel.h"
+#include "trace/bpf_load.h"
+#include "trace/bpf_members.h"
+#include "base/diag.h"
+#include "base/histogram.h"
+#include "trace/tracer.h"
+
+/* The who map holds requests waiting in a scheduler (nr_requests per hw queue at most). */
+#define WHO_MIN_ENTRIES 4096
+/* Bios of bio-based devices in flight at once that the start-time table holds. */
+#define BIO_TABLE 16384
+
+struct tracer {
+	struct blkio_bpf *skel;
+	const struct tracer_opts *opts; /* while loading */
+	bool btf_flavour;
+	int ncpus;
+	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
+	bool snoop;
+	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
+	unsigned int nr_devs;
+	void *buf;		/* per-CPU read buffer, large enough for the largest value */
+	struct blkio_pcpu *sum; /* a device's `stats` over all CPUs, before tracer__fold */
+};
+
+/*
+ * bpf_loop (5.17) lets the issue program walk the slots for lost completions
+ * (blkio.bpf.c, issue_depth); older kernels load the issue program without the walk.
+ */
+static bool has_bpf_loop(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
+}
+
+static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool btf, bool bio)
+{
+	struct blkio_bpf *s = t->skel;
+	bool snoop = t->opts->snoop_ring_bytes, loop = has_bpf_loop();
+	const struct bpf_prog_choice c[] = {
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue,
+		  s->progs.raw_tp_rq_issue, !loop },
+		{ "block_rq_issue", BLKIO_TP_RQ_ISSUE, s->progs.tp_btf_rq_issue_walk,
+		  s->progs.raw_tp_rq_issue_walk, loop },
+		{ "block_rq_complete", -1, s->progs.tp_btf_rq_complete, s->progs.raw_tp_rq_complete,
+		  true },
+		{ "block_rq_requeue", BLKIO_TP_RQ_REQUEUE, s->progs.tp_btf_rq_requeue,
+		  s->progs.raw_tp_rq_requeue, true },
+		{ "block_rq_merge", BLKIO_TP_RQ_MERGE, s->progs.tp_btf_rq_merge,
+		  s->progs.raw_tp_rq_merge, true },
+		{ "block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, s->progs.tp_btf_bio_backmerge,
+		  s->progs.raw_tp_bio_backmerge, true },
+		{ "block_bio_frontmerge", BLKIO_TP_BIO_FRONTMERGE, s->progs.tp_btf_bio_frontmerge,
+		  s->progs.raw_tp_bio_frontmerge, true },
+		{ "block_split", BLKIO_TP_SPLIT, s->progs.tp_btf_split, s->progs.raw_tp_split,
+		  true },
+		/* Snoop mode only: who submitted a request. */
+		{ "block_rq_insert", BLKIO_TP_RQ_INSERT, s->progs.tp_btf_rq_insert,
+		  s->progs.raw_tp_rq_insert, snoop },
+		/* Bio-based devices only (a stack's top): every bio of every disk passes here. */
+		{ "block_bio_queue", BLKIO_TP_BIO_QUEUE, s->progs.tp_btf_bio_queue,
+		  s->progs.raw_tp_bio_queue, bio },
+		{ "block_bio_complete", -1, s->progs.tp_btf_bio_complete,
+		  s->progs.raw_tp_bio_complete, bio },
+	};
+
+	t->walk = loop;
+	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), btf, s->rodata->old_args);
+}
+
+static int configure(struct tracer *t, const struct member_set *ms, struct diag *d)
+{
+	const struct tracer_opts *opts = t->opts;
+	size_t snoop_bytes = opts->snoop_ring_bytes;
+	struct blkio_bpf *s = t->skel;
+	unsigned int nr;
+	int err;
+
+	nr = ms->slots ? ms->slots : 1;
+	s->rodata->any_bio_level = ms->any_bio;
+	s->rodata->nr_devices = opts->nr_devs;
+	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
+	s->rodata->nr_slots = nr;
+	s->rodata->lose_every = opts->lose_every;
+	err = bpf_map__set_max_entries(s->maps.slots, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.lat_hist, opts->nr_devs * BLKIO_NR_LATS);
+	if (!err && ms->in_map)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	if (!err && s->rodata->any_bio_level)
+		err = bpf_map__set_max_entries(s->maps.bio_start, BIO_TABLE);
+	if (err || !snoop_bytes)
+		goto out;
+	s->rodata->snoop = true;
+	t->snoop = true;
+	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.who,
+					       nr * 2 < WHO_MIN_ENTRIES ? WHO_MIN_ENTRIES : nr * 2);
+out:
+	if (err)
+		diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
+	return err;
+}
+
+/* bpf_load__any's steps on our skeleton. */
+static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out)
+{
+	struct tracer *t = ctx;
+
+	t->skel = blkio_bpf__open_opts(oo);
+	if (!t->skel)
+		return -errno;
+	*out = (struct bpf_load_skel){ t->skel->obj, &t->skel->rodata->filter, t->skel->skeleton };
+	return 0;
+}
+
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
+			  const struct member_set *ms, struct diag *d)
+{
+	struct tracer *t = ctx;
+
+	choose_programs(t, vmlinux, btf, ms->any_bio);
+	return configure(t, ms, d);
+}
+
+static void destroy_skel(void *ctx)
+{
+	struct tracer *t = ctx;
+
+	blkio_bpf__destroy(t->skel);
+	t->skel = NULL;
+}
+
+static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy_skel };
+
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
+{
+	struct tracer *t;
+	size_t bufsz;
+	int err;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->ncpus = libbpf_num_possible_cpus();
+	if (t->ncpus <= 0) {
+		err = diag__fail(d, t->ncpus ? t->ncpus : -EINVAL, "cannot count possible CPUs");
+		goto cleanup;
+	}
+	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
+	/* The same buffer takes the latency histograms' lookups (tracer__snapshot). */
+	_Static_assert(sizeof(struct blkio_pcpu) >= sizeof(struct blkio_lat_hist),
+		       "the lookup buffer holds a latency histogram per CPU");
+	bufsz = (size_t)t->ncpus * sizeof(struct blkio_pcpu);
+	t->buf = malloc(bufsz);
+	t->sum = malloc(sizeof(*t->sum));
+	if (!t->buf || !t->sum) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	t->opts = opts;
+	err = bpf_load__any(&load_ops, t,
+			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
+						     opts->verbose },
+			    &t->btf_flavour, d);
+	t->opts = NULL;
+	if (err)
+		goto cleanup;
+	t->nr_devs = opts->nr_devs;
+	*out = t;
+	return 0;
+cleanup:
+	tracer__close(t);
+	return err;
+}
+
+/*
+ * Attach the loaded programs, the ones that end a request's life first: a request issued
+ * while block_rq_issue is attached and block_rq_complete not yet would hold its slot and
+ * the in-flight counts with a completion never seen. Issue comes last; then the time,
+ * which tells a request issued before tracing from one never issued (trace_start_ns).
+ */
+int tracer__start(struct tracer *t)
+{
+	struct blkio_bpf *s = t->skel;
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+#define ATTACH(name)                                                                               \
+	{ s->progs.tp_btf_##name, &s->links.tp_btf_##name },                                       \
+		{ s->progs.raw_tp_##name, &s->links.raw_tp_##name }
+		ATTACH(rq_complete), ATTACH(rq_requeue),    ATTACH(bio_complete),
+		ATTACH(rq_merge),    ATTACH(bio_backmerge), ATTACH(bio_frontmerge),
+		ATTACH(split),	     ATTACH(rq_insert),	    ATTACH(bio_queue),
+		ATTACH(rq_issue),    ATTACH(rq_issue_walk),
+#undef ATTACH
+	};
+	struct timespec now;
+	__u32 key = 0;
+	__u64 ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!bpf_program__autoload(order[i].prog) || *order[i].link)
+			continue;
+		*order[i].link = bpf_program__attach(order[i].prog);
+		if (!*order[i].link) {
+			int err = -errno;
+
+			blkio_bpf__detach(s);
+			return err;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	if (bpf_map_update_elem(bpf_map__fd(s->maps.data_start), &key, &ns, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+void tracer__detach(struct tracer *t)
+{
+	if (t)
+		blkio_bpf__detach(t->skel);
+}
+
+int tracer__events_fd(const struct tracer *t)
+{
+	return t->snoop ? bpf_map__fd(t->skel->maps.events) : -1;
+}
+
+void tracer__close(struct tracer *t)
+{
+	if (!t)
+		return;
+	blkio_bpf__destroy(t->skel);
+	free(t->buf);
+	free(t->sum);
+	free(t);
+}
+
+bool tracer__walks_slots(const struct tracer *t)
+{
+	return t->walk;
+}
+
+const char *tracer__flavour(const struct tracer *t)
+{
+	return t->btf_flavour ? "tp_btf" : "raw_tp";
+}
+
+#define WORDS(x) (sizeof(x) / sizeof(__u64))
+
+static void add_words(__u64 *into, const __u64 *v, size_t words)
+{
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		into[i] += v[i];
+}
+
+/*
+ * The `stats` value of every CPU in one read, summed word by word; the maxima taken
+ * only from CPUs on the current epoch (the others saw nothing since the reset).
+ */
+static int read_stats(struct tracer *t, __u32 key, struct blkio_pcpu *sum)
+{
+	const struct blkio_pcpu *v = t->buf;
+	int cpu;
+	size_t i;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &key, t->buf))
+		return -errno;
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < t->ncpus; cpu++, v++) {
+		const __u64 *m = (const __u64 *)&v->max;
+		__u64 *o = (__u64 *)&sum->max;
+		struct blkio_maxes max = sum->max;
+
+		add_words((__u64 *)sum, (const __u64 *)v, WORDS(*v));
+		sum->max = max;
+		if (v->max_epoch != t->max_epoch)
+			continue;
+		for (i = 0; i < WORDS(v->max); i++)
+			if (m[i] > o[i])
+				o[i] = m[i];
+	}
+	return 0;
+}
+
+/* The sum of the values in the exact buckets of a count histogram (hist.h). */
+static __u64 exact_count_sum(const __u64 *h)
+{
+	__u64 total = 0;
+	size_t k;
+
+	for (k = 1; k < HIST_COUNT_EXACT; k++)
+		total += k * h[k];
+	return total;
+}
+
+void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
+{
+	const __u64 *rd = v->size[BLKIO_SIZE_READ], *wr = v->size[BLKIO_SIZE_WRITE];
+	__u64 *seg_bytes = out->size[BLKIO_SIZE_SEGMENT];
+	struct blkio_counters *c = &out->c;
+	const struct blkio_rare *r = &v->r;
+	__u64 single = 0;
+	size_t k;
+
+	memcpy(out->size, v->size, sizeof(out->size));
+	memcpy(out->count, v->count, sizeof(out->count));
+	/* One-segment data requests: in the read and write sizes, not in size_multi. */
+	for (k = 0; k < HIST_SIZE_BUCKETS; k++) {
+		__u64 one = rd[k] + wr[k] - v->size_multi[k];
+
+		seg_bytes[k] += one;
+		single += one;
+	}
+	out->count[BLKIO_COUNT_SEGMENTS][1] += single;
+
+	memset(c, 0, sizeof(*c));
+	for (k = 0; k < BLKIO_NR_OPS; k++) {
+		c->requests[k] = r->requests[k];
+		c->bytes[k] = r->bytes[k];
+		c->merges_op[k] = r->merges_op[k];
+	}
+	c->requests[BLKIO_OP_READ] += hist_total(rd, HIST_SIZE_BUCKETS);
+	c->requests[BLKIO_OP_WRITE] += hist_total(wr, HIST_SIZE_BUCKETS);
+	c->bytes[BLKIO_OP_READ] += v->rw_bytes[BLKIO_OP_READ];
+	c->bytes[BLKIO_OP_WRITE] += v->rw_bytes[BLKIO_OP_WRITE];
+	c->data_requests = hist_total(out->count[BLKIO_COUNT_SEGMENTS], HIST_COUNT_BUCKETS);
+	c->sum_segments = r->big_segments_sum + exact_count_sum(out->count[BLKIO_COUNT_SEGMENTS]);
+	c->sum_depth = r->big_depth_sum + exact_count_sum(out->count[BLKIO_COUNT_DEPTH]);
+	c->sum_ns[BLKIO_LAT_QUEUE] = v->sum_queue_ns;
+	c->sum_ns[BLKIO_LAT_DEVICE] = v->sum_device_ns;
+	c->sum_ns[BLKIO_LAT_TOTAL] = v->sum_total_ns;
+	for (k = 0; k < BLKIO_NR_LATS; k++)
+		c->nr_ns[k] = hist_total(out->lat[k], HIST_LAT_BUCKETS);
+	c->completed = c->nr_ns[BLKIO_LAT_DEVICE];
+	c->untracked = r->untracked;
+	c->unissued = r->unissued;
+	c->lost_completions = r->lost_completions;
+	c->slot_overflow = r->slot_overflow;
+	c->depth_corrected = r->depth_corrected;
+	c->merges = r->merges;
+	c->rq_merges = r->rq_merges;
+	c->splits = r->splits;
+	c->requeues = r->requeues;
+	c->errors = r->errors;
+	c->lost_records = r->lost_records;
+	c->ra_requests = r->ra_requests;
+	c->ra_bytes = r->ra_bytes;
+	out->max = v->max;
+}
+
+int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out)
+{
+	__u32 k;
+	int err;
+
+	if (device >= t->nr_devs)
+		return -EINVAL;
+	err = read_stats(t, device, t->sum);
+	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
+		err = bpf_load__sum_percpu(t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k,
+					   t->ncpus, t->buf, out->lat[k], HIST_LAT_BUCKETS);
+	if (!err)
+		tracer__fold(t->sum, out);
+	return err;
+}
+
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < t->nr_devs && !err; i++)
+		err = tracer__snapshot(t, i, &out[i]);
+	return err;
+}
+
+unsigned int tracer__nr_devices(const struct tracer *t)
+{
+	return t->nr_devs;
+}
+
+/*
+ * The device's in-flight counts, from the mmapped .data section: reads the programs
+ * never wait for. Completions first (and the issues not before them): a request issued
+ * and completed between the two reads counts as in flight, so the figure may be a
+ * little high, never negative. Only requests issued since attach take part (tracer.h).
+ */
+long long tracer__in_flight(const struct tracer *t, unsigned int device)
+{
+	const struct blkio_inflight *n;
+	long long done;
+
+	if (device >= t->nr_devs || !t->skel->data_inflight)
+		return 0;
+	n = &t->skel->data_inflight->inflight[device];
+	done = __atomic_load_n(&n->done, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&n->issued, __ATOMIC_RELAXED) - done;
+}
+
+/* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
+int tracer__reset_max(struct tracer *t)
+{
+	__u64 epoch = t->max_epoch + 1;
+	__u32 key = 0;
+
+	if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.data_epoch), &key, &epoch, BPF_ANY))
+		return -errno;
+	t->max_epoch = epoch;
+	return 0;
+}
+
+size_t tracer__map_bytes(const struct tracer *t)
+{
+	return bpf_load__map_bytes(t->skel->obj);
+}
+
+int tracer__skipped(const struct tracer *t, uint64_t *n)
+{
+	struct bpf_program *prog;
+
+	*n = 0;
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info;
+		int err = bpf_load__prog_info(prog, &info); /* zeroed when not loaded */
+
+		if (err < 0)
+			return err;
+		*n += info.recursion_misses;
+	}
+	return 0;
+}
+
+void block_stats__delta(struct block_stats *out, const struct block_stats *after,
+			const struct block_stats *before)
+{
+	const __u64 *a = (const __u64 *)after, *b = (const __u64 *)before;
+	struct blkio_maxes max = after->max; /* out may be after itself */
+	__u64 *o = (__u64 *)out;
+	size_t i;
+
+	_Static_assert(sizeof(*out) % sizeof(__u64) == 0, "block_stats must be all __u64");
+	/* Every field is a __u64 counter except the maxima, which are per interval. */
+	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+		o[i] = a[i] - b[i];
+	out->max = max;
+}
+
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		block_stats__delta(&out[i], &after[i], &before[i]);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The block-layer tracer of one or several devices: an opaque handle over the BPF skeleton.
+ * Probe kernel features, configure, load (tracer__open); attach (tracer__start);
+ * read cumulative totals at any time (tracer__snapshot); tracer__close(NULL) is
+ * safe. Functions return 0 or a negative errno (tracer__open with the reason in a
+ * struct diag) and never print, except libbpf's own diagnostics when opts.verbose is set.
+ */
+#ifndef BLKTRACE_BENCH_TRACER_H
+#define BLKTRACE_BENCH_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "disk/device.h"
+#include "result/run.h"
+
+struct tracer;
+
+struct tracer_opts {
+	/*
+	 * The devices to trace, each with statistics of its own (tracer__snapshot's
+	 * index): a disk or a partition of one, an NVMe multipath head (with its paths), a
+	 * bio-based device (dm, md: counted in bios). At most BLKIO_MAX_DEVICES.
+	 */
+	const struct device *const *devs;
+	unsigned int nr_devs;
+	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
+	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
+	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
+};
+
+struct diag;
+
+/* 0, or -errno with the reason in d (a runtime failure: the kernel, privileges, memory). */
+int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d);
+int tracer__start(struct tracer *t);
+/* Device I's cumulative totals since tracer__start (max fields: since the last reset). */
+int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out);
+/* Every device's, in tracer_opts.devs order: out has tracer__nr_devices entries. */
+int tracer__snapshot_all(struct tracer *t, struct block_stats *out);
+unsigned int tracer__nr_devices(const struct tracer *t);
+/* Requests (bios, for a bio-based device) of device I in flight now, issued since attach. */
+long long tracer__in_flight(const struct tracer *t, unsigned int device);
+/* Start a new interval for the max fields. */
+int tracer__reset_max(struct tracer *t);
+/* Detach the programs, keep the maps (to drain the snoop ring buffer). */
+void tracer__detach(struct tracer *t);
+void tracer__close(struct tracer *t);
+/* The snoop ring buffer map, for snoop__start; -1 when not in snoop mode. */
+int tracer__events_fd(const struct tracer *t);
+
+/* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
+bool tracer__walks_slots(const struct tracer *t);
+/* "tp_btf" or "raw_tp": the program flavour in use. */
+const char *tracer__flavour(const struct tracer *t);
+/* Bytes of BPF map memory the tracer holds (for --verbose). */
+size_t tracer__map_bytes(const struct tracer *t);
+/*
+ * The runs of our programs the kernel skipped since load (their recursion_misses): a
+ * tracepoint hit while the same program was running on that CPU (an interrupt's I/O in
+ * the middle of a run) is not run. The programs filter the disks themselves, so a skipped
+ * run may have been another disk's event. Kernels without that check (it came in 2022,
+ * after 5.10) run the program nested instead: 0 there, and true (before 5.12 the kernel
+ * has no count to give, nor anything to count). 0, or -errno when the kernel will not say.
+ */
+int tracer__skipped(const struct tracer *t, uint64_t *n);
+
+/*
+ * A device's statistics from its `stats` value summed over the CPUs (maxima from the
+ * CPUs on the current epoch) and its latency histograms, already in out->lat: the
+ * counters the BPF side leaves to the histograms derived, the rest copied (blkio.h).
+ */
+void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out);
+
+/* out = after - before for sums and histograms; max fields are taken from after. */
+void block_stats__delta(struct block_stats *out, const struct block_stats *after,
+			const struct block_stats *before);
+/* The same for N devices' stats side by side. */
+void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,
+			  const struct block_stats *before, size_t n);
+
+#endif /* BLKTRACE_BENCH_TRACER_H */
