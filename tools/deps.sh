@@ -22,10 +22,10 @@ build=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev liburing-dev libjanss
 # (tests/e2e/test_latency.sh); blktrace: blkparse, btt, iowatcher and btrecord/btreplay,
 # the peers that read --blktrace's files; strace and passwd: a user's swap timed between a
 # check and a use (tests/e2e/test_state_dir.sh, strace's delay injection), the user made
-# and removed by useradd and userdel.
+# and removed by useradd and userdel; procps: pgrep, a FIFO's reader found waiting.
 test=(libcmocka-dev fio bpftrace jq e2fsprogs util-linux fdisk coreutils bash-completion
       man-db libclang-rt-dev clang-format chromium imagemagick udev prometheus curl python3
-      libbpf-tools blktrace strace passwd)
+      libbpf-tools blktrace strace passwd procps)
 # make deb: dpkg-buildpackage, debhelper, lintian; the package build runs the unit tests.
 deb=(build-essential debhelper dpkg-dev lintian libcmocka-dev)
 # make bench: the workload and the peers it measures us against (libbpf-tools:

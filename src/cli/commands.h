@@ -4,7 +4,7 @@
 #define BLKTRACE_BENCH_COMMANDS_H
 
 #include "base/diag.h" /* the exit codes, and how a command reports */
-#include "base/env_config.h"
+#include "cli/env_config.h"
 
 struct options;
 

@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "base/env_config.h"
+#include "cli/env_config.h"
 #include "base/parse.h"
 
 static const char *value_or(char *(*lookup)(const char *), const char *name, const char *dflt)

@@ -329,6 +329,13 @@ fact null_kind "$(kind /dev/null)"
 mkfifo "$T/o1.fifo"
 timeout 30 cat "$T/o1.fifo" > "$T/from-fifo.html" & # (bounded: should nothing write)
 reader=$!
+# The reader is there once cat waits in open() for a writer: before that the report
+# would rightly find nobody reading.
+for _ in $(seq 200); do
+	cat_pid=$(pgrep -P "$reader" -x cat) &&
+		[ "$(cat "/proc/$cat_pid/wchan" 2> /dev/null)" = wait_for_partner ] && break
+	sleep 0.05
+done
 timeout 60 "$BB" report "$R" -o "$T/o1.fifo"
 fact fifo_rc $?
 wait $reader

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include "base/env_config.h"
+#include "cli/env_config.h"
 
 /* NAME=VALUE pairs the next lookup answers from; NULL-terminated. */
 static const char *const *vars;
