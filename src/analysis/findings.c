@@ -21,7 +21,7 @@
 #include <string.h>
 #include "analysis/findings.h"
 #include "base/fmt.h"
-#include "analysis/summary.h"
+#include "analysis/block_summary.h"
 
 /* Below this share a limit did not shape the run; the largest finding is kept regardless. */
 #define FINDING_MIN_SHARE 0.05

@@ -11,7 +11,7 @@
 #include "base/fmt.h"
 #include "base/histogram.h"
 #include "analysis/layers.h"
-#include "analysis/summary.h"
+#include "analysis/block_summary.h"
 
 static const struct block_stats *node_stats(const struct run *run, int node)
 {

@@ -99,7 +99,7 @@ static int one_workload(struct recommendation *r, const struct series_set *ss, c
 	r->knob = runs[ss->series[b].first].params.set_knob;
 	r->workload = runs[ss->series[b].first].label;
 	r->best = runs[ss->series[b].first].params.set_value;
-	r->ordered = knob__is_ordered(r->knob);
+	r->ordered = queue_setting__is_ordered(r->knob);
 	if (r->judged && r->ordered && small != SIZE_MAX)
 		r->smallest = runs[ss->series[small].first].params.set_value;
 	xen_boot_parameter(r, dev);

@@ -3,7 +3,7 @@
  * After a --set sweep: per workload (the series that differ only in the knob's
  * value), the value with the best mean app.mb_per_s, and the values whose throughput is
  * statistically indistinguishable from it (Welch, p >= STATS_ALPHA), with the evidence.
- * For a knob whose smaller values cost less (knob__is_ordered: max_sectors_kb...), the
+ * For a knob whose smaller values cost less (queue_setting__is_ordered: max_sectors_kb...), the
  * smallest of those; for the others (a scheduler), "smaller" means nothing: they are
  * only listed. For xen-blkfront, the max_sectors_kb it recommends becomes the
  * max_indirect_segments boot parameter that allows it. Computed here, printed by
@@ -31,7 +31,7 @@ struct recommendation {
 	const char *best;
 	const char *smallest;	 /* ordered knobs: the smallest equivalent value; NULL when not
 				  * judged, and for knobs whose values are not ordered */
-	bool ordered;		 /* knob__is_ordered(knob) */
+	bool ordered;		 /* queue_setting__is_ordered(knob) */
 	size_t nr_as_good;	 /* values other than the best statistically as good */
 	bool judged;		 /* every p-value could be computed (2+ repetitions) */
 	char boot_parameter[96]; /* xen-blkfront: "" when it does not apply */

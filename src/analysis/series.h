@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include "result/metrics.h"
 #include "base/stats.h"
-#include "analysis/summary.h"
+#include "result/run_summary.h"
 
 #define SERIES_KEY_MAX 512
 

@@ -2,7 +2,7 @@
 /*
  * The sysfs model of a disk: what the user named, the whole disk behind it, its
  * driver and queue limits, read below the sysfs root the caller gives (/sys, or a
- * fixture tree in tests). Resolving and the disk itself: device.c; queue/ and mq/:
+ * fixture tree in tests). Resolving and the disk itself: device_resolve.c; queue/ and mq/:
  * device_queue.c; what the driver adds: device_driver.c; what xenstore says of a
  * xen-blkfront disk: device_xen.c.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * The readers device__resolve (device.c) fills struct device with, from the files that
+ * The readers device__resolve (device_resolve.c) fills struct device with, from the files that
  * own each part: the queue's (device_queue.c), the driver's (device_driver.c) and
  * xenstore's (device_xen.c). Not for other modules: they include device.h.
  */

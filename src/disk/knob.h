@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "disk/device.h"
+#include "disk/queue_setting.h"
 
 struct sweep_state;
 
@@ -21,16 +22,6 @@ struct knob {
 	struct sweep_state *state; /* set: each value recorded there before it is written */
 };
 
-/* Is NAME one of the queue settings --set sweeps? */
-bool knob__is_sweepable(const char *name);
-/*
- * Is value one NAME can take on any disk: a decimal number in NAME's range, or for the
- * scheduler a name an elevator can have? (A disk's own list and max_hw_sectors_kb are
- * knob__prepare's.)
- */
-bool knob__valid(const char *name, const char *value);
-/* Does a smaller value of NAME cost less (max_sectors_kb, read_ahead_kb, nr_requests)? */
-bool knob__is_ordered(const char *name);
 struct diag;
 
 /* Read the original value and check every value (bounds, the scheduler list); writes
@@ -43,10 +34,5 @@ int knob__try(struct knob *k, char *const *values, int nr, struct diag *d);
 int knob__apply(struct knob *k, const char *value, struct diag *d);
 /* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
 int knob__restore(struct knob *k);
-/* The value of dev's queue/name in force (the scheduler: the active one). 0 or -errno. */
-int knob__get(const struct device *dev, const char *name, char *buf, size_t len);
-/* Write value to dev's queue/name and read it back (the scheduler by its active name): 0,
- * -EIO when the kernel shows another value, or the write's -errno. */
-int knob__put(const struct device *dev, const char *name, const char *value);
 
 #endif /* BLKTRACE_BENCH_KNOB_H */

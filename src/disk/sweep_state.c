@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "files/infile.h"
-#include "disk/knob.h"
+#include "disk/queue_setting.h"
 #include "base/parse.h"
 #include "files/state_dir.h"
 #include "disk/sweep_state.h"
@@ -287,8 +287,8 @@ static void note_in_force(struct sweep_state *s)
 
 		memset(v->ours, 0, sizeof(v->ours));
 		/* A scheduler change resets nr_requests and wbt: that too is the run's doing. */
-		if (!knob__get(s->dev, v->name, now, sizeof(now)) && strcmp(now, v->value) &&
-		    !strchr(now, ' '))
+		if (!queue_setting__get(s->dev, v->name, now, sizeof(now)) &&
+		    strcmp(now, v->value) && !strchr(now, ' '))
 			snprintf(v->ours[0], sizeof(v->ours[0]), "%s", now);
 	}
 }
@@ -492,10 +492,10 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 		const struct saved_value *v = &sf->set[i];
 
 		/* Only what a sweep could have changed: the file must not steer other writes. */
-		if (!knob__is_sweepable(v->name))
+		if (!queue_setting__is_sweepable(v->name))
 			return diag__fail(d, -EINVAL, "%s: '%s' is not a setting this tool changes",
 					  s->state_path, v->name);
-		ret = knob__get(s->dev, v->name, now, sizeof(now));
+		ret = queue_setting__get(s->dev, v->name, now, sizeof(now));
 		if (ret)
 			return diag__fail(d, ret, "cannot read %s of %s: %s; the state stays in %s",
 					  v->name, s->dev->name, strerror(-ret), s->state_path);
@@ -505,7 +505,7 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 			leave(s, sf, v, now, msgs);
 			continue;
 		}
-		ret = knob__put(s->dev, v->name, v->value);
+		ret = queue_setting__put(s->dev, v->name, v->value);
 		if (ret)
 			return diag__fail(d, ret,
 					  "cannot restore %s=%s on %s (left by PID %d): %s; the "

@@ -18,7 +18,7 @@
 #include "base/diag.h"
 #include "files/infile.h"
 #include "files/outfile.h"
-#include "workload/target.h"
+#include "files/in_use.h"
 
 #define TMP_NAME_KEEP 200 /* bytes of the name kept in the temporary name (NAME_MAX 255) */
 
@@ -287,9 +287,8 @@ static int classify(struct outfile *of, enum out_kind *kind, struct stat *st, in
  */
 static int check_unused(struct outfile *of, const struct stat *st, struct diag *d)
 {
-	static const struct target_env here = { .sysfs = "/sys" };
 	char why[PATH_MAX];
-	int ret = target__file_in_use(&here, st, why, sizeof(why));
+	int ret = in_use__file("/sys", "/proc/swaps", "/dev", st, why, sizeof(why));
 
 	if (ret < 0)
 		return diag__usage(d, "refusing to write %s %s: cannot check that it is unused: %s",

@@ -177,3 +177,6 @@ const char *result__skipped_text(const struct result *res, char *buf, size_t len
 			 (unsigned long long)res->tracer_skipped);
 	return buf;
 }
+
+const char *const blkio_op_names[BLKIO_NR_OPS] = { "read", "write", "flush", "discard", "other" };
+const char *const blkio_lat_names[BLKIO_NR_LATS] = { "queue_ns", "device_ns", "total_ns" };

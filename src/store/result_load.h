@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
-#include "analysis/summary.h"
+#include "result/run_summary.h"
 
 struct loaded_result {
 	json_t *header;		  /* schema, tool_version, command_line, host, device */

@@ -20,7 +20,7 @@
 #include "base/diag.h"
 #include "store/result_read.h"
 #include "disk/stack.h"
-#include "analysis/summary.h"
+#include "result/run_summary.h"
 #include "base/text.h"
 
 #define NUM_MAX 9223372036854775808.0 /* 2^63, as the loader's metrics */

@@ -12,7 +12,7 @@
 #include "files/infile.h"
 #include "trace/ringbuf_drain.h"
 #include "trace/snoop.h"
-#include "analysis/summary.h"
+#include "result/run.h"
 #include "base/text.h"
 
 /* 20 ms at 150k IOPS is ~220 KB of the 4 MiB ring buffer. */

@@ -209,7 +209,7 @@ static int choose_one(struct tune *t, int i, const struct device *dev, const str
 	int v;
 
 	snprintf(kb->name, sizeof(kb->name), "%s", table[i].name);
-	if (knob__get(dev, kb->name, kb->original, sizeof(kb->original))) {
+	if (queue_setting__get(dev, kb->name, kb->original, sizeof(kb->original))) {
 		SKIP(kb, "%s has no queue/%s", dev->name, table[i].name);
 		return 0;
 	}

@@ -171,11 +171,11 @@ static int read_settings(struct diag *d, json_t *rec, struct tune_outcome *out)
 		    (ret = string(d, s, path, "from", VALUE_CHARS, t->from, sizeof(t->from))) ||
 		    (ret = string(d, s, path, "to", VALUE_CHARS, t->to, sizeof(t->to))))
 			return ret;
-		if (!knob__is_sweepable(t->name))
+		if (!queue_setting__is_sweepable(t->name))
 			return diag__usage(d, "%s.name '%s' is no setting tune changes", path,
 					   t->name);
 		/* What reaches the rule: a number in the setting's range, a scheduler's name. */
-		if (!knob__valid(t->name, t->to))
+		if (!queue_setting__valid(t->name, t->to))
 			return diag__usage(d, "%s.to '%s' is no value of %s", path, t->to, t->name);
 		for (j = 0; j < out->nr_settings; j++)
 			if (!strcmp(out->settings[j].name, t->name))

@@ -58,8 +58,8 @@ static int restore_all(struct tune_session *s, char *said, size_t len)
 
 		if (!armed(s, k))
 			continue;
-		kn->changed =
-			knob__get(s->dev, kn->name, now, sizeof(now)) || strcmp(now, kn->original);
+		kn->changed = queue_setting__get(s->dev, kn->name, now, sizeof(now)) ||
+			      strcmp(now, kn->original);
 		ret = knob__restore(kn); /* says loudly what to write where if it fails */
 		if (ret) {
 			first = first ? first : ret;
@@ -79,7 +79,7 @@ static void reread_after(struct tune_session *s, int from)
 
 	for (k = from + 1; k < TUNE_MAX_KNOBS; k++)
 		if (armed(s, k) &&
-		    knob__get(s->dev, s->knobs[k].name, s->now[k], sizeof(s->now[k])))
+		    queue_setting__get(s->dev, s->knobs[k].name, s->now[k], sizeof(s->now[k])))
 			s->now[k][0] = '\0';
 }
 
@@ -143,7 +143,7 @@ int tune_session__arm(struct tune_session *s, struct tune *t, struct diag *d)
 		char now[TUNE_VALUE_MAX];
 
 		if (!name[0] || (t->knobs[k].skipped[0] && !reset) ||
-		    knob__get(s->dev, name, now, sizeof(now)))
+		    queue_setting__get(s->dev, name, now, sizeof(now)))
 			continue;
 		ret = knob__prepare(&s->knobs[k], s->dev, name, NULL, 0, d);
 		if (ret)

@@ -50,7 +50,7 @@ void verify__check(const struct tune_plan *plan, const struct device *d, struct 
 
 		snprintf(s->name, sizeof(s->name), "%s", t->name);
 		snprintf(s->want, sizeof(s->want), "%s", t->to);
-		if (knob__get(d, t->name, s->now, sizeof(s->now)))
+		if (queue_setting__get(d, t->name, s->now, sizeof(s->now)))
 			snprintf(s->now, sizeof(s->now), "?");
 		s->in_force = !strcmp(s->now, s->want);
 		if (!s->in_force)

@@ -182,10 +182,10 @@ static void test_scheduler_by_active_name(void **state)
 	/* The original is the active one, not the list. */
 	assert_string_equal(k.original, "mq-deadline");
 	/* A plain file reads back what was written; the kernel's shows "[kyber]". */
-	assert_int_equal(knob__put(d, "scheduler", "kyber"), 0);
+	assert_int_equal(queue_setting__put(d, "scheduler", "kyber"), 0);
 	put("devices/virtual/block/tst/queue/scheduler", "none mq-deadline [kyber]\n");
-	assert_int_equal(knob__put(d, "scheduler", "kyber"), 0);
-	assert_int_equal(knob__put(d, "read_ahead_kb", "64"), 0);
+	assert_int_equal(queue_setting__put(d, "scheduler", "kyber"), 0);
+	assert_int_equal(queue_setting__put(d, "read_ahead_kb", "64"), 0);
 	queue_file("read_ahead_kb", now, sizeof(now));
 	assert_string_equal(now, "64");
 	put("devices/virtual/block/tst/queue/scheduler", "none [mq-deadline] kyber\n");
@@ -193,7 +193,7 @@ static void test_scheduler_by_active_name(void **state)
 	snprintf(path, sizeof(path), "%s/devices/virtual/block/tst/queue/nomerges", sys);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("/dev/null", path), 0);
-	assert_int_equal(knob__put(d, "nomerges", "1"), -EIO);
+	assert_int_equal(queue_setting__put(d, "nomerges", "1"), -EIO);
 	assert_int_equal(unlink(path), 0);
 	put("devices/virtual/block/tst/queue/nomerges", "0\n");
 	test_free(d);
