@@ -17,8 +17,6 @@
 #include "analysis/series.h"
 #include "analysis/summary.h"
 
-#define RESULT_SCHEMA "blktrace-bench/1"
-
 struct report {
 	const struct result *res;
 	struct run_summary *runs; /* one per res->runs[i] */

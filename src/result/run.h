@@ -177,6 +177,9 @@ void host_info__read(struct host_info *host);
 const struct device *run__device(const struct result *res, const struct run *run,
 				 struct device *scratch);
 
+/* The result file's "schema": what it promises its readers (doc/json.md). */
+#define RESULT_SCHEMA "blktrace-bench/1"
+
 /* The JSON keys of the ops and the latency splits, in their enums' order. */
 extern const char *const blkio_op_names[BLKIO_NR_OPS];
 extern const char *const blkio_lat_names[BLKIO_NR_LATS];

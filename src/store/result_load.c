@@ -26,10 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "cli/cli.h"
 #include "base/diag.h"
+#include "base/parse.h"
 #include "hist.h"
-#include "analysis/report.h"
 #include "store/result_load.h"
 #include "base/text.h"
 
