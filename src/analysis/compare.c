@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* Building the comparison of two results; see compare.h. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
-#include "output/report_json.h"
+#include "store/result_diff.h"
 
 static const char *const verdict_names[NR_VERDICTS] = {
 	[VERDICT_SAME] = "same",     [VERDICT_BETTER] = "better", [VERDICT_WORSE] = "worse",
@@ -89,72 +90,107 @@ const char *compare__fmt_p(char *buf, size_t len, double p)
 	return buf;
 }
 
-/* Values that differ between a and b, walking objects; missing counts as null. */
-static void diff_values(json_t *out, const char *name, json_t *a, json_t *b)
+/* Parameter def of p as a typed value (a U64 above LLONG_MAX as a real, as JSON has it). */
+static struct value param_value(const struct job_param_def *def, const struct job_params *p)
 {
-	char sub[160];
-	const char *key;
-	json_t *v;
+	const void *field = job_param__cfield(def, p);
+	struct value v = { .kind = VALUE_NULL };
+	uint64_t u;
 
-	if (json_is_object(a) || json_is_object(b)) {
-		json_object_foreach(a, key, v) {
-			snprintf(sub, sizeof(sub), "%s%s%s", name, *name ? "." : "", key);
-			diff_values(out, sub, v,
-				    json_is_object(b) ? json_object_get(b, key) : NULL);
-		}
-		json_object_foreach(b, key, v) {
-			if (json_is_object(a) && json_object_get(a, key))
-				continue;
-			snprintf(sub, sizeof(sub), "%s%s%s", name, *name ? "." : "", key);
-			diff_values(out, sub, NULL, v);
-		}
-		return;
+	switch (def->type) {
+	case JOB_PARAM_STRING:
+		v.kind = VALUE_STRING;
+		v.s = field;
+		break;
+	case JOB_PARAM_U64:
+		u = *(const uint64_t *)field;
+		v.kind = u > LLONG_MAX ? VALUE_REAL : VALUE_INT;
+		v.i = (long long)u;
+		v.r = (double)u;
+		break;
+	case JOB_PARAM_UINT:
+		v.kind = VALUE_INT;
+		v.i = *(const unsigned int *)field;
+		break;
+	case JOB_PARAM_SECONDS:
+		v.kind = VALUE_REAL;
+		v.r = *(const double *)field;
+		break;
+	case JOB_PARAM_BOOL:
+		v.kind = VALUE_BOOL;
+		v.b = *(const bool *)field;
+		break;
 	}
-	a = a ?: json_null();
-	b = b ?: json_null();
-	if (!json_equal(a, b))
-		json_array_append_new(out,
-				      json_pack("{s:s, s:O, s:O}", "name", name, "a", a, "b", b));
+	return v;
 }
 
-static json_t *get2(json_t *doc, const char *o, const char *key)
+static bool value_equal(const struct value *a, const struct value *b)
 {
-	return json_object_get(json_object_get(doc, o), key);
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case VALUE_NULL:
+		return true;
+	case VALUE_BOOL:
+		return a->b == b->b;
+	case VALUE_INT:
+		return a->i == b->i;
+	case VALUE_REAL:
+		return a->r == b->r;
+	default:
+		return !strcmp(a->s, b->s);
+	}
 }
 
-/* What a reboot or an upgrade changes: the disk's limits, the driver, the kernel. */
-static json_t *device_changes(json_t *a, json_t *b)
+static int add_if_differs(struct changes *out, const char *name, const struct value *a,
+			  const struct value *b)
 {
-	json_t *out = json_array(), *la, *lb;
-
-	if (!out)
-		return NULL;
-	la = get2(a, "device", "limits");
-	lb = get2(b, "device", "limits");
-	diff_values(out, "disk", get2(a, "device", "name"), get2(b, "device", "name"));
-	diff_values(out, "driver", get2(a, "device", "driver"), get2(b, "device", "driver"));
-	/* Limits by their sysfs names: "max_segments 11 -> 32". */
-	diff_values(out, json_is_object(la) || json_is_object(lb) ? "" : "limits", la, lb);
-	diff_values(out, "xen_blkfront", get2(a, "device", "xen_blkfront"),
-		    get2(b, "device", "xen_blkfront"));
-	diff_values(out, "kernel", get2(a, "host", "kernel"), get2(b, "host", "kernel"));
-	diff_values(out, "tool_version", json_object_get(a, "tool_version"),
-		    json_object_get(b, "tool_version"));
-	return out;
+	return value_equal(a, b) ? 0 : changes__add(out, name, a, b);
 }
 
-/* The params of A's and B's runs that differ, for series paired without sharing them. */
-static json_t *param_changes(const struct run_summary *a, const struct run_summary *b)
+/* A run's swept setting (--set NAME=VALUE) as the value of NAME, else null. */
+static struct value knob_value(const struct job_params *p, const char *name)
 {
-	json_t *out = json_array(), *pa, *pb;
+	struct value v = { .kind = VALUE_NULL };
 
-	pa = a->params.rw[0] ? report_json__params(&a->params) : NULL;
-	pb = b->params.rw[0] ? report_json__params(&b->params) : NULL;
-	if (out)
-		diff_values(out, "", pa, pb);
-	json_decref(pa);
-	json_decref(pb);
-	return out;
+	if (p && p->set_knob[0] && !strcmp(p->set_knob, name)) {
+		v.kind = VALUE_STRING;
+		v.s = p->set_value;
+	}
+	return v;
+}
+
+/*
+ * The params of A's and B's runs that differ, for series paired without sharing them;
+ * a side without parameters (passive or command mode) has every one null.
+ */
+static int param_changes(struct changes *out, const struct run_summary *ra,
+			 const struct run_summary *rb)
+{
+	const struct job_params *a = ra->params.rw[0] ? &ra->params : NULL;
+	const struct job_params *b = rb->params.rw[0] ? &rb->params : NULL;
+	struct value null = { .kind = VALUE_NULL }, va, vb;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < NR_JOB_PARAMS; i++) {
+		const struct job_param_def *def = &job_param_defs[i];
+
+		va = a ? param_value(def, a) : null;
+		vb = b ? param_value(def, b) : null;
+		ret = add_if_differs(out, def->name, &va, &vb);
+	}
+	if (!ret && a && a->set_knob[0]) {
+		va = knob_value(a, a->set_knob);
+		vb = knob_value(b, a->set_knob);
+		ret = add_if_differs(out, a->set_knob, &va, &vb);
+	}
+	if (!ret && b && b->set_knob[0] && !(a && !strcmp(a->set_knob, b->set_knob))) {
+		va = knob_value(a, b->set_knob);
+		vb = knob_value(b, b->set_knob);
+		ret = add_if_differs(out, b->set_knob, &va, &vb);
+	}
+	return ret;
 }
 
 /* Holm within one family of a set's metrics: the headline ones, or the others. */
@@ -249,8 +285,7 @@ int compare__build(struct comparison *c, const struct loaded_result *a,
 		ret = match(c);
 	c->matched_a = calloc(c->sa.nr ? c->sa.nr : 1, sizeof(bool));
 	c->matched_b = calloc(c->sb.nr ? c->sb.nr : 1, sizeof(bool));
-	c->device_changes = device_changes(a->header, b->header);
-	if (ret || !c->matched_a || !c->matched_b || !c->device_changes)
+	if (ret || !c->matched_a || !c->matched_b || result_diff__device(a, b, &c->device_changes))
 		goto fail;
 	/*
 	 * Two files of one series each whose parameters differ (16k vs 512k reads, the
@@ -259,9 +294,8 @@ int compare__build(struct comparison *c, const struct loaded_result *a,
 	 */
 	if (!c->nr_sets && c->sa.nr == 1 && c->sb.nr == 1) {
 		c->sets[0] = (struct set_comparison){ .a = 0, .b = 0 };
-		c->sets[0].param_changes = param_changes(&a->runs[c->sa.series[0].first],
-							 &b->runs[c->sb.series[0].first]);
-		if (!c->sets[0].param_changes)
+		if (param_changes(&c->sets[0].param_changes, &a->runs[c->sa.series[0].first],
+				  &b->runs[c->sb.series[0].first]))
 			goto fail;
 		c->nr_sets = 1;
 	}
@@ -280,11 +314,11 @@ void compare__free(struct comparison *c)
 	size_t i;
 
 	for (i = 0; c->sets && i < c->nr_sets; i++)
-		json_decref(c->sets[i].param_changes);
+		changes__free(&c->sets[i].param_changes);
 	free(c->sets);
 	free(c->matched_a);
 	free(c->matched_b);
-	json_decref(c->device_changes);
+	changes__free(&c->device_changes);
 	series__free(&c->sa);
 	series__free(&c->sb);
 	memset(c, 0, sizeof(*c));

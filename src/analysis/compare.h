@@ -4,7 +4,7 @@
  * (series.h: parameters, or the label of a run without any); the statistics are
  * recomputed from the runs, never read from a file's "series", so they are the ones the
  * verdicts assume whatever version wrote the file. The comparison is built once, here;
- * compare_json.c and compare_text.c only print it.
+ * the printers (output/compare_json.c, compare_text.c, compare_html.c) only show it.
  *
  * The test, one for every metric (compare_text.c prints it above the tables):
  *  1. Welch's t-test over the repetitions of the two series: p, two-sided.
@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <jansson.h>
+#include "result/change.h"
 #include "store/result_load.h"
 #include "analysis/series.h"
 #include "base/stats.h"
@@ -75,9 +75,9 @@ struct metric_result {
 
 /* A series of A and the one of B it is compared with. */
 struct set_comparison {
-	size_t a, b;	       /* indexes into the series of A and of B */
-	bool by_params;	       /* false: paired as the only series in each file */
-	json_t *param_changes; /* when !by_params: [{"name", "a", "b"}] */
+	size_t a, b;		      /* indexes into the series of A and of B */
+	bool by_params;		      /* false: paired as the only series in each file */
+	struct changes param_changes; /* when !by_params */
 	struct metric_result m[NR_METRICS];
 	size_t nr_m;
 };
@@ -86,7 +86,7 @@ struct comparison {
 	const struct loaded_result *a, *b;
 	const char *name_a, *name_b;
 	struct series_set sa, sb;
-	json_t *device_changes; /* [{"name", "a", "b"}]: disk, driver, limits, kernel... */
+	struct changes device_changes; /* disk, driver, limits, kernel... */
 	struct set_comparison *sets;
 	size_t nr_sets;
 	bool *matched_a, *matched_b; /* per series: part of a pair */
@@ -103,10 +103,5 @@ void compare__free(struct comparison *c);
  * line on f (when f is not NULL).
  */
 int compare__regressions(const struct comparison *c, double pct, FILE *f);
-
-/* The JSON of the comparison (compare_json.c); NULL on ENOMEM. */
-json_t *compare_json__doc(const struct comparison *c);
-/* The text report (compare_text.c): settings that differ, a table per pair, what moved. */
-void compare_text__print(FILE *f, const struct comparison *c);
 
 #endif /* BLKTRACE_BENCH_COMPARE_H */

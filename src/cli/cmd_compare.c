@@ -10,6 +10,8 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "analysis/compare.h"
+#include "output/compare_json.h"
+#include "output/compare_text.h"
 #include "output/compare_html.h"
 #include "files/outfile.h"
 #include "store/result_read.h"

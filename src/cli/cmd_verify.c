@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "output/compare_text.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "output/report_json.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "output/chart.h"
 #include "output/compare_html.h"
+#include "output/compare_text.h"
 #include "base/fmt.h"
 #include "output/html.h"
 
@@ -64,40 +65,30 @@ static void summary_section(FILE *f, const struct comparison *c)
 		n[VERDICT_LOWER], n[VERDICT_UNKNOWN], STATS_ALPHA);
 }
 
-/* A setting's value as a person writes it: 32, none, true; "-" when absent. */
-static void json_cell(FILE *f, json_t *v)
+static void setting_cell(FILE *f, const struct value *v)
 {
-	char *s = NULL, b[32];
+	char b[32];
 
 	fputs("<td>", f);
-	if (json_is_string(v))
-		html__text(f, json_string_value(v));
-	else if (json_is_number(v))
-		html__text(f, fmt__num(b, sizeof(b), json_number_value(v)));
-	else if (!v || json_is_null(v))
-		fputc('-', f);
-	else if ((s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)))
-		html__text(f, s);
-	free(s);
+	html__text(f, compare_text__value(b, sizeof(b), v));
 	fputs("</td>", f);
 }
 
-static void changes_table(FILE *f, json_t *changes, const char *none)
+static void changes_table(FILE *f, const struct changes *changes, const char *none)
 {
-	json_t *ch;
 	size_t i;
 
-	if (!json_array_size(changes)) {
+	if (!changes->n) {
 		fprintf(f, "<p>%s</p>\n", none);
 		return;
 	}
 	fputs("<table>\n<tr><th>setting</th><th>A</th><th>B</th></tr>\n", f);
-	json_array_foreach(changes, i, ch) {
+	for (i = 0; i < changes->n; i++) {
 		fputs("<tr><td>", f);
-		html__text(f, json_string_value(json_object_get(ch, "name")) ?: "?");
+		html__text(f, changes->v[i].name);
 		fputs("</td>", f);
-		json_cell(f, json_object_get(ch, "a"));
-		json_cell(f, json_object_get(ch, "b"));
+		setting_cell(f, &changes->v[i].a);
+		setting_cell(f, &changes->v[i].b);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -224,7 +215,7 @@ static void set_section(FILE *f, const struct comparison *c, size_t i, const str
 	}
 	fputs("</p>\n", f);
 	if (!sc->by_params)
-		changes_table(f, sc->param_changes, "");
+		changes_table(f, &sc->param_changes, "");
 	verdict_table(f, c, sc);
 	for (w = W_SIZE; w <= W_APP; w++)
 		overlay(f, c, sc, ra, rb, w);
@@ -274,7 +265,7 @@ void compare_html__print(FILE *f, const struct comparison *c, const struct resul
 	fputs("</code>.</p>\n", f);
 	summary_section(f, c);
 	fputs("<section id=\"settings\">\n<h2>Settings that differ</h2>\n", f);
-	changes_table(f, c->device_changes,
+	changes_table(f, &c->device_changes,
 		      "The same disk, limits, driver, kernel and tool "
 		      "version.");
 	fputs("</section>\n", f);

@@ -5,7 +5,7 @@
  * what compare.c computed.
  */
 #include <math.h>
-#include "analysis/compare.h"
+#include "output/compare_json.h"
 #include "output/report_json.h"
 #include "base/text.h"
 
@@ -99,6 +99,39 @@ static json_t *underneath_json(const struct series *sa, const struct series *sb)
 	return o;
 }
 
+json_t *compare_json__value(const struct value *v)
+{
+	switch (v->kind) {
+	case VALUE_NULL:
+		return json_null();
+	case VALUE_BOOL:
+		return json_boolean(v->b);
+	case VALUE_INT:
+		return json_integer(v->i);
+	case VALUE_REAL:
+		return json_real(v->r);
+	case VALUE_STRING:
+		return text__json(v->s);
+	case VALUE_JSON:
+		break;
+	}
+	return json_loads(v->s, JSON_DECODE_ANY, NULL);
+}
+
+/* [{"name", "a", "b"}] */
+static json_t *changes_json(const struct changes *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < c->n; i++)
+		json_array_append_new(a,
+				      json_pack("{s:o, s:o, s:o}", "name", text__json(c->v[i].name),
+						"a", compare_json__value(&c->v[i].a), "b",
+						compare_json__value(&c->v[i].b)));
+	return a;
+}
+
 /* One pair, its metrics appended to flat as well (with "set": the label). */
 static json_t *set_json(const struct comparison *c, const struct set_comparison *sc, json_t *flat)
 {
@@ -118,7 +151,7 @@ static json_t *set_json(const struct comparison *c, const struct set_comparison 
 		json_object_set_new(o, "matched_by", json_string("the only set in each file"));
 		json_object_set_new(o, "label_b", label_json(fb));
 		json_object_set_new(o, "params_b", params_json(fb));
-		json_object_set(o, "param_changes", sc->param_changes);
+		json_object_set_new(o, "param_changes", changes_json(&sc->param_changes));
 	} else {
 		json_object_set_new(o, "matched_by", json_string("parameters"));
 	}
@@ -141,9 +174,9 @@ json_t *compare_json__doc(const struct comparison *c)
 	json_t *doc, *sets = json_array(), *flat = json_array(), *summary = json_object();
 	size_t i;
 
-	doc = json_pack("{s:o, s:o, s:O, s:{s:o, s:o}}", "a", text__json(c->name_a), "b",
-			text__json(c->name_b), "device_changes", c->device_changes, "unmatched",
-			"a", unmatched_json(&c->sa, c->matched_a, c->a->runs), "b",
+	doc = json_pack("{s:o, s:o, s:o, s:{s:o, s:o}}", "a", text__json(c->name_a), "b",
+			text__json(c->name_b), "device_changes", changes_json(&c->device_changes),
+			"unmatched", "a", unmatched_json(&c->sa, c->matched_a, c->a->runs), "b",
 			unmatched_json(&c->sb, c->matched_b, c->b->runs));
 	if (!doc || !sets || !flat || !summary)
 		goto fail;

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/compare.h"
+#include "output/compare_text.h"
 #include "base/fmt.h"
 #include "output/report_json.h"
 
@@ -19,23 +19,22 @@ static json_t *get2(json_t *doc, const char *o, const char *key)
 	return json_object_get(json_object_get(doc, o), key);
 }
 
-/* A setting's value as a person writes it: 32, none, true; "-" when absent. */
-static const char *fmt_value(char *buf, size_t len, json_t *v)
+const char *compare_text__value(char *buf, size_t len, const struct value *v)
 {
-	char *s;
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v) || json_is_real(v))
-		return fmt__num(buf, len, json_number_value(v));
-	if (json_is_boolean(v))
-		return json_is_true(v) ? "true" : "false";
-	if (!v || json_is_null(v))
+	switch (v->kind) {
+	case VALUE_NULL:
 		return "-";
-	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	snprintf(buf, len, "%s", s ?: "?");
-	free(s);
-	return buf;
+	case VALUE_BOOL:
+		return v->b ? "true" : "false";
+	case VALUE_INT:
+		return fmt__num(buf, len, (double)v->i);
+	case VALUE_REAL:
+		return fmt__num(buf, len, v->r);
+	case VALUE_STRING:
+	case VALUE_JSON:
+		break;
+	}
+	return v->s;
 }
 
 static void print_side(FILE *f, const char *tag, const char *name, json_t *doc)
@@ -50,23 +49,22 @@ static void print_side(FILE *f, const char *tag, const char *name, json_t *doc)
 		fprintf(f, "   %s\n", json_string_value(cmd));
 }
 
-static void print_changes(FILE *f, json_t *changes, int indent, const char *title, const char *none)
+static void print_changes(FILE *f, const struct changes *changes, int indent, const char *title,
+			  const char *none)
 {
 	char ba[64], bb[64];
-	json_t *c;
 	size_t i;
 
-	if (!json_array_size(changes)) {
+	if (!changes->n) {
 		if (none)
 			fprintf(f, "%s\n", none);
 		return;
 	}
 	fprintf(f, "%s\n", title);
-	json_array_foreach(changes, i, c)
-		fprintf(f, "%*s%-32s %s -> %s\n", indent, "",
-			json_string_value(json_object_get(c, "name")),
-			fmt_value(ba, sizeof(ba), json_object_get(c, "a")),
-			fmt_value(bb, sizeof(bb), json_object_get(c, "b")));
+	for (i = 0; i < changes->n; i++)
+		fprintf(f, "%*s%-32s %s -> %s\n", indent, "", changes->v[i].name,
+			compare_text__value(ba, sizeof(ba), &changes->v[i].a),
+			compare_text__value(bb, sizeof(bb), &changes->v[i].b));
 }
 
 /* A series by its label, or by its parameters when its runs have none. */
@@ -245,7 +243,7 @@ static void print_set(FILE *f, const struct comparison *c, const struct set_comp
 	if (!sc->by_params) {
 		fprintf(f, "  paired as the only set in each file; B is %s\n",
 			set_name(name_b, sizeof(name_b), &c->b->runs[sb->first]));
-		print_changes(f, sc->param_changes, 4, "  parameters that differ (A -> B):", NULL);
+		print_changes(f, &sc->param_changes, 4, "  parameters that differ (A -> B):", NULL);
 	}
 	print_metrics(f, c, sc);
 	print_underneath(f, sa, sb);
@@ -285,7 +283,7 @@ void compare_text__print(FILE *f, const struct comparison *c)
 		"significant: Welch's t-test over the repetitions, p Holm-adjusted within each "
 		"set's headline and other metrics below %g, and a change of at least %g%%\n\n",
 		STATS_ALPHA, 100 * COMPARE_MIN_EFFECT);
-	print_changes(f, c->device_changes, 2, "settings that differ (A -> B):",
+	print_changes(f, &c->device_changes, 2, "settings that differ (A -> B):",
 		      "settings: the same disk, limits, driver, kernel and tool version");
 	for (i = 0; i < c->nr_sets; i++)
 		print_set(f, c, &c->sets[i]);

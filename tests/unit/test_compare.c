@@ -20,6 +20,8 @@
 
 #include "cli/cli.h"
 #include "analysis/compare.h"
+#include "output/compare_json.h"
+#include "output/compare_text.h"
 #include "base/diag.h"
 #include "analysis/series.h"
 
