@@ -258,19 +258,19 @@ static const struct {
 	size_t offset;
 } flag_options[] = {
 	{ OPT_RAW_TP, offsetof(struct options, raw_tp) },
-	{ OPT_DIRECT, offsetof(struct options, direct) },
-	{ OPT_SYNC, offsetof(struct options, sync) },
-	{ OPT_FSYNC, offsetof(struct options, fsync) },
-	{ OPT_FDATASYNC, offsetof(struct options, fdatasync) },
-	{ OPT_DROP_CACHES, offsetof(struct options, drop_caches) },
-	{ OPT_RAW, offsetof(struct options, raw) },
-	{ OPT_DESTRUCTIVE, offsetof(struct options, destructive) },
-	{ OPT_OVERWRITE, offsetof(struct options, overwrite) },
-	{ OPT_ANY_FS, offsetof(struct options, any_fs) },
-	{ OPT_NO_FIXED_BUFS, offsetof(struct options, no_fixed_bufs) },
-	{ OPT_HUGEPAGES, offsetof(struct options, hugepages) },
-	{ OPT_RECOMMEND, offsetof(struct options, recommend) },
-	{ OPT_WRAP, offsetof(struct options, wrap) },
+	{ OPT_DIRECT, offsetof(struct options, wl.direct) },
+	{ OPT_SYNC, offsetof(struct options, wl.sync) },
+	{ OPT_FSYNC, offsetof(struct options, wl.fsync) },
+	{ OPT_FDATASYNC, offsetof(struct options, wl.fdatasync) },
+	{ OPT_DROP_CACHES, offsetof(struct options, wl.drop_caches) },
+	{ OPT_RAW, offsetof(struct options, wl.raw) },
+	{ OPT_DESTRUCTIVE, offsetof(struct options, wl.destructive) },
+	{ OPT_OVERWRITE, offsetof(struct options, wl.overwrite) },
+	{ OPT_ANY_FS, offsetof(struct options, wl.any_fs) },
+	{ OPT_NO_FIXED_BUFS, offsetof(struct options, wl.no_fixed_bufs) },
+	{ OPT_HUGEPAGES, offsetof(struct options, wl.hugepages) },
+	{ OPT_RECOMMEND, offsetof(struct options, wl.recommend) },
+	{ OPT_WRAP, offsetof(struct options, wl.wrap) },
 	{ OPT_BRIEF, offsetof(struct options, brief) },
 	{ OPT_APPLY, offsetof(struct options, apply) },
 	{ OPT_DRY_RUN, offsetof(struct options, dry_run) },
@@ -284,7 +284,7 @@ static const struct {
 	size_t offset;
 } string_options[] = {
 	{ 't', offsetof(struct options, trace) },
-	{ OPT_FILE, offsetof(struct options, file) },
+	{ OPT_FILE, offsetof(struct options, wl.file) },
 	{ OPT_SNOOP, offsetof(struct options, snoop) },
 	{ OPT_SNOOP_TEXT, offsetof(struct options, snoop_text) },
 	{ OPT_KNOBS, offsetof(struct options, knobs) },
@@ -394,16 +394,16 @@ static error_t parse_bs_list(struct argp_state *state, const char *arg, struct o
 	char *list = strdupa(arg), *tok, *save; /* strtok_r must not cut argv */
 	int err;
 
-	o->nr_bs = 0;
+	o->wl.nr_bs = 0;
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_bs == MAX_BS_LIST)
+		if (o->wl.nr_bs == MAX_BS_LIST)
 			return usage_error(state, "--bs: more than %d sizes", MAX_BS_LIST);
-		err = parse_size(tok, &o->bs[o->nr_bs]);
-		if (err || !o->bs[o->nr_bs] || o->bs[o->nr_bs] > WORKLOAD_MAX_BS)
+		err = parse_size(tok, &o->wl.bs[o->wl.nr_bs]);
+		if (err || !o->wl.bs[o->wl.nr_bs] || o->wl.bs[o->wl.nr_bs] > WORKLOAD_MAX_BS)
 			return usage_error(state, "--bs: invalid block size '%s' (1 to 1G)", tok);
-		o->nr_bs++;
+		o->wl.nr_bs++;
 	}
-	if (!o->nr_bs)
+	if (!o->wl.nr_bs)
 		return usage_error(state, "--bs: no size given");
 	return 0;
 }
@@ -411,27 +411,28 @@ static error_t parse_bs_list(struct argp_state *state, const char *arg, struct o
 /* --set KNOB=V1,V2,...; the values point into a copy kept in the options. */
 static error_t parse_set(struct argp_state *state, const char *arg, struct options *o)
 {
-	char *copy = o->set_arg, *eq, *tok, *save;
+	char *copy = o->wl.set_arg, *eq, *tok, *save;
 
 	/*
 	 * The copy outlives parsing: set_values point into it (argv stays intact).
 	 * It lives in the options, so no exit path of any command can leak it.
 	 */
-	if (strlen(arg) >= sizeof(o->set_arg))
-		return usage_error(state, "--set: longer than %zu bytes", sizeof(o->set_arg) - 1);
+	if (strlen(arg) >= sizeof(o->wl.set_arg))
+		return usage_error(state, "--set: longer than %zu bytes",
+				   sizeof(o->wl.set_arg) - 1);
 	strcpy(copy, arg);
 	eq = strchr(copy, '=');
-	if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->set_knob) || !eq[1])
+	if (!eq || eq == copy || (size_t)(eq - copy) >= sizeof(o->wl.set_knob) || !eq[1])
 		return usage_error(state, "--set: expected KNOB=V1,V2,... not '%s'", arg);
-	snprintf(o->set_knob, sizeof(o->set_knob), "%.*s", (int)(eq - copy), copy);
-	o->nr_set_values = 0;
+	snprintf(o->wl.set_knob, sizeof(o->wl.set_knob), "%.*s", (int)(eq - copy), copy);
+	o->wl.nr_set_values = 0;
 	for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_set_values == MAX_BS_LIST)
+		if (o->wl.nr_set_values == MAX_BS_LIST)
 			return usage_error(state, "--set: more than %d values", MAX_BS_LIST);
-		o->set_values[o->nr_set_values++] = tok;
+		o->wl.set_values[o->wl.nr_set_values++] = tok;
 	}
-	if (!o->nr_set_values)
-		return usage_error(state, "--set %s: no values", o->set_knob);
+	if (!o->wl.nr_set_values)
+		return usage_error(state, "--set %s: no values", o->wl.set_knob);
 	return 0;
 }
 
@@ -510,28 +511,29 @@ static error_t parse_workload(int key, char *arg, struct argp_state *state)
 		    strcmp(arg, "randwrite"))
 			return usage_error(
 				state, "--rw: '%s' is not read, write, randread or randwrite", arg);
-		o->rw = arg;
+		o->wl.rw = arg;
 		return 0;
 	case OPT_BS:
 		return parse_bs_list(state, arg, o);
 	case OPT_SIZE:
-		err = parse_size(arg, &o->size);
-		return err || !o->size ? bad_value(state, "size", arg, err, "size") : 0;
+		err = parse_size(arg, &o->wl.size);
+		return err || !o->wl.size ? bad_value(state, "size", arg, err, "size") : 0;
 	case OPT_COUNT:
-		err = parse_uint(arg, UINT64_MAX, &o->count);
-		return err || !o->count ? bad_value(state, "count", arg, err, "count") : 0;
+		err = parse_uint(arg, UINT64_MAX, &o->wl.count);
+		return err || !o->wl.count ? bad_value(state, "count", arg, err, "count") : 0;
 	case OPT_RUNTIME:
-		return parse_positive_duration(state, "runtime", arg, &o->runtime);
+		return parse_positive_duration(state, "runtime", arg, &o->wl.runtime);
 	case OPT_ENGINE:
 		if (strcmp(arg, "psync") && strcmp(arg, "io_uring"))
 			return usage_error(state, "--engine: '%s' is not psync or io_uring", arg);
-		o->engine = arg;
+		o->wl.engine = arg;
 		return 0;
 	case OPT_IODEPTH:
 		return parse_count(state, "iodepth", arg, WORKLOAD_MAX_DEPTH, "depth (1 to 4096)",
-				   &o->iodepth);
+				   &o->wl.iodepth);
 	case OPT_REPEAT:
-		return parse_count(state, "repeat", arg, 10000, "count (1 to 10000)", &o->repeat);
+		return parse_count(state, "repeat", arg, 10000, "count (1 to 10000)",
+				   &o->wl.repeat);
 	case OPT_SET:
 		return parse_set(state, arg, o);
 	}
@@ -705,7 +707,7 @@ static unsigned int mode_of(const char *cmd, const struct options *o)
 			return M_INFO << i;
 	if (o->snoop_text)
 		return M_SNOOP_TEXT;
-	return o->rw ? M_WORKLOAD : o->command ? M_COMMAND : M_PASSIVE;
+	return o->wl.rw ? M_WORKLOAD : o->command ? M_COMMAND : M_PASSIVE;
 }
 
 /* Every option given is one the command, in its mode, uses. */

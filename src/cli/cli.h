@@ -11,8 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/parse.h" /* the strict parsers the options go through */
-
-#define MAX_BS_LIST 32
+#include "workload/spec.h"
 
 struct options {
 	int argc; /* the command line as given: trace records it */
@@ -34,31 +33,10 @@ struct options {
 	double fail_on_regression;
 	bool fail_on_regression_set;
 
-	/* Built-in workload (--rw selects it). */
-	const char *rw;		  /* read, write, randread, randwrite */
-	uint64_t bs[MAX_BS_LIST]; /* --bs list: one set of runs per size */
-	int nr_bs;
-	uint64_t size;	    /* bytes per run, 0 = not given */
-	uint64_t count;	    /* --count N blocks, 0 = not given */
-	double runtime;	    /* seconds, 0 = none */
-	const char *engine; /* psync (default), io_uring */
-	unsigned int iodepth;
-	bool direct, sync, fsync, fdatasync;
-	unsigned int repeat; /* repetitions of every run, >= 1 */
-	bool drop_caches;
-	const char *file; /* --file PATH */
-	bool raw, destructive, overwrite, any_fs;
-	bool no_fixed_bufs;    /* io_uring: leave the buffers unregistered, as fio does */
-	bool hugepages;	       /* buffers in transparent huge pages */
-	bool wrap;	       /* --size may exceed the disk or file: go round it again */
+	/* Built-in workload (--rw selects it), and a --set sweep of a queue setting. */
+	struct workload_spec wl;
 	const char *state_dir; /* --state-dir DIR: sweep locks and state (default /run/...) */
 
-	/* --set KNOB=V1,V2,...: a sweep of a runtime queue setting, restored afterwards. */
-	char set_knob[48];
-	char set_arg[1024]; /* a copy of the values, which set_values point into */
-	char *set_values[MAX_BS_LIST];
-	int nr_set_values;
-	bool recommend;
 	bool brief;		/* workload mode: only the linked table, findings, recommendation */
 	const char *snoop;	/* --snoop FILE: one record per request */
 	const char *snoop_text; /* --snoop-text FILE: print such a file */

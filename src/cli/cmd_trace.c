@@ -436,7 +436,7 @@ static int report(const struct options *o, const struct result *res, size_t nr,
 	int err = 0;
 
 	/* Everything derived, once, before any printer runs. */
-	while (rep && built < nr && !report__build(&rep[built], &res[built], o->recommend))
+	while (rep && built < nr && !report__build(&rep[built], &res[built], o->wl.recommend))
 		built++;
 	if (built < nr)
 		err = diag__fail(d, -ENOMEM, "out of memory");
@@ -476,7 +476,7 @@ static unsigned int trace_devices(struct result *res, size_t nr, const struct de
 static int open_outputs(const struct options *o, struct result *res, size_t nr,
 			struct trace_outputs *out, struct diag *d)
 {
-	struct outfile_input in[4] = { { o->rw ? o->file : NULL, "the workload's --file" },
+	struct outfile_input in[4] = { { o->wl.rw ? o->wl.file : NULL, "the workload's --file" },
 				       { o->json, "the --json output as well" },
 				       { o->snoop, "the --snoop output as well" },
 				       { o->html, "the --html output as well" } };
@@ -567,12 +567,13 @@ static int measure_boot_values(const struct options *o, const struct env_config 
 			       const struct workload_env *env, const struct boot_sweep *bs,
 			       struct result *res, struct trace_outputs *out, struct diag *d)
 {
-	struct options plain = *o;
+	struct workload_spec plain;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
 	struct sweep job;
 	int i, err;
 
+	workload_spec__copy(&plain, &o->wl);
 	plain.nr_set_values = 0;
 	err = sweep__prepare(&job, &plain, &res->device, env, &stop_signal, d);
 	if (err)
@@ -617,7 +618,7 @@ static int run_boot_sweep(const struct options *o, const struct env_config *cfg,
 		}
 		err = 0;
 	} else {
-		err = boot_sweep__begin(&bs, &benv, knob, o->set_values, o->nr_set_values,
+		err = boot_sweep__begin(&bs, &benv, knob, o->wl.set_values, o->wl.nr_set_values,
 					&res->device, o->argc, o->argv, d);
 	}
 	if (!err && bs.nr_now)
@@ -645,9 +646,9 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	struct sweep job;
 	int err, ran;
 
-	if (o->nr_set_values && boot_knob__find(o->set_knob))
-		return run_boot_sweep(o, cfg, env, boot_knob__find(o->set_knob), res, out, d);
-	err = sweep__prepare(&job, o, &res->device, env, &stop_signal, d);
+	if (o->wl.nr_set_values && boot_knob__find(o->wl.set_knob))
+		return run_boot_sweep(o, cfg, env, boot_knob__find(o->wl.set_knob), res, out, d);
+	err = sweep__prepare(&job, &o->wl, &res->device, env, &stop_signal, d);
 	if (err == -EINTR) {
 		d->signal = stop_signal;
 		return diag__fail(d, err, "interrupted before the first run");
@@ -825,10 +826,10 @@ static int check_modes(const struct options *o, struct diag *d)
 {
 	if (!o->trace)
 		return diag__usage(d, "--trace DEV is required (try --help)");
-	if (o->command && o->rw)
+	if (o->command && o->wl.rw)
 		return diag__usage(d, "--rw runs the built-in workload: give it or a command, not "
 				      "both");
-	if (o->rw && fleet__several(o->trace))
+	if (o->wl.rw && fleet__several(o->trace))
 		return diag__usage(d,
 				   "--rw runs the built-in workload on one disk: --trace %s names "
 				   "several (trace them passively, or with -- CMD)",
@@ -942,7 +943,7 @@ static void prepare_results(const struct options *o, const struct env_config *cf
 	}
 	/* Before anything can change a setting, or be refused: see stop_signals.h. */
 	stop_signals__catch();
-	for (i = 0; !o->nr_set_values && i < nr; i++) {
+	for (i = 0; !o->wl.nr_set_values && i < nr; i++) {
 		recover_settings(state, &res[i].device);
 		for (k = 0; k < res[i].nr_layers; k++)
 			recover_settings(state, &res[i].layers[k].dev);
@@ -974,8 +975,8 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, res, nr, &out, d);
 	if (!err)
-		err = o->rw ? run_workload(o, cfg, &env, res, &out, d)
-			    : run_trace(o, cfg, res, nr, &out, d);
+		err = o->wl.rw ? run_workload(o, cfg, &env, res, &out, d)
+			       : run_trace(o, cfg, res, nr, &out, d);
 	/* Whatever went wrong, no half file: the temporary files go (committed ones stay). */
 	outfile__abort(&out.json);
 	outfile__abort(&out.snoop);

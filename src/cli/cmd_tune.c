@@ -39,15 +39,15 @@ struct tune_cmd {
 /* What the options ask of tune beyond what cli.c checks. */
 static int check_options(const struct options *o, struct diag *d)
 {
-	if (o->workload && o->rw)
+	if (o->workload && o->wl.rw)
 		return diag__usage(d, "--workload and --rw are alternatives: a saved workload, "
 				      "or one here");
-	if (!o->workload && !o->rw)
+	if (!o->workload && !o->wl.rw)
 		return diag__usage(d, "tune needs a workload: --rw MODE --bs SIZE ..., or "
 				      "--workload FILE");
-	if (o->nr_bs > 1)
+	if (o->wl.nr_bs > 1)
 		return diag__usage(d, "tune takes one --bs: it tunes for one workload");
-	if (o->repeat == 1 || o->repeat > TUNE_MAX_REPS)
+	if (o->wl.repeat == 1 || o->wl.repeat > TUNE_MAX_REPS)
 		return diag__usage(d,
 				   "--repeat: tune starts with 2 to %d repetitions a "
 				   "configuration",
@@ -79,7 +79,7 @@ static int take_workload(struct tune_cmd *c, struct diag *d)
 		return diag__usage(d,
 				   "--workload %s: no run of the built-in workload in it to take",
 				   o->workload);
-	tune_plan__job_options(p, o);
+	tune_plan__job_spec(p, &o->wl);
 	return 0;
 }
 
@@ -95,18 +95,18 @@ static int arm_and_warm_up(struct tune_cmd *c, struct diag *d)
 {
 	const struct options *o = &c->o;
 	struct tune_knob_req req = { .only = o->knobs,
-				     .set_knob = o->nr_set_values ? o->set_knob : NULL,
-				     .set_values = o->set_values,
-				     .nr_set_values = o->nr_set_values };
+				     .set_knob = o->wl.nr_set_values ? o->wl.set_knob : NULL,
+				     .set_values = o->wl.set_values,
+				     .nr_set_values = o->wl.nr_set_values };
 	struct tracer_opts topts = { .force_raw_tp = o->raw_tp || c->cfg->force_raw_tp,
 				     .verbose = o->verbose };
-	struct job_params jp = { .bs = o->nr_bs ? o->bs[0] : 4096,
-				 .direct = o->direct,
-				 .iodepth = o->iodepth ? o->iodepth : 1 };
+	struct job_params jp = { .bs = o->wl.nr_bs ? o->wl.bs[0] : 4096,
+				 .direct = o->wl.direct,
+				 .iodepth = o->wl.iodepth ? o->wl.iodepth : 1 };
 	size_t run;
 	int err;
 
-	snprintf(jp.rw, sizeof(jp.rw), "%s", o->rw);
+	snprintf(jp.rw, sizeof(jp.rw), "%s", o->wl.rw);
 	err = tune_knobs__choose(&c->t, &c->res.device, &jp, &req, d);
 	if (!err)
 		err = tune_session__arm(&c->s, &c->t, d);
@@ -130,7 +130,7 @@ static int prepare(struct tune_cmd *c, struct diag *d)
 	const struct options *o = &c->o;
 	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
 				    .state = { .dir = o->state_dir } };
-	int err = tune_session__open(&c->s, o, &c->res.device, &c->res, &env, &stop_signal, d);
+	int err = tune_session__open(&c->s, &o->wl, &c->res.device, &c->res, &env, &stop_signal, d);
 
 	if (err == -EINTR)
 		return interrupted(d);
@@ -164,7 +164,7 @@ static json_t *build_doc(struct tune_cmd *c)
 			      base->n ? &c->rep.runs[base->run[0]].params : NULL, c->rep.runs);
 	if (!getcwd(cwd, sizeof(cwd)))
 		cwd[0] = '\0';
-	tune_workload__from_options(&w, &c->o, cwd);
+	tune_workload__from_spec(&w, &c->o.wl, cwd);
 	/* No identity is no failure of tune: the document says why, apply refuses then. */
 	has_id = !disk_id__of(&c->res.device, &id, &no_id);
 	doc = report_json__doc(&c->rep);
@@ -224,7 +224,7 @@ static int report_tune(struct tune_cmd *c, int run_err, struct diag *d)
 		err = result_doc__write(&c->json, doc, d);
 	if (!err)
 		tune_text__print(stdout, &c->t, &c->out, c->res.device.name,
-				 base->n ? c->rep.runs[base->run[0]].label : c->o.rw, c->o.json);
+				 base->n ? c->rep.runs[base->run[0]].label : c->o.wl.rw, c->o.json);
 	if (!err && run_err != -EINTR && c->o.apply)
 		err = apply_now(c, doc, d);
 	json_decref(doc);
@@ -239,7 +239,7 @@ static int report_tune(struct tune_cmd *c, int run_err, struct diag *d)
 
 static int run(struct tune_cmd *c, struct diag *d)
 {
-	struct outfile_input in[2] = { { c->o.file, "the workload's --file" },
+	struct outfile_input in[2] = { { c->o.wl.file, "the workload's --file" },
 				       { c->o.workload, "the --workload file" } };
 	const struct tune_ops ops = { tune_session__measure, tune_session__now, &c->s };
 	int err = 0;
@@ -272,7 +272,7 @@ static int tune_disk(struct tune_cmd *c, struct diag *d)
 	if (err)
 		return err;
 	c->res.has_device = true;
-	c->t.min_reps = c->o.repeat ? c->o.repeat : TUNE_MIN_REPS;
+	c->t.min_reps = c->o.wl.repeat ? c->o.wl.repeat : TUNE_MIN_REPS;
 	c->t.budget_s = c->o.budget ? c->o.budget : TUNE_BUDGET_S;
 	snprintf(c->res.tool_version, sizeof(c->res.tool_version), "%s", BLKTRACE_BENCH_VERSION);
 	text__join(c->res.command_line, sizeof(c->res.command_line), c->o.argc, c->o.argv);

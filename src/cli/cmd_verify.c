@@ -25,7 +25,7 @@
 
 struct verify_cmd {
 	const struct options *o;
-	struct options job; /* the saved workload */
+	struct workload_spec job; /* the saved workload */
 	const struct env_config *cfg;
 	/* base: the saved baseline's runs; rerun: this run's, the warm-up left out */
 	struct loaded_result saved, base, now, rerun;
@@ -87,11 +87,9 @@ static void print_check(const struct verify_cmd *c)
 /* The saved workload's options: its job, target and buffers; permissions from here. */
 static int job_options(struct verify_cmd *c, struct diag *d)
 {
-	tune_plan__options(&c->plan, &c->job);
-	c->job.destructive = c->o->destructive;
-	c->job.overwrite = c->o->overwrite;
-	c->job.verbose = c->o->verbose;
-	c->job.state_dir = c->o->state_dir;
+	tune_plan__spec(&c->plan, &c->job);
+	c->job.destructive = c->o->wl.destructive;
+	c->job.overwrite = c->o->wl.overwrite;
 	/* A new file goes where tune made its own: on the same filesystem. */
 	if (c->plan.w.target == TUNE_TARGET_NEW_FILE && chdir(c->plan.w.path))
 		return diag__usage_err(d, -errno,

@@ -319,7 +319,8 @@ int tune_plan__read(const struct loaded_result *lr, const char *name, struct tun
 	return ret;
 }
 
-void tune_workload__from_options(struct tune_workload *w, const struct options *o, const char *cwd)
+void tune_workload__from_spec(struct tune_workload *w, const struct workload_spec *o,
+			      const char *cwd)
 {
 	memset(w, 0, sizeof(*w));
 	w->target = o->raw ? TUNE_TARGET_RAW : o->file ? TUNE_TARGET_FILE : TUNE_TARGET_NEW_FILE;
@@ -331,7 +332,7 @@ void tune_workload__from_options(struct tune_workload *w, const struct options *
 	w->any_fs = o->any_fs;
 }
 
-void tune_plan__job_options(const struct job_params *p, struct options *o)
+void tune_plan__job_spec(const struct job_params *p, struct workload_spec *o)
 {
 	o->rw = p->rw;
 	o->bs[0] = p->bs;
@@ -347,9 +348,9 @@ void tune_plan__job_options(const struct job_params *p, struct options *o)
 	o->fdatasync = p->fdatasync;
 }
 
-void tune_plan__options(const struct tune_plan *plan, struct options *o)
+void tune_plan__spec(const struct tune_plan *plan, struct workload_spec *o)
 {
-	tune_plan__job_options(&plan->params, o);
+	tune_plan__job_spec(&plan->params, o);
 	o->repeat = plan->min_reps;
 	o->raw = plan->w.target == TUNE_TARGET_RAW;
 	o->file = plan->w.target == TUNE_TARGET_FILE ? plan->w.path : NULL;

@@ -16,10 +16,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli/cli.h"
 #include "disk/disk_id.h"
 #include "store/result_load.h"
 #include "tune/tune_outcome.h"
+#include "workload/spec.h"
 
 #define TUNE_SCHEMA_VERSION 1
 
@@ -52,15 +52,16 @@ struct tune_plan {
 	struct tune_outcome out;    /* settings, module parameter, figures */
 };
 
-/* The workload's options for a tune (o as given; cwd: the directory it runs in). */
-void tune_workload__from_options(struct tune_workload *w, const struct options *o, const char *cwd);
-/* The options of the job p (a saved run's): --rw, --bs, --size (not --count), --engine... */
-void tune_plan__job_options(const struct job_params *p, struct options *o);
+/* How the workload o of a tune ran (cwd: the directory it runs in). */
+void tune_workload__from_spec(struct tune_workload *w, const struct workload_spec *o,
+			      const char *cwd);
+/* The job p (a saved run's) into o: rw, bs, size (not count), engine... */
+void tune_plan__job_spec(const struct job_params *p, struct workload_spec *o);
 /*
- * Options that rerun plan's workload as tune ran it: its job, target and buffers, the
- * first repetitions; the permissions (--destructive, --overwrite) are the caller's.
+ * The workload that reruns plan's as tune ran it: its job, target and buffers, the
+ * first repetitions; the permissions (destructive, overwrite) are the caller's.
  */
-void tune_plan__options(const struct tune_plan *plan, struct options *o);
+void tune_plan__spec(const struct tune_plan *plan, struct workload_spec *o);
 
 struct diag;
 

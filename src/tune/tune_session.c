@@ -15,20 +15,20 @@ static bool armed(const struct tune_session *s, int k)
 	return s->knobs[k].name[0] != '\0';
 }
 
-int tune_session__open(struct tune_session *s, const struct options *o, struct device *dev,
+int tune_session__open(struct tune_session *s, const struct workload_spec *w, struct device *dev,
 		       struct result *res, const struct workload_env *env,
 		       volatile sig_atomic_t *stop, struct diag *d)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	s->o = *o;
-	s->o.nr_set_values = 0;
-	s->o.recommend = false;
+	workload_spec__copy(&s->w, w);
+	s->w.nr_set_values = 0;
+	s->w.recommend = false;
 	s->dev = dev;
 	s->res = res;
 	s->stop = stop;
-	ret = sweep__prepare(&s->job, &s->o, dev, env, stop, d);
+	ret = sweep__prepare(&s->job, &s->w, dev, env, stop, d);
 	if (ret)
 		return ret;
 	s->job_open = true;

@@ -16,14 +16,13 @@
 
 #include <signal.h>
 #include <stdbool.h>
-#include "cli/cli.h"
 #include "disk/knob.h"
 #include "workload/sweep.h"
 #include "trace/tracer.h"
 #include "tune/tune.h"
 
 struct tune_session {
-	struct options o; /* the workload (tune's --set values are not a sweep) */
+	struct workload_spec w; /* the workload (tune's --set values are not a sweep) */
 	struct device *dev;
 	struct result *res; /* the runs go here */
 	struct sweep job;   /* the target */
@@ -39,11 +38,11 @@ struct tune_session {
 struct diag;
 
 /*
- * Check the workload o and open its target, take dev's lock, put back what a dead sweep
+ * Check the workload w and open its target, take dev's lock, put back what a dead sweep
  * left (dev's limits re-read). 0; -EINTR; or -errno with one line in d, bad input for a
  * refusal (a busy disk included). res receives the runs. On error everything is undone.
  */
-int tune_session__open(struct tune_session *s, const struct options *o, struct device *dev,
+int tune_session__open(struct tune_session *s, const struct workload_spec *w, struct device *dev,
 		       struct result *res, const struct workload_env *env,
 		       volatile sig_atomic_t *stop, struct diag *d);
 

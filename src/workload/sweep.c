@@ -30,9 +30,9 @@ static bool is_write(const char *rw)
 /* --drop-caches on buffered reads: the file opened now, so that a run never starts warm. */
 static int open_drop_caches(struct sweep *j, struct diag *d)
 {
-	const struct options *o = j->o;
+	const struct workload_spec *w = j->w;
 
-	if (!o->drop_caches || j->write || o->direct)
+	if (!w->drop_caches || j->write || w->direct)
 		return 0;
 	j->drop_fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
 	if (j->drop_fd < 0)
@@ -51,7 +51,7 @@ static int drop_page_cache(struct sweep *j, int fd, enum run_cache *cache, char 
 			   struct diag *d)
 {
 	*cache = RUN_CACHE_NA;
-	if (j->write || j->o->direct)
+	if (j->write || j->w->direct)
 		return 0;
 	if (j->drop_fd >= 0) {
 		sync();
@@ -73,19 +73,20 @@ static int drop_page_cache(struct sweep *j, int fd, enum run_cache *cache, char 
 	return 0;
 }
 
-static void fill_params(struct job_params *p, const struct options *o, uint64_t bs, uint64_t size)
+static void fill_params(struct job_params *p, const struct workload_spec *w, uint64_t bs,
+			uint64_t size)
 {
 	memset(p, 0, sizeof(*p));
-	snprintf(p->rw, sizeof(p->rw), "%s", o->rw);
+	snprintf(p->rw, sizeof(p->rw), "%s", w->rw);
 	p->bs = bs;
 	p->size = size;
-	p->runtime = o->runtime;
-	snprintf(p->engine, sizeof(p->engine), "%s", o->engine ? o->engine : "psync");
-	p->iodepth = o->iodepth ? o->iodepth : 1;
-	p->direct = o->direct;
-	p->sync = o->sync;
-	p->fsync = o->fsync;
-	p->fdatasync = o->fdatasync;
+	p->runtime = w->runtime;
+	snprintf(p->engine, sizeof(p->engine), "%s", w->engine ? w->engine : "psync");
+	p->iodepth = w->iodepth ? w->iodepth : 1;
+	p->direct = w->direct;
+	p->sync = w->sync;
+	p->fsync = w->fsync;
+	p->fdatasync = w->fdatasync;
 }
 
 static void label_run(struct run *r)
@@ -106,74 +107,74 @@ static void label_run(struct run *r)
 }
 
 /* Options this workload would ignore: refused, not accepted in silence. */
-static int validate_used(const struct options *o, struct diag *d)
+static int validate_used(const struct workload_spec *w, struct diag *d)
 {
-	if (o->drop_caches && (is_write(o->rw) || o->direct))
+	if (w->drop_caches && (is_write(w->rw) || w->direct))
 		return diag__usage(d, "--drop-caches is for buffered reads: %s",
-				   o->direct ? "--direct bypasses the page cache"
+				   w->direct ? "--direct bypasses the page cache"
 					     : "a write workload reads nothing");
-	if (o->overwrite && !is_write(o->rw))
+	if (w->overwrite && !is_write(w->rw))
 		return diag__usage(d,
 				   "--overwrite is for write workloads: --rw %s never changes "
 				   "the file",
-				   o->rw);
-	if (o->destructive && !is_write(o->rw))
+				   w->rw);
+	if (w->destructive && !is_write(w->rw))
 		return diag__usage(d,
 				   "--destructive is for write workloads: --rw %s never "
 				   "changes the disk",
-				   o->rw);
-	if (o->wrap && !o->size && !o->count)
+				   w->rw);
+	if (w->wrap && !w->size && !w->count)
 		return diag__usage(d, "--wrap lets --size or --count exceed the disk or the file: "
 				      "give one of them");
 	return 0;
 }
 
-static int validate(const struct options *o, struct diag *d)
+static int validate(const struct workload_spec *w, struct diag *d)
 {
 	int i;
 
-	if (o->size && o->count)
+	if (w->size && w->count)
 		return diag__usage(d, "--size and --count are alternatives: give one");
-	if (o->iodepth > 1 && (!o->engine || strcmp(o->engine, "io_uring")))
+	if (w->iodepth > 1 && (!w->engine || strcmp(w->engine, "io_uring")))
 		return diag__usage(
 			d, "--iodepth %u needs --engine io_uring (psync does one I/O at a time)",
-			o->iodepth);
-	if (o->no_fixed_bufs && (!o->engine || strcmp(o->engine, "io_uring")))
+			w->iodepth);
+	if (w->no_fixed_bufs && (!w->engine || strcmp(w->engine, "io_uring")))
 		return diag__usage(
 			d, "--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
-	if ((o->fsync || o->fdatasync || o->sync) && !is_write(o->rw))
+	if ((w->fsync || w->fdatasync || w->sync) && !is_write(w->rw))
 		return diag__usage(d, "--sync, --fsync and --fdatasync are for write workloads");
-	if (o->raw && o->file)
+	if (w->raw && w->file)
 		return diag__usage(d,
 				   "--raw and --file are alternatives: the disk itself, or a file");
-	if (is_write(o->rw) && !o->size && !o->count && !(o->raw && o->runtime))
+	if (is_write(w->rw) && !w->size && !w->count && !(w->raw && w->runtime))
 		return diag__usage(d, "write workloads need --size or --count");
-	for (i = 0; i < o->nr_bs; i++)
-		if (o->size && o->size % o->bs[i])
+	for (i = 0; i < w->nr_bs; i++)
+		if (w->size && w->size % w->bs[i])
 			return diag__usage(d, "--size %llu is not a multiple of --bs %llu",
-					   (unsigned long long)o->size,
-					   (unsigned long long)o->bs[i]);
-	if (o->recommend && !o->nr_set_values)
+					   (unsigned long long)w->size,
+					   (unsigned long long)w->bs[i]);
+	if (w->recommend && !w->nr_set_values)
 		return diag__usage(d, "--recommend needs a --set sweep to choose from");
-	return validate_used(o, d);
+	return validate_used(w, d);
 }
 
 /* Bytes per run for block size bs; 0: the whole file or disk (reads). */
-static uint64_t run_size(const struct options *o, uint64_t bs)
+static uint64_t run_size(const struct workload_spec *w, uint64_t bs)
 {
-	return o->size ? o->size : o->count * bs;
+	return w->size ? w->size : w->count * bs;
 }
 
 static int open_target(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
-	const struct options *o = j->o;
+	const struct workload_spec *w = j->w;
 	struct target_req req = {
-		.file = o->file,
-		.raw = o->raw,
+		.file = w->file,
+		.raw = w->raw,
 		.write = j->write,
-		.overwrite = o->overwrite,
-		.destructive = o->destructive,
-		.any_fs = o->any_fs,
+		.overwrite = w->overwrite,
+		.destructive = w->destructive,
+		.any_fs = w->any_fs,
 	};
 	int i, ret;
 
@@ -181,15 +182,15 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
 	if (ret)
 		return ret;
 	if (j->target.kind == TARGET_NEW_FILE && !j->write && !j->max_size)
-		return o->file ? diag__usage(d,
+		return w->file ? diag__usage(d,
 					     "%s does not exist: give --size to create it for "
 					     "reading",
-					     o->file)
+					     w->file)
 			       : diag__usage(d, "--rw %s of a new file needs --size or --count",
-					     o->rw);
+					     w->rw);
 	for (i = 0; i < j->nr_bs; i++) {
-		ret = target__check_io(&j->target, j->bs_list[i], run_size(o, j->bs_list[i]),
-				       o->direct, o->wrap, d);
+		ret = target__check_io(&j->target, j->bs_list[i], run_size(w, j->bs_list[i]),
+				       w->direct, w->wrap, d);
 		if (ret)
 			return ret;
 	}
@@ -207,7 +208,7 @@ static int open_target(struct sweep *j, const struct workload_env *env, struct d
  */
 static const char *knob_target(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
-	const char *name = j->o->set_knob, *colon = strchr(name, ':');
+	const char *name = j->w->set_knob, *colon = strchr(name, ':');
 	char devs[256];
 	size_t i, used;
 
@@ -232,7 +233,7 @@ static const char *knob_target(struct sweep *j, const struct workload_env *env, 
 
 static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct diag *d)
 {
-	const struct options *o = j->o;
+	const struct workload_spec *w = j->w;
 	const char *knob = knob_target(j, env, d);
 	int ret;
 
@@ -246,7 +247,7 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct
 		return ret;
 	if (ret > 0)
 		device__read_limits(j->knob_dev);
-	ret = knob__prepare(&j->knob, j->knob_dev, knob, o->set_values, o->nr_set_values, d);
+	ret = knob__prepare(&j->knob, j->knob_dev, knob, w->set_values, w->nr_set_values, d);
 	if (ret)
 		return ret;
 	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
@@ -255,10 +256,10 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct
 				  j->knob.name, j->knob.original, j->knob_dev->name,
 				  strerror(-ret));
 	j->knob.state = j->state;
-	return knob__try(&j->knob, o->set_values, o->nr_set_values, d);
+	return knob__try(&j->knob, w->set_values, w->nr_set_values, d);
 }
 
-int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
+int sweep__prepare(struct sweep *j, const struct workload_spec *w, struct device *dev,
 		   const struct workload_env *env, volatile sig_atomic_t *stop, struct diag *d)
 {
 	int i, ret;
@@ -267,21 +268,21 @@ int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
 	j->target.fd = -1;
 	j->drop_fd = -1;
 	j->knob_layer = -1;
-	j->o = o;
+	j->w = w;
 	j->d = dev;
-	j->write = is_write(o->rw);
-	j->bs_list = o->nr_bs ? o->bs : &j->default_bs;
-	j->nr_bs = o->nr_bs ? o->nr_bs : 1;
+	j->write = is_write(w->rw);
+	j->bs_list = w->nr_bs ? w->bs : &j->default_bs;
+	j->nr_bs = w->nr_bs ? w->nr_bs : 1;
 	j->default_bs = WORKLOAD_DEFAULT_BS;
 	for (i = 0; i < j->nr_bs; i++)
-		if (run_size(o, j->bs_list[i]) > j->max_size)
-			j->max_size = run_size(o, j->bs_list[i]);
-	ret = validate(o, d);
+		if (run_size(w, j->bs_list[i]) > j->max_size)
+			j->max_size = run_size(w, j->bs_list[i]);
+	ret = validate(w, d);
 	if (!ret)
 		ret = open_target(j, env, d);
 	if (!ret)
 		ret = open_drop_caches(j, d);
-	if (!ret && o->nr_set_values)
+	if (!ret && w->nr_set_values)
 		ret = prepare_sweep(j, env, d);
 	/* A read job's new file needs real blocks; writes extend it. */
 	if (!ret && j->target.kind == TARGET_NEW_FILE && !j->write) {
@@ -362,14 +363,14 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		   unsigned int rep, const char *knob, const char *value,
 		   struct block_stats *before, volatile sig_atomic_t *stop, struct diag *d)
 {
-	const struct options *o = j->o;
+	const struct workload_spec *w = j->w;
 	/* Registered buffers spare the kernel pinning every I/O's pages (fio: fixedbufs). */
-	struct workload_opts wo = { .fixed_bufs = !o->no_fixed_bufs, .hugepages = o->hugepages };
+	struct workload_opts wo = { .fixed_bufs = !w->no_fixed_bufs, .hugepages = w->hugepages };
 	bool new_file = j->target.kind == TARGET_NEW_FILE;
 	/* Like dd of=FILE, each run of ours writes a fresh file. */
-	int flags = (j->write ? O_WRONLY : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
-		    (o->sync ? O_DSYNC : 0) | (j->write && new_file ? O_TRUNC : 0);
-	uint64_t size = run_size(o, bs), file_size = 0;
+	int flags = (j->write ? O_WRONLY : O_RDONLY) | (w->direct ? O_DIRECT : 0) |
+		    (w->sync ? O_DSYNC : 0) | (j->write && new_file ? O_TRUNC : 0);
+	uint64_t size = run_size(w, bs), file_size = 0;
 	enum run_cache cache;
 	char note[128] = "";
 	struct run *r;
@@ -391,7 +392,7 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 	}
 	r->cache = cache;
 	snprintf(r->cache_note, sizeof(r->cache_note), "%s", note);
-	fill_params(&r->params, o, bs, size);
+	fill_params(&r->params, w, bs, size);
 	if (knob) {
 		snprintf(r->params.set_knob, sizeof(r->params.set_knob), "%s", knob);
 		snprintf(r->params.set_value, sizeof(r->params.set_value), "%s", value);
@@ -436,7 +437,7 @@ static int run_grid(struct sweep *j, struct tracer *t, struct result *res, const
 		    const char *value, struct block_stats *before, volatile sig_atomic_t *stop,
 		    struct diag *d)
 {
-	unsigned int rep, repeat = j->o->repeat ? j->o->repeat : 1;
+	unsigned int rep, repeat = j->w->repeat ? j->w->repeat : 1;
 	int i, ret = 0;
 
 	for (i = 0; i < j->nr_bs && !ret; i++)
@@ -450,19 +451,19 @@ static int run_grid(struct sweep *j, struct tracer *t, struct result *res, const
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
 	       struct diag *d)
 {
-	const struct options *o = j->o;
-	int v, ret = 0, nr_vals = o->nr_set_values ? o->nr_set_values : 1;
+	const struct workload_spec *w = j->w;
+	int v, ret = 0, nr_vals = w->nr_set_values ? w->nr_set_values : 1;
 	struct block_stats *before = calloc(1 + res->nr_layers, sizeof(*before));
 
 	if (!before)
 		return -ENOMEM;
 	for (v = 0; v < nr_vals && !ret; v++) {
-		if (o->nr_set_values) {
-			ret = knob__apply(&j->knob, o->set_values[v], d);
+		if (w->nr_set_values) {
+			ret = knob__apply(&j->knob, w->set_values[v], d);
 			if (ret)
 				break;
 		}
-		ret = run_grid(j, t, res, o->nr_set_values ? o->set_knob : NULL, o->set_values[v],
+		ret = run_grid(j, t, res, w->nr_set_values ? w->set_knob : NULL, w->set_values[v],
 			       before, stop, d);
 	}
 	free(before);

@@ -4,7 +4,7 @@
 
 #include <signal.h>
 #include <stddef.h>
-#include "cli/cli.h"
+#include "workload/spec.h"
 #include "disk/knob.h"
 #include "result/run.h"
 #include "disk/sweep_state.h"
@@ -22,7 +22,7 @@ struct workload_env {
 
 /* One workload invocation: its target, and the sweep's knob, lock and state. */
 struct sweep {
-	const struct options *o;
+	const struct workload_spec *w;
 	struct device *d;
 	struct target target;
 	struct knob knob;
@@ -50,7 +50,7 @@ struct diag;
  * in d, bad input for a refusal (a busy lock included). On error everything is
  * already undone.
  */
-int sweep__prepare(struct sweep *j, const struct options *o, struct device *dev,
+int sweep__prepare(struct sweep *j, const struct workload_spec *w, struct device *dev,
 		   const struct workload_env *env, volatile sig_atomic_t *stop, struct diag *d);
 
 /*

@@ -87,12 +87,12 @@ static void test_cli_wrap_and_state_dir(void **state)
 
 	(void)state;
 	assert_int_equal(cli_parse("trace", 8, trace, &o, &d), 0);
-	assert_true(o.wrap);
+	assert_true(o.wl.wrap);
 	assert_string_equal(o.state_dir, "/tmp/st");
 	assert_int_equal(cli_parse("restore", 3, restore, &o, &d), 0);
 	assert_string_equal(o.positional[0], "loop0");
 	assert_string_equal(o.state_dir, "/tmp/st");
-	assert_false(o.wrap);
+	assert_false(o.wl.wrap);
 	/* An option the command would ignore is refused, as bad input in argp's words. */
 	assert_int_equal(cli_parse("info", 4, info, &o, &d), -EINVAL);
 	assert_string_equal(d.msg, "--state-dir is not used by info: it is where --set sweeps "
@@ -148,7 +148,7 @@ static void test_cli_tuning(void **state)
 	assert_int_equal(cli_parse("verify", 7, verify, &o, &d), 0);
 	assert_string_equal(o.json, "v.json");
 	assert_true(o.fail_on_regression_set && o.fail_on_regression == 5);
-	assert_true(o.destructive);
+	assert_true(o.wl.destructive);
 	assert_int_equal(cli_parse("verify", 4, verify_rw, &o, &d), -EINVAL);
 	assert_string_equal(d.msg,
 			    "--rw is not used by verify: it belongs to the built-in workload "
@@ -177,10 +177,10 @@ static void test_cli_set(void **state)
 	assert_string_equal(d.msg, "blktrace-bench: --set given twice: give it once");
 	argv[6] = "max_sectors_kb=44,128,1024";
 	assert_int_equal(cli_parse("trace", 7, argv, &o, &d), 0);
-	assert_string_equal(o.set_knob, "max_sectors_kb");
-	assert_int_equal(o.nr_set_values, 3);
-	assert_string_equal(o.set_values[0], "44");
-	assert_string_equal(o.set_values[2], "1024");
+	assert_string_equal(o.wl.set_knob, "max_sectors_kb");
+	assert_int_equal(o.wl.nr_set_values, 3);
+	assert_string_equal(o.wl.set_values[0], "44");
+	assert_string_equal(o.wl.set_values[2], "1024");
 	assert_string_equal(argv[6], "max_sectors_kb=44,128,1024"); /* argv intact */
 	memset(arg, '1', sizeof(arg) - 1);
 	arg[sizeof(arg) - 1] = '\0';
@@ -371,29 +371,29 @@ static const struct option_row rows[] = {
 	  7.5 },
 	{ "serve", "serve --listen 127.0.0.1:9000", F_STR, AT(listen), "127.0.0.1:9000", 0 },
 	{ "serve", "serve --textfile /tmp", F_STR, AT(textfile), "/tmp", 0 },
-	{ "trace", RW, F_STR, AT(rw), "read", 0 },
-	{ "trace", RW "--bs 4k,1M", F_U64, AT(bs[1]), NULL, 1 << 20 },
-	{ "trace", RW "--size 1MB", F_U64, AT(size), NULL, 1000000 },
-	{ "trace", RW "--count 3", F_U64, AT(count), NULL, 3 },
-	{ "trace", RW "--runtime 1.5", F_DBL, AT(runtime), NULL, 1.5 },
-	{ "trace", RW "--wrap", F_BOOL, AT(wrap), NULL, 1 },
-	{ "trace", RW "--engine io_uring", F_STR, AT(engine), "io_uring", 0 },
-	{ "trace", RW "--engine io_uring --iodepth 32", F_UINT, AT(iodepth), NULL, 32 },
-	{ "trace", RW "--engine io_uring --no-fixed-bufs", F_BOOL, AT(no_fixed_bufs), NULL, 1 },
-	{ "trace", RW "--hugepages", F_BOOL, AT(hugepages), NULL, 1 },
-	{ "trace", RW "--direct", F_BOOL, AT(direct), NULL, 1 },
-	{ "trace", TRACE "--rw write --sync", F_BOOL, AT(sync), NULL, 1 },
-	{ "trace", TRACE "--rw write --fsync", F_BOOL, AT(fsync), NULL, 1 },
-	{ "trace", TRACE "--rw write --fdatasync", F_BOOL, AT(fdatasync), NULL, 1 },
-	{ "trace", RW "--repeat 5", F_UINT, AT(repeat), NULL, 5 },
-	{ "trace", RW "--drop-caches", F_BOOL, AT(drop_caches), NULL, 1 },
-	{ "trace", RW "--file f.bin", F_STR, AT(file), "f.bin", 0 },
-	{ "trace", RW "--file f.bin --overwrite", F_BOOL, AT(overwrite), NULL, 1 },
-	{ "trace", RW "--file f.bin --any-fs", F_BOOL, AT(any_fs), NULL, 1 },
-	{ "trace", RW "--raw", F_BOOL, AT(raw), NULL, 1 },
-	{ "trace", RW "--raw --destructive", F_BOOL, AT(destructive), NULL, 1 },
-	{ "trace", RW "--set nomerges=0,2", F_STR, AT(set_knob), "nomerges", 0 },
-	{ "trace", RW "--set nomerges=0,2 --recommend", F_BOOL, AT(recommend), NULL, 1 },
+	{ "trace", RW, F_STR, AT(wl.rw), "read", 0 },
+	{ "trace", RW "--bs 4k,1M", F_U64, AT(wl.bs[1]), NULL, 1 << 20 },
+	{ "trace", RW "--size 1MB", F_U64, AT(wl.size), NULL, 1000000 },
+	{ "trace", RW "--count 3", F_U64, AT(wl.count), NULL, 3 },
+	{ "trace", RW "--runtime 1.5", F_DBL, AT(wl.runtime), NULL, 1.5 },
+	{ "trace", RW "--wrap", F_BOOL, AT(wl.wrap), NULL, 1 },
+	{ "trace", RW "--engine io_uring", F_STR, AT(wl.engine), "io_uring", 0 },
+	{ "trace", RW "--engine io_uring --iodepth 32", F_UINT, AT(wl.iodepth), NULL, 32 },
+	{ "trace", RW "--engine io_uring --no-fixed-bufs", F_BOOL, AT(wl.no_fixed_bufs), NULL, 1 },
+	{ "trace", RW "--hugepages", F_BOOL, AT(wl.hugepages), NULL, 1 },
+	{ "trace", RW "--direct", F_BOOL, AT(wl.direct), NULL, 1 },
+	{ "trace", TRACE "--rw write --sync", F_BOOL, AT(wl.sync), NULL, 1 },
+	{ "trace", TRACE "--rw write --fsync", F_BOOL, AT(wl.fsync), NULL, 1 },
+	{ "trace", TRACE "--rw write --fdatasync", F_BOOL, AT(wl.fdatasync), NULL, 1 },
+	{ "trace", RW "--repeat 5", F_UINT, AT(wl.repeat), NULL, 5 },
+	{ "trace", RW "--drop-caches", F_BOOL, AT(wl.drop_caches), NULL, 1 },
+	{ "trace", RW "--file f.bin", F_STR, AT(wl.file), "f.bin", 0 },
+	{ "trace", RW "--file f.bin --overwrite", F_BOOL, AT(wl.overwrite), NULL, 1 },
+	{ "trace", RW "--file f.bin --any-fs", F_BOOL, AT(wl.any_fs), NULL, 1 },
+	{ "trace", RW "--raw", F_BOOL, AT(wl.raw), NULL, 1 },
+	{ "trace", RW "--raw --destructive", F_BOOL, AT(wl.destructive), NULL, 1 },
+	{ "trace", RW "--set nomerges=0,2", F_STR, AT(wl.set_knob), "nomerges", 0 },
+	{ "trace", RW "--set nomerges=0,2 --recommend", F_BOOL, AT(wl.recommend), NULL, 1 },
 	{ "restore", "restore loop0 --state-dir /tmp/s", F_STR, AT(state_dir), "/tmp/s", 0 },
 	{ "trace", RW "--brief", F_BOOL, AT(brief), NULL, 1 },
 	{ "tune", "tune loop0 --rw read --knobs scheduler", F_STR, AT(knobs), "scheduler", 0 },
@@ -434,7 +434,8 @@ static void check_row(const struct option_row *r)
 	switch (r->kind) {
 	case F_STR:
 		/* set_knob is an array; the others point into argv. */
-		assert_string_equal(r->off == AT(set_knob) ? at : *(const char *const *)at, r->str);
+		assert_string_equal(r->off == AT(wl.set_knob) ? at : *(const char *const *)at,
+				    r->str);
 		break;
 	case F_DBL:
 		assert_true(*(const double *)at == r->num);

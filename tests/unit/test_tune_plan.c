@@ -365,7 +365,7 @@ static void test_round_trip(void **state)
 {
 	struct doc *x = make_doc("xen-seg32");
 	struct tune_plan *p = test_calloc(1, sizeof(*p));
-	struct options o = { 0 };
+	struct workload_spec o = { 0 };
 	struct diag err = {};
 
 	(void)state;
@@ -386,7 +386,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(p->out.module.now, 32);
 	assert_true(fabs(p->out.base_mbps - x->o.base_mbps) < 1e-6);
 	/* The workload to rerun: the baseline's job, the saved target and buffers. */
-	tune_plan__options(p, &o);
+	tune_plan__spec(p, &o);
 	assert_true(o.raw && o.hugepages && o.direct);
 	assert_int_equal(o.bs[0], 1 << 20);
 	assert_int_equal(o.size, 256 << 20);
