@@ -111,7 +111,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
-.PHONY: all deps check check-unit unit e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
+.PHONY: all deps check check-layers check-unit unit e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
@@ -206,8 +206,13 @@ fuzz: fuzz-build
 
 check:
 	$(Q)tools/deps.sh
-	$(Q)$(MAKE) --no-print-directory format-check all unit $(OUT)/bench-floor
+	$(Q)$(MAKE) --no-print-directory format-check check-layers all unit $(OUT)/bench-floor
 	$(Q)tests/run.sh
+
+# src/ keeps its layers: no include goes up a folder of tools/check-layers.sh's list, no
+# two modules include each other (doc/ARCHITECTURE.md draws the layers).
+check-layers:
+	$(Q)tools/check-layers.sh
 
 # The package build's test step (debian/rules): unit tests without sanitizers and
 # the no-root shell tests; no root, no apt, no loop disks.

@@ -38,8 +38,9 @@ while IFS= read -r -d '' f; do
 	done < <(sed -n 's/^#include "\([a-z0-9_/]*\.h\)".*/\1/p' "$f")
 done < <(find "$src" -name '*.[ch]' -print0 | sort -z)
 
-# tsort names the modules of a circle after "input contains a loop".
-loops=$(sort -u "$edges" | tsort 2>&1 > /dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop')
+# tsort names the modules of each circle it breaks after "input contains a loop".
+loops=$(sort -u "$edges" | tsort 2>&1 > /dev/null | sed -n 's/^tsort: //p' |
+	grep -v 'input contains a loop' | sort -u)
 if [ -n "$loops" ]; then
 	echo "check-layers: modules that include each other, round a circle:" $loops
 	fail=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The man page and the bash completion against the program (no root needed):
 # every long option that --help and each command's --help print, and every
-# command of src/cli/commands.c's table, appears in both; every --set knob of src/disk/knob.c
+# command of src/cli/commands.c's table, appears in both; every --set knob of src/disk/queue_setting.c
 # and src/disk/boot_knob.c too; the completion, run in bash, offers exactly what the program takes; and
 # the man page and debian/changelog carry the Makefile's version.
 # shellcheck source=tests/e2e/lib.sh
@@ -22,9 +22,9 @@ has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
 commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/cli/commands.c")
 knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
-	"$ROOT/src/disk/knob.c")
+	"$ROOT/src/disk/queue_setting.c")
 expect_true "src/cli/commands.c's command table parsed" grep -qw info <<<"$commands"
-expect_eq "src/disk/knob.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
+expect_eq "src/disk/queue_setting.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
 # The settings a reboot changes (src/disk/boot_knob.c): swept with --set too.
 boot_knobs=$(sed -n 's/^\t{ *"\([a-z_]*\.[a-z_]*\)", .*/\1/p' "$ROOT/src/disk/boot_knob.c")
 expect_eq "src/disk/boot_knob.c's table parsed" "$boot_knobs" xen_blkfront.max_indirect_segments
