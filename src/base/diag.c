@@ -88,6 +88,19 @@ void die_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void diag__note(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	fputs("blktrace-bench: ", f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
 void diag__say(const struct diag *d)
 {
 	if (d->named)

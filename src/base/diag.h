@@ -18,6 +18,7 @@
 #define BLKTRACE_BENCH_DIAG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Exit codes shared by every command. */
 enum {
@@ -68,6 +69,12 @@ void diag__say(const struct diag *d);
 
 /* Prints "blktrace-bench: <message>" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Prints "blktrace-bench: <message>" on f, nothing when f is NULL: how the sweep, tune's
+ * session and the BPF loader say what they did on the way, where their caller decides.
+ */
+void diag__note(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Flush stdout; a failed write (ENOSPC, EPIPE...) is a runtime failure in d. 0 or -errno. */
 int finish_stdout(struct diag *d);

@@ -213,6 +213,7 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 				    .spec = o->trace ? o->trace : "all",
 				    .force_raw_tp = o->raw_tp || cfg->force_raw_tp,
 				    .verbose = o->verbose,
+				    .notes = stderr,
 				    .fresh_seconds = SERVE_FRESH_SECONDS };
 	const char *listen = o->listen ? o->listen : o->textfile ? NULL : HTTP_DEFAULT_LISTEN;
 	struct textfile tf = { .dirfd = -1 };
@@ -231,7 +232,7 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 		err = exporter__open(&eo, &e, d);
 	}
 	if (!err && listen)
-		err = http_metrics__start(&l, e, o->verbose, &h, d);
+		err = http_metrics__start(&l, e, o->verbose ? stderr : NULL, &h, d);
 	/* The first file at once: a directory it cannot be written in fails now, exit 1. */
 	if (!err && o->textfile)
 		err = write_textfile(e, &tf, d);

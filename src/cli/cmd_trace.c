@@ -510,6 +510,7 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 		.nr_devs = topts->nr_devs,
 		.force_raw_tp = o->raw_tp || cfg->force_raw_tp,
 		.verbose = o->verbose,
+		.notes = stderr,
 		.ring_bytes = BTRACE_RING_BYTES,
 	};
 
@@ -534,6 +535,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.lose_every = cfg->lose_completions;
 	topts.verbose = o->verbose;
+	topts.notes = stderr;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
 	err = tracer__open(&topts, t, d);
 	if (err)
@@ -971,6 +973,7 @@ int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag
 	env.state.dir = o->state_dir;
 	env.layers = res[0].layers; /* the workload runs on one disk (check_modes) */
 	env.nr_layers = res[0].nr_layers;
+	env.notes = stderr;
 	prepare_results(o, cfg, &env.state, res, nr);
 	/* Checked and created before anything runs; a Ctrl-C from here on removes them. */
 	err = open_outputs(o, res, nr, &out, d);

@@ -99,7 +99,8 @@ static int arm_and_warm_up(struct tune_cmd *c, struct diag *d)
 				     .set_values = o->wl.set_values,
 				     .nr_set_values = o->wl.nr_set_values };
 	struct tracer_opts topts = { .force_raw_tp = o->raw_tp || c->cfg->force_raw_tp,
-				     .verbose = o->verbose };
+				     .verbose = o->verbose,
+				     .notes = stderr };
 	struct job_params jp = { .bs = o->wl.nr_bs ? o->wl.bs[0] : 4096,
 				 .direct = o->wl.direct,
 				 .iodepth = o->wl.iodepth ? o->wl.iodepth : 1 };
@@ -129,7 +130,8 @@ static int prepare(struct tune_cmd *c, struct diag *d)
 {
 	const struct options *o = &c->o;
 	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
-				    .state = { .dir = o->state_dir } };
+				    .state = { .dir = o->state_dir },
+				    .notes = stderr };
 	int err = tune_session__open(&c->s, &o->wl, &c->res.device, &c->res, &env, &stop_signal, d);
 
 	if (err == -EINTR)

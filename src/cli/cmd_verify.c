@@ -150,9 +150,11 @@ static int measure(struct verify_cmd *c, struct diag *d)
 static int rerun(struct verify_cmd *c, struct diag *d)
 {
 	struct workload_env env = { .target = { .sysfs = c->cfg->sysfs_root },
-				    .state = { .dir = c->o->state_dir } };
+				    .state = { .dir = c->o->state_dir },
+				    .notes = stderr };
 	struct tracer_opts topts = { .force_raw_tp = c->o->raw_tp || c->cfg->force_raw_tp,
-				     .verbose = c->o->verbose };
+				     .verbose = c->o->verbose,
+				     .notes = stderr };
 	size_t run;
 	int err;
 

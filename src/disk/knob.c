@@ -117,11 +117,11 @@ int knob__restore(struct knob *k)
 	if (!ret)
 		ret = queue_setting__reads_back(k->dev, k->name, k->original);
 	if (ret) {
-		fprintf(stderr,
-			"blktrace-bench: COULD NOT RESTORE %s of %s (%s): write it back "
-			"yourself: echo %s > %s/queue/%s\n",
-			k->name, k->dev->name, strerror(-ret), k->original, k->dev->sysfs_path,
-			k->name);
+		diag__note(k->notes,
+			   "COULD NOT RESTORE %s of %s (%s): write it back yourself: echo %s > "
+			   "%s/queue/%s",
+			   k->name, k->dev->name, strerror(-ret), k->original, k->dev->sysfs_path,
+			   k->name);
 		return ret;
 	}
 	k->changed = false;

@@ -20,6 +20,7 @@ struct knob {
 	char original[64];
 	bool changed;
 	struct sweep_state *state; /* set: each value recorded there before it is written */
+	FILE *notes; /* where a failed restore says what to write where; NULL: nowhere */
 };
 
 struct diag;
@@ -32,7 +33,7 @@ int knob__prepare(struct knob *k, const struct device *dev, const char *name, ch
 int knob__try(struct knob *k, char *const *values, int nr, struct diag *d);
 /* Write one value: 0, or -errno with d (a value the kernel refuses is bad input). */
 int knob__apply(struct knob *k, const char *value, struct diag *d);
-/* Put the original back and say so on stderr; if that fails, say loudly what to write where. */
+/* Put the original back; if that fails, say loudly on k->notes what to write where. */
 int knob__restore(struct knob *k);
 
 #endif /* BLKTRACE_BENCH_KNOB_H */

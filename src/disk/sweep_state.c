@@ -476,10 +476,10 @@ static void leave(const struct sweep_state *s, const struct state_file *sf,
 	if (v->ours[0][0])
 		snprintf(wrote, sizeof(wrote), " (it wrote %s%s%s)", v->ours[0],
 			 v->ours[1][0] ? " or " : "", v->ours[1]);
-	fprintf(msgs,
-		"blktrace-bench: left %s=%s on %s as it is: not what PID %d%s left, so it was "
-		"set since; before PID %d changed it, it was %s\n",
-		v->name, now, s->dev->name, sf->pid, wrote, sf->pid, v->value);
+	diag__note(msgs,
+		   "left %s=%s on %s as it is: not what PID %d%s left, so it was set since; "
+		   "before PID %d changed it, it was %s",
+		   v->name, now, s->dev->name, sf->pid, wrote, sf->pid, v->value);
 }
 
 static int restore_values(struct sweep_state *s, const struct state_file *sf, FILE *msgs,
@@ -512,10 +512,10 @@ static int restore_values(struct sweep_state *s, const struct state_file *sf, FI
 					  "state stays in %s",
 					  v->name, v->value, s->dev->name, sf->pid, strerror(-ret),
 					  s->state_path);
-		fprintf(msgs,
-			"blktrace-bench: restored %s=%s on %s, left changed by PID %d, "
-			"which ended without restoring it\n",
-			v->name, v->value, s->dev->name, sf->pid);
+		diag__note(msgs,
+			   "restored %s=%s on %s, left changed by PID %d, which ended without "
+			   "restoring it",
+			   v->name, v->value, s->dev->name, sf->pid);
 		n++;
 	}
 	return n;
@@ -545,7 +545,7 @@ int sweep_state__recover(struct sweep_state *s, FILE *msgs, struct diag *d)
 				  "%s is not a state file of this tool: look at it, then remove it",
 				  s->state_path);
 	if (!same_disk(s, &sf, why, sizeof(why))) {
-		fprintf(msgs, "blktrace-bench: discarding %s: %s\n", s->state_path, why);
+		diag__note(msgs, "discarding %s: %s", s->state_path, why);
 	} else {
 		ret = restore_values(s, &sf, msgs, d);
 		if (ret < 0)

@@ -89,7 +89,8 @@ static int load(const struct exporter_opts *o, const struct fleet *f, bool start
 	struct tracer_opts topts = { .devs = devs,
 				     .nr_devs = f->n,
 				     .force_raw_tp = o->force_raw_tp,
-				     .verbose = o->verbose };
+				     .verbose = o->verbose,
+				     .notes = o->notes };
 	size_t i;
 	int err;
 

@@ -34,7 +34,7 @@ struct http_conn {
 struct http_metrics {
 	struct MHD_Daemon *daemon;
 	struct exporter *e;
-	int verbose;
+	FILE *notes; /* libmicrohttpd's own messages; NULL: not heard */
 	/* The connections, oldest first; the server's thread and http_metrics__sweep's. */
 	pthread_mutex_t lock;
 	struct http_conn *head, *tail;
@@ -157,10 +157,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	const struct http_metrics *h = cls;
 
-	if (!h->verbose)
+	if (!h->notes)
 		return;
-	fputs("blktrace-bench: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs("blktrace-bench: http: ", h->notes);
+	vfprintf(h->notes, fmt, ap);
 }
 
 static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status, const char *text,
@@ -353,7 +353,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
 }
 
-int http_metrics__start(const struct http_listen *l, struct exporter *e, int verbose,
+int http_metrics__start(const struct http_listen *l, struct exporter *e, FILE *notes,
 			struct http_metrics **out, struct diag *d)
 {
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
@@ -370,7 +370,7 @@ int http_metrics__start(const struct http_listen *l, struct exporter *e, int ver
 		return err;
 	}
 	h->e = e;
-	h->verbose = verbose;
+	h->notes = notes;
 	pthread_mutex_init(&h->lock, NULL);
 	if (l->addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;

@@ -19,6 +19,7 @@
 #define BLKTRACE_BENCH_HTTP_METRICS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9469"
@@ -48,9 +49,9 @@ bool http_metrics__loopback(const struct http_listen *l);
 
 /*
  * Listen and serve e until http_metrics__stop. 0, or a negative errno with d (the
- * address in use, not ours...). verbose: libmicrohttpd's own messages on stderr.
+ * address in use, not ours...). notes: where libmicrohttpd's own messages go (NULL: nowhere).
  */
-int http_metrics__start(const struct http_listen *l, struct exporter *e, int verbose,
+int http_metrics__start(const struct http_listen *l, struct exporter *e, FILE *notes,
 			struct http_metrics **out, struct diag *d);
 /* The port it listens on (the one chosen for port 0). */
 unsigned int http_metrics__port(const struct http_metrics *h);

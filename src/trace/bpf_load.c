@@ -112,6 +112,7 @@ static bool has_bpf_caps(void)
 }
 
 static int libbpf_verbose;
+static FILE *libbpf_notes; /* libbpf's print callback is process-wide */
 /* libbpf names the program it could not load: "prog 'NAME': BPF program load failed". */
 static char failed_prog[64];
 
@@ -132,9 +133,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		if (sscanf(line, "prog '%63[^']'", failed_prog) != 1)
 			failed_prog[0] = '\0';
 	}
-	if (!libbpf_verbose || (level == LIBBPF_DEBUG && libbpf_verbose < 2))
+	if (!libbpf_notes || !libbpf_verbose || (level == LIBBPF_DEBUG && libbpf_verbose < 2))
 		return 0;
-	return vfprintf(stderr, fmt, args);
+	return vfprintf(libbpf_notes, fmt, args);
 }
 
 /* The last lines of the verifier's log, indented, for the error message. */
@@ -193,15 +194,15 @@ static int fill_members(const struct bpf_load_skel *skel, const struct member_se
 }
 
 /* A load that failed: which program, the verifier's last lines (all of them with -v). */
-static void note_failure(const char *log, bool btf, int verbose, int err,
+static void note_failure(const char *log, bool btf, const struct bpf_load_args *args, int err,
 			 struct bpf_load_failure *why)
 {
 	why->err = err;
 	snprintf(why->prog, sizeof(why->prog), "%s", failed_prog);
 	log_tail(log, why->log_tail, sizeof(why->log_tail), 4);
 	/* libbpf prints the log only into a buffer of its own: print ours. */
-	if (verbose && log[0])
-		fprintf(stderr, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
+	if (args->verbose && args->notes && log[0])
+		fprintf(args->notes, "-- verifier log of %s (%s flavour) --\n%s-- end of log --\n",
 			why->prog[0] ? why->prog : "a program", btf ? "tp_btf" : "raw_tp", log);
 }
 
@@ -237,7 +238,7 @@ static int load_flavour(const struct bpf_load_ops *ops, void *ctx, const struct 
 	if (!err)
 		err = fill_members(&skel, ms, d);
 	else
-		note_failure(log, btf, args->verbose, err, why);
+		note_failure(log, btf, args, err, why);
 cleanup:
 	if (err)
 		ops->destroy(ctx);
@@ -305,6 +306,7 @@ int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, const struct bpf_lo
 	int err = -EINVAL, i;
 
 	libbpf_verbose = args->verbose;
+	libbpf_notes = args->notes;
 	libbpf_set_print(libbpf_print);
 	for (i = args->force_raw_tp ? 1 : 0; i < 2; i++) {
 		*btf_flavour = i == 0;
@@ -312,10 +314,9 @@ int bpf_load__any(const struct bpf_load_ops *ops, void *ctx, const struct bpf_lo
 		if (!err || !fail[i].err) /* loaded, or failed before loading: final */
 			return err;
 		if (i == 0 && args->verbose)
-			fprintf(stderr,
-				"blktrace-bench: the tp_btf flavour failed to load (%s); "
-				"trying raw_tp\n",
-				strerror(-err));
+			diag__note(args->notes,
+				   "the tp_btf flavour failed to load (%s); trying raw_tp",
+				   strerror(-err));
 	}
 	uname(&u);
 	bpf_load__error(msg, sizeof(msg), fail, has_bpf_caps(), u.release);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "blkio.h"
@@ -70,6 +71,7 @@ struct bpf_load_args {
 	unsigned int nr_devs;
 	bool force_raw_tp;
 	int verbose; /* 1 lets libbpf speak, 2 its debug output too (the verifier's log) */
+	FILE *notes; /* where -v's output goes; NULL: nowhere */
 };
 
 /*

@@ -127,7 +127,7 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	b->ring_bytes = opts->ring_bytes;
 	err = bpf_load__any(&load_ops, b,
 			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
-						     opts->verbose },
+						     opts->verbose, opts->notes },
 			    &btf_flavour, d);
 	if (err) {
 		btrace__close(b);

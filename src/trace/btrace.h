@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "result/btrace_summary.h"
 #include "disk/device.h"
@@ -23,6 +24,7 @@ struct btrace_opts {
 	unsigned int nr_devs;
 	bool force_raw_tp;
 	int verbose;
+	FILE *notes;	   /* as tracer_opts */
 	size_t ring_bytes; /* the ring buffer (a power of 2) */
 };
 

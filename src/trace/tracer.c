@@ -178,7 +178,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 	t->opts = opts;
 	err = bpf_load__any(&load_ops, t,
 			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
-						     opts->verbose },
+						     opts->verbose, opts->notes },
 			    &t->btf_flavour, d);
 	t->opts = NULL;
 	if (err)

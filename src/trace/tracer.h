@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "disk/device.h"
 #include "result/run.h"
 
@@ -25,7 +26,8 @@ struct tracer_opts {
 	const struct device *const *devs;
 	unsigned int nr_devs;
 	bool force_raw_tp;	 /* the raw_tp twins even where tp_btf works (--raw-tp, env) */
-	int verbose;		 /* 1: libbpf's warnings and info on stderr; 2: debug too */
+	int verbose;		 /* 1: libbpf's warnings and info in notes; 2: debug too */
+	FILE *notes;		 /* where -v's output goes; NULL: nowhere */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
 	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
 };

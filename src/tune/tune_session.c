@@ -26,6 +26,7 @@ int tune_session__open(struct tune_session *s, const struct workload_spec *w, st
 	s->w.nr_set_values = 0;
 	s->w.recommend = false;
 	s->dev = dev;
+	s->notes = env->notes;
 	s->res = res;
 	s->stop = stop;
 	ret = sweep__prepare(&s->job, &s->w, dev, env, stop, d);
@@ -35,7 +36,7 @@ int tune_session__open(struct tune_session *s, const struct workload_spec *w, st
 	/* A busy disk is bad input (sweep_state.h), as for a --set sweep. */
 	ret = sweep_state__lock(&env->state, dev, &s->state, d);
 	if (!ret) {
-		ret = sweep_state__recover(s->state, stderr, d);
+		ret = sweep_state__recover(s->state, s->notes, d);
 		if (ret > 0)
 			ret = device__read_limits(dev);
 	}
@@ -105,7 +106,7 @@ static int put_config(struct tune_session *s, const char *const *values, struct 
 	return 0;
 }
 
-/* Try each value of knob k once; those the kernel refuses are dropped, said on stderr. */
+/* Try each value of knob k once; those the kernel refuses are dropped, said in notes. */
 static void try_values(struct tune_session *s, struct tune_knob *kb, int k)
 {
 	const char *values[TUNE_MAX_KNOBS] = { NULL };
@@ -115,8 +116,9 @@ static void try_values(struct tune_session *s, struct tune_knob *kb, int k)
 		values[k] = kb->values[v];
 		ret = put_config(s, values, NULL);
 		if (ret) {
-			die_msg("%s=%s: the kernel refuses it on %s (%s): not measured", kb->name,
-				kb->values[v], s->dev->name, strerror(-ret));
+			diag__note(s->notes,
+				   "%s=%s: the kernel refuses it on %s (%s): not measured",
+				   kb->name, kb->values[v], s->dev->name, strerror(-ret));
 			snprintf(s->now[k], sizeof(s->now[k]), "?"); /* unknown: put it again */
 			continue;
 		}
@@ -146,6 +148,7 @@ int tune_session__arm(struct tune_session *s, struct tune *t, struct diag *d)
 		    queue_setting__get(s->dev, name, now, sizeof(now)))
 			continue;
 		ret = knob__prepare(&s->knobs[k], s->dev, name, NULL, 0, d);
+		s->knobs[k].notes = s->notes;
 		if (ret)
 			return ret;
 		snprintf(s->now[k], sizeof(s->now[k]), "%s", s->knobs[k].original);
@@ -239,15 +242,16 @@ int tune_session__close(struct tune_session *s)
 	if (!s->restore_failed) {
 		ret = restore_all(s, said, sizeof(said));
 		if (ret && s->state)
-			die_msg("`blktrace-bench restore %s` tries again", s->dev->name);
+			diag__note(s->notes, "`blktrace-bench restore %s` tries again",
+				   s->dev->name);
 		else if (said[0])
-			die_msg("settings of %s as found:%s", s->dev->name, said);
+			diag__note(s->notes, "settings of %s as found:%s", s->dev->name, said);
 		s->restore_failed = ret != 0;
 		memset(s->knobs, 0, sizeof(s->knobs));
 	}
 	/* What could not be put back stays in the state file, for `restore DEV`. */
 	if (s->state && !ret && sweep_state__clear(s->state))
-		die_msg("cannot remove the state file of %s", s->dev->name);
+		diag__note(s->notes, "cannot remove the state file of %s", s->dev->name);
 	sweep_state__unlock(s->state);
 	s->state = NULL;
 	if (s->job_open)

@@ -33,6 +33,7 @@ struct tune_session {
 	bool restore_failed;
 	struct tracer *tracer;
 	volatile sig_atomic_t *stop;
+	FILE *notes; /* the env's: what the session says as it goes */
 };
 
 struct diag;

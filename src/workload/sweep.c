@@ -242,12 +242,13 @@ static int prepare_sweep(struct sweep *j, const struct workload_env *env, struct
 	ret = sweep_state__lock(&env->state, j->knob_dev, &j->state, d);
 	if (ret)
 		return ret;
-	ret = sweep_state__recover(j->state, stderr, d);
+	ret = sweep_state__recover(j->state, j->notes, d);
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
 		device__read_limits(j->knob_dev);
 	ret = knob__prepare(&j->knob, j->knob_dev, knob, w->set_values, w->nr_set_values, d);
+	j->knob.notes = j->notes;
 	if (ret)
 		return ret;
 	ret = sweep_state__save(j->state, j->knob.name, j->knob.original);
@@ -269,6 +270,7 @@ int sweep__prepare(struct sweep *j, const struct workload_spec *w, struct device
 	j->drop_fd = -1;
 	j->knob_layer = -1;
 	j->w = w;
+	j->notes = env->notes;
 	j->d = dev;
 	j->write = is_write(w->rw);
 	j->bs_list = w->nr_bs ? w->bs : &j->default_bs;
@@ -305,12 +307,12 @@ static void restore_knob(struct sweep *j)
 		/* knob__restore said what to write where; the state file remembers it too. */
 		j->restore_failed = true;
 		if (j->state)
-			fprintf(stderr, "blktrace-bench: `blktrace-bench restore %s` tries again\n",
-				j->knob_dev->name);
+			diag__note(j->notes, "`blktrace-bench restore %s` tries again",
+				   j->knob_dev->name);
 		return;
 	}
-	fprintf(stderr, "blktrace-bench: restored %s=%s on %s\n", j->knob.name, j->knob.original,
-		j->knob_dev->name);
+	diag__note(j->notes, "restored %s=%s on %s", j->knob.name, j->knob.original,
+		   j->knob_dev->name);
 }
 
 void sweep__close(struct sweep *j)
@@ -322,8 +324,8 @@ void sweep__close(struct sweep *j)
 	if (j->state && !j->knob.changed) {
 		ret = sweep_state__clear(j->state);
 		if (ret)
-			fprintf(stderr, "blktrace-bench: cannot remove the state file of %s: %s\n",
-				j->knob_dev->name, strerror(-ret));
+			diag__note(j->notes, "cannot remove the state file of %s: %s",
+				   j->knob_dev->name, strerror(-ret));
 	}
 	sweep_state__unlock(j->state);
 	j->state = j->knob.state = NULL;
@@ -411,9 +413,10 @@ static int run_one(struct sweep *j, struct tracer *t, struct result *res, uint64
 		ret = workload__run_opts(&r->params, fd, file_size, &wo, r->app, stop);
 	close(fd);
 	if (wo.hugepages && !r->app->huge_bufs && !ret && !j->said_huge) {
-		fprintf(stderr, "blktrace-bench: --hugepages: the kernel gave 4 KiB pages "
-				"(transparent_hugepage is \"never\", or memory is fragmented); "
-				"requests may be split by segments\n");
+		diag__note(j->notes,
+			   "--hugepages: the kernel gave 4 KiB pages "
+			   "(transparent_hugepage is \"never\", or memory is fragmented); "
+			   "requests may be split by segments");
 		j->said_huge = true;
 	}
 	if (!ret || ret == -EINTR) {

@@ -3,6 +3,7 @@
 #define BLKTRACE_BENCH_SWEEP_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stddef.h>
 #include "workload/spec.h"
 #include "disk/knob.h"
@@ -18,11 +19,15 @@ struct workload_env {
 	/* The layers of the traced device's stack: --set DEV:KNOB may name one of them. */
 	struct layer *layers;
 	size_t nr_layers;
+	/* What the sweep says as it goes ("restored max_sectors_kb=1280 on loop0"); NULL:
+	 * nothing. */
+	FILE *notes;
 };
 
 /* One workload invocation: its target, and the sweep's knob, lock and state. */
 struct sweep {
 	const struct workload_spec *w;
+	FILE *notes; /* the env's */
 	struct device *d;
 	struct target target;
 	struct knob knob;
@@ -55,7 +60,7 @@ int sweep__prepare(struct sweep *j, const struct workload_spec *w, struct device
 
 /*
  * One traced run per (value, block size, repetition), appended to res, then the swept
- * value restored (said on stderr). Returns 0; -EINTR when *stop was set (the runs so
+ * value restored (said on the env's notes). Returns 0; -EINTR when *stop was set (the runs so
  * far are kept); another negative errno with the reason in d.
  */
 int sweep__run(struct sweep *j, struct tracer *t, struct result *res, volatile sig_atomic_t *stop,
