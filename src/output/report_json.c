@@ -613,7 +613,7 @@ static json_t *tracer_json(const struct result *res)
 {
 	if (!res->tracer_flavour[0])
 		return json_null();
-	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped",
+	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped_runs",
 			 res->has_skipped ? jint(res->tracer_skipped) : json_null());
 }
 

@@ -827,6 +827,7 @@ static int read_header(struct rd *r)
 {
 	struct result *res = &r->out->res;
 	json_t *h = r->out->loaded.header, *dev, *tracer;
+	const char *skipped;
 
 	rd_str(r, h, "", "tool_version", res->tool_version, sizeof(res->tool_version));
 	rd_str(r, h, "", "command_line", res->command_line, sizeof(res->command_line));
@@ -835,8 +836,10 @@ static int read_header(struct rd *r)
 	       sizeof(res->host.hostname));
 	tracer = rd_obj(r, h, "", "tracer");
 	rd_str(r, tracer, "tracer", "flavour", res->tracer_flavour, sizeof(res->tracer_flavour));
-	res->has_skipped = member(tracer, "skipped") != NULL; /* older files: not known */
-	res->tracer_skipped = rd_u64(r, tracer, "tracer", "skipped");
+	/* "skipped": its name in older files; in older still, not known */
+	skipped = member(tracer, "skipped_runs") ? "skipped_runs" : "skipped";
+	res->has_skipped = member(tracer, skipped) != NULL;
+	res->tracer_skipped = rd_u64(r, tracer, "tracer", skipped);
 	if ((dev = rd_obj(r, h, "", "device"))) {
 		res->has_device = true;
 		read_device(r, dev, "device", &res->device);
