@@ -111,7 +111,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
-.PHONY: all deps check check-layers check-unit unit e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
+.PHONY: all deps check check-layers check-unit unit json-keys e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
 all: blktrace-bench
@@ -173,7 +173,17 @@ $(OUT)/san/unit/%: tests/unit/%.c $(SAN_OBJS) | $(OUT)/san/unit
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(SAN) $(LDFLAGS) $< $(SAN_OBJS) \
 		$(LDLIBS) $(CMOCKA_LDLIBS) -o $@
 
-unit: $(UNIT_BINS) $(SAN_BINS)
+unit: $(UNIT_BINS) $(SAN_BINS) $(OUT)/json-keys
+
+# doc/json-keys.md comes from the counter table (bpf/blkio_counters.h) by tools/json-keys.c:
+# make json-keys writes it; tests/shell/test_json_keys.sh fails when it differs.
+$(OUT)/json-keys: tools/json-keys.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+json-keys: $(OUT)/json-keys
+	$(call msg,GEN,doc/json-keys.md)
+	$(Q)$(OUT)/json-keys > doc/json-keys.md.tmp && mv doc/json-keys.md.tmp doc/json-keys.md
 
 $(OUT)/fuzz/%.o: src/%.c | $(SKEL) $(OUT)/fuzz
 	$(call msg,CC-FUZZ,$@)
@@ -216,7 +226,7 @@ check-layers:
 
 # The package build's test step (debian/rules): unit tests without sanitizers and
 # the no-root shell tests; no root, no apt, no loop disks.
-check-unit: all $(UNIT_BINS)
+check-unit: all $(UNIT_BINS) $(OUT)/json-keys
 	$(Q)tests/run.sh --no-e2e
 
 e2e: all $(OUT)/bench-floor

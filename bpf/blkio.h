@@ -7,6 +7,7 @@
 #define BLKTRACE_BENCH_BLKIO_H
 
 #include "hist.h"
+#include "blkio_counters.h"
 
 /* Operation classes: the index into per-op counters and size histograms. */
 enum blkio_op {
@@ -48,30 +49,13 @@ enum blkio_count_kind {
  * so that means are exact, not bucket estimates.
  */
 struct blkio_counters {
-	__u64 requests[BLKIO_NR_OPS];	/* issued requests per op */
-	__u64 bytes[BLKIO_NR_OPS];	/* issued bytes per op */
+	BLKIO_OP_COUNTERS(BLKIO_OP_COUNTER_FIELD) /* requests, bytes, merges_op: issued */
 	__u64 sum_depth;
 	__u64 sum_segments;		/* over data requests */
 	__u64 data_requests;		/* requests with a payload (segments > 0) */
-	__u64 completed;		/* completions of requests seen at issue */
 	__u64 sum_ns[BLKIO_NR_LATS];
 	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
-	__u64 untracked;		/* completions/requeues of requests issued before tracing */
-	__u64 unissued;			/* completions of requests never issued: the flush machinery
-					 * ends empty pre-flush writes without issuing them */
-	__u64 lost_completions;		/* a request's completion never reached us: its slot was
-					 * found still occupied at the next issue on it */
-	__u64 slot_overflow;		/* (hw queue, tag) outside the slot table: no depth or D2C */
-	__u64 depth_corrected;		/* depth samples lowered by requests whose completion was lost */
-	__u64 merges;			/* bios merged into an existing request */
-	__u64 merges_op[BLKIO_NR_OPS];	/* the same, by the operation of the bio */
-	__u64 rq_merges;		/* requests merged into another request */
-	__u64 splits;
-	__u64 requeues;
-	__u64 errors;
-	__u64 lost_records;		/* ring buffer reserve failures (snoop mode) */
-	__u64 ra_requests;		/* read-ahead: issued with REQ_RAHEAD */
-	__u64 ra_bytes;
+	BLKIO_COUNTERS(BLKIO_COUNTER_FIELD) /* blkio_counters.h says what each counts */
 };
 
 /*
@@ -97,25 +81,12 @@ struct blkio_lat_hist {
  * events, and what the histograms cannot give exactly.
  */
 struct blkio_rare {
-	__u64 requests[BLKIO_NR_OPS];	/* requests but reads and writes with data (the
-					 * size histograms count those) */
-	__u64 bytes[BLKIO_NR_OPS];	/* their bytes (reads' and writes' are rw_bytes) */
+	/* requests and bytes: but reads' and writes' with data (the size histograms count
+	 * those requests, rw_bytes their bytes) */
+	BLKIO_OP_COUNTERS(BLKIO_OP_COUNTER_FIELD)
 	__u64 big_depth_sum;		/* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
 	__u64 big_segments_sum;		/* the same for segments */
-	__u64 untracked;
-	__u64 unissued;
-	__u64 lost_completions;
-	__u64 slot_overflow;
-	__u64 depth_corrected;
-	__u64 merges;
-	__u64 merges_op[BLKIO_NR_OPS];
-	__u64 rq_merges;
-	__u64 splits;
-	__u64 requeues;
-	__u64 errors;
-	__u64 lost_records;
-	__u64 ra_requests;
-	__u64 ra_bytes;
+	BLKIO_COUNTERS(BLKIO_RARE_COUNTER_FIELD)
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "disk/stack.h"
 #include "output/svg.h"
 #include "base/text.h"
+#include "result/counters.h"
 
 static const char *const size_op_names[] = {
 	[BLKIO_SIZE_READ] = "read",
@@ -521,6 +522,11 @@ static void intervals_figure(FILE *f, const struct run *run, size_t i)
 
 static void ops_table(FILE *f, const struct run_summary *rs)
 {
+	static const enum blkio_counter_id shown[] = {
+		BLKIO_CTR_merges,	BLKIO_CTR_rq_merges, BLKIO_CTR_splits,
+		BLKIO_CTR_requeues,	BLKIO_CTR_errors,    BLKIO_CTR_lost_completions,
+		BLKIO_CTR_lost_records,
+	};
 	const struct blkio_counters *c = &rs->run->block->c;
 	unsigned int k;
 
@@ -532,13 +538,12 @@ static void ops_table(FILE *f, const struct run_summary *rs)
 				(unsigned long long)c->bytes[k],
 				rs->seconds > 0 ? c->bytes[k] / rs->seconds / 1e6 : 0.0);
 	fputs("</table>\n", f);
-	fprintf(f,
-		"<p class=\"muted\">merges %llu (requests merged %llu), splits %llu, requeues "
-		"%llu, errors %llu, lost completions %llu, lost records %llu</p>\n",
-		(unsigned long long)c->merges, (unsigned long long)c->rq_merges,
-		(unsigned long long)c->splits, (unsigned long long)c->requeues,
-		(unsigned long long)c->errors, (unsigned long long)c->lost_completions,
-		(unsigned long long)c->lost_records);
+	fputs("<p class=\"muted\">", f);
+	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
+		fprintf(f, "%s%s %llu", k ? ", " : "", blkio_counter_label(shown[k]),
+			(unsigned long long)blkio_counter_get(
+				c, blkio_counters_table[shown[k]].offset));
+	fputs("</p>\n", f);
 }
 
 static void size_charts(FILE *f, const struct run_summary *rs, size_t i)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "output/report_json.h"
 #include "base/text.h"
+#include "result/counters.h"
 
 /* -1 means "the kernel has no such file": null, not a number. */
 static json_t *jlimit(int64_t v)
@@ -267,30 +268,30 @@ static json_t *dist_json(const struct dist *d, enum hist_kind kind, const __u64 
 	return o;
 }
 
+/* The counters of bpf/blkio_counters.h: per op, then the rest, in the table's order. */
 static void counters_json(json_t *o, const struct blkio_counters *c)
 {
-	unsigned int k;
+	unsigned int k, j;
 
-	for (k = 0; k < BLKIO_NR_OPS; k++)
-		json_object_set_new(o, blkio_op_names[k],
-				    json_pack("{s:o, s:o, s:o}", "requests", jint(c->requests[k]),
-					      "bytes", jint(c->bytes[k]), "merges",
-					      jint(c->merges_op[k])));
-	json_object_set_new(o, "merges", jint(c->merges));
-	json_object_set_new(o, "request_merges", jint(c->rq_merges));
-	json_object_set_new(o, "splits", jint(c->splits));
-	json_object_set_new(o, "requeues", jint(c->requeues));
-	json_object_set_new(o, "errors", jint(c->errors));
-	json_object_set_new(o, "read_ahead",
-			    json_pack("{s:o, s:o}", "requests", jint(c->ra_requests), "bytes",
-				      jint(c->ra_bytes)));
-	json_object_set_new(o, "lost_records", jint(c->lost_records));
-	json_object_set_new(o, "completed", jint(c->completed));
-	json_object_set_new(o, "untracked", jint(c->untracked));
-	json_object_set_new(o, "unissued", jint(c->unissued));
-	json_object_set_new(o, "lost_completions", jint(c->lost_completions));
-	json_object_set_new(o, "depth_corrected", jint(c->depth_corrected));
-	json_object_set_new(o, "slot_overflow", jint(c->slot_overflow));
+	for (k = 0; k < BLKIO_NR_OPS; k++) {
+		json_t *op = json_object();
+
+		for (j = 0; op && j < BLKIO_NR_OP_COUNTERS; j++)
+			json_object_set_new(op, blkio_op_counters[j].json_key,
+					    jint(blkio_counter_get(c, blkio_op_counters[j].offset +
+									      k * sizeof(__u64))));
+		json_object_set_new(o, blkio_op_names[k], op);
+	}
+	for (k = 0; k < BLKIO_NR_COUNTERS; k++) {
+		const struct blkio_counter *t = &blkio_counters_table[k];
+		json_t *in = o;
+
+		if (t->json_obj && !(in = json_object_get(o, t->json_obj))) {
+			in = json_object();
+			json_object_set_new(o, t->json_obj, in);
+		}
+		json_object_set_new(in, t->json_key, jint(blkio_counter_get(c, t->offset)));
+	}
 }
 
 /* The request sizes of each kind of operation: {"read": [buckets], "write", "other"}. */
@@ -612,7 +613,7 @@ static json_t *tracer_json(const struct result *res)
 {
 	if (!res->tracer_flavour[0])
 		return json_null();
-	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped",
+	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped_runs",
 			 res->has_skipped ? jint(res->tracer_skipped) : json_null());
 }
 

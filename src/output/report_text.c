@@ -11,6 +11,7 @@
 #include <string.h>
 #include "base/fmt.h"
 #include "output/report_text.h"
+#include "result/counters.h"
 
 #define BAR_WIDTH 40
 
@@ -181,6 +182,8 @@ static void untimed_line(FILE *f, const struct blkio_counters *c)
 /* Per op, over the run's rate_seconds (a command's: its I/O alone), said below. */
 static void ops_table(FILE *f, const struct blkio_counters *c, const struct run_summary *rs)
 {
+	static const enum blkio_counter_id rest[] = { BLKIO_CTR_rq_merges, BLKIO_CTR_splits,
+						      BLKIO_CTR_requeues, BLKIO_CTR_errors };
 	double per = rs->rate_seconds > 0 ? 1 / rs->rate_seconds : 0;
 	unsigned int k;
 
@@ -195,18 +198,21 @@ static void ops_table(FILE *f, const struct blkio_counters *c, const struct run_
 			"  MB/s and requests/s over the I/O alone: first issue to last completion, "
 			"%.3f s of the command's %.3f s\n",
 			rs->rate_seconds, rs->seconds);
-	fprintf(f,
-		"  merges %llu (into reads %llu, writes %llu), requests merged %llu, splits %llu, "
-		"requeues %llu, errors %llu\n",
-		(unsigned long long)c->merges, (unsigned long long)c->merges_op[BLKIO_OP_READ],
-		(unsigned long long)c->merges_op[BLKIO_OP_WRITE], (unsigned long long)c->rq_merges,
-		(unsigned long long)c->splits, (unsigned long long)c->requeues,
-		(unsigned long long)c->errors);
+	fprintf(f, "  %s %llu (into reads %llu, writes %llu)",
+		blkio_counter_label(BLKIO_CTR_merges), (unsigned long long)c->merges,
+		(unsigned long long)c->merges_op[BLKIO_OP_READ],
+		(unsigned long long)c->merges_op[BLKIO_OP_WRITE]);
+	for (k = 0; k < sizeof(rest) / sizeof(rest[0]); k++)
+		fprintf(f, ", %s %llu", blkio_counter_label(rest[k]),
+			(unsigned long long)blkio_counter_get(
+				c, blkio_counters_table[rest[k]].offset));
+	fputc('\n', f);
 	if (c->ra_requests)
 		fprintf(f, "  read-ahead: %llu requests, %llu bytes\n",
 			(unsigned long long)c->ra_requests, (unsigned long long)c->ra_bytes);
 	if (c->lost_records)
-		fprintf(f, "  lost records %llu (--snoop: the ring buffer was full)\n",
+		fprintf(f, "  %s %llu (--snoop: the ring buffer was full)\n",
+			blkio_counter_label(BLKIO_CTR_lost_records),
 			(unsigned long long)c->lost_records);
 	untimed_line(f, c);
 }

@@ -17,6 +17,7 @@
 #include "base/histogram.h"
 #include "serve/openmetrics.h"
 #include "analysis/summary.h"
+#include "result/counters.h"
 
 #define PREFIX "blktrace_bench_"
 
@@ -146,75 +147,55 @@ static void counter(struct om *m, const char *name, const struct om_disk *disk, 
 	sample_created(m, name, disk->dev, key, value, disk->created);
 }
 
-/* Counters of one disk and operation. */
+/* Counters of one disk and operation: those of bpf/blkio_counters.h with a family. */
 static void per_op_counters(struct om *m, const struct om_disk *disks, size_t n)
 {
-	size_t i, k;
+	size_t i, j, k;
 
-	family(m, "requests", "counter", NULL,
-	       "Requests issued to the device (bios of a bio-based device), per operation.");
-	for (i = 0; i < n; i++)
-		for (k = 0; k < BLKIO_NR_OPS; k++)
-			counter(m, "requests", &disks[i], "op", blkio_op_names[k],
-				disks[i].b->c.requests[k]);
-	family(m, "bytes", "counter", "bytes", "Bytes of the issued requests, per operation.");
-	for (i = 0; i < n; i++)
-		for (k = 0; k < BLKIO_NR_OPS; k++)
-			counter(m, "bytes", &disks[i], "op", blkio_op_names[k],
-				disks[i].b->c.bytes[k]);
+	for (j = 0; j < BLKIO_NR_OP_COUNTERS; j++) {
+		const struct blkio_op_counter *t = &blkio_op_counters[j];
+
+		if (!t->prom)
+			continue;
+		family(m, t->prom, "counter", t->unit, t->help);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < BLKIO_NR_OPS; k++)
+				counter(m, t->prom, &disks[i], "op", blkio_op_names[k],
+					blkio_counter_get(&disks[i].b->c,
+							  t->offset + k * sizeof(__u64)));
+	}
 }
 
-/* The counters with no label of their own: name, help, field of struct blkio_counters. */
-static const struct {
-	const char *name, *help;
-	size_t offset;
-} disk_counters[] = {
-	{ "bio_merges", "Bios merged into a request already queued.",
-	  offsetof(struct blkio_counters, merges) },
-	{ "request_merges", "Requests merged into another request.",
-	  offsetof(struct blkio_counters, rq_merges) },
-	{ "splits", "Bios split by a queue limit.", offsetof(struct blkio_counters, splits) },
-	{ "requeues", "Requests the driver gave back to be issued again.",
-	  offsetof(struct blkio_counters, requeues) },
-	{ "errors", "Requests completed with an error.", offsetof(struct blkio_counters, errors) },
-	{ "completions", "Completions of requests issued while traced.",
-	  offsetof(struct blkio_counters, completed) },
-	{ "untracked_completions",
-	  "Completions of requests issued before tracing began (not timed).",
-	  offsetof(struct blkio_counters, untracked) },
-};
-
-static uint64_t counter_at(const struct blkio_counters *c, size_t offset)
-{
-	return *(const __u64 *)((const char *)c + offset);
-}
-
+/*
+ * The other counters of bpf/blkio_counters.h with a family: a family each, but those
+ * of lost_events, one family told apart by the label kind.
+ */
 static void disk_counter_families(struct om *m, const struct om_disk *disks, size_t n)
 {
-	static const struct {
-		const char *kind;
-		size_t offset;
-	} lost[] = {
-		{ "record", offsetof(struct blkio_counters, lost_records) },
-		{ "completion", offsetof(struct blkio_counters, lost_completions) },
-		{ "slot_overflow", offsetof(struct blkio_counters, slot_overflow) },
-	};
+	const struct blkio_counter *t;
 	size_t i, k;
 
-	for (k = 0; k < sizeof(disk_counters) / sizeof(disk_counters[0]); k++) {
-		family(m, disk_counters[k].name, "counter", NULL, disk_counters[k].help);
+	for (k = 0; k < BLKIO_NR_COUNTERS; k++) {
+		t = &blkio_counters_table[k];
+		if (!t->prom || t->prom_kind)
+			continue;
+		family(m, t->prom, "counter", NULL, t->help);
 		for (i = 0; i < n; i++)
-			counter(m, disk_counters[k].name, &disks[i], NULL, NULL,
-				counter_at(&disks[i].b->c, disk_counters[k].offset));
+			counter(m, t->prom, &disks[i], NULL, NULL,
+				blkio_counter_get(&disks[i].b->c, t->offset));
 	}
-	family(m, "lost_events", "counter", NULL,
+	/* the family of every counter with a kind */
+	family(m, blkio_counters_table[BLKIO_CTR_lost_records].prom, "counter", NULL,
 	       "Events the tracer could not account: --snoop records the ring buffer had no room "
 	       "for (record), completions never seen (completion), requests outside the slot "
 	       "table (slot_overflow).");
 	for (i = 0; i < n; i++)
-		for (k = 0; k < sizeof(lost) / sizeof(lost[0]); k++)
-			counter(m, "lost_events", &disks[i], "kind", lost[k].kind,
-				counter_at(&disks[i].b->c, lost[k].offset));
+		for (k = 0; k < BLKIO_NR_COUNTERS; k++) {
+			t = &blkio_counters_table[k];
+			if (t->prom_kind)
+				counter(m, t->prom, &disks[i], "kind", t->prom_kind,
+					blkio_counter_get(&disks[i].b->c, t->offset));
+		}
 }
 
 static const char *const limit_names[OM_NR_LIMITS] = { "max_sectors_kb", "max_segments" };

@@ -22,6 +22,7 @@
 #include "disk/stack.h"
 #include "result/run_summary.h"
 #include "base/text.h"
+#include "result/counters.h"
 
 #define NUM_MAX 9223372036854775808.0 /* 2^63, as the loader's metrics */
 
@@ -556,24 +557,6 @@ static const struct dist_spec {
 	  AT(max.ns[BLKIO_LAT_TOTAL]), AT(c.nr_ns[BLKIO_LAT_TOTAL]) },
 };
 
-static const struct {
-	const char *name;
-	size_t off;
-} counters[] = {
-	{ "merges", AT(c.merges) },
-	{ "request_merges", AT(c.rq_merges) },
-	{ "splits", AT(c.splits) },
-	{ "requeues", AT(c.requeues) },
-	{ "errors", AT(c.errors) },
-	{ "lost_records", AT(c.lost_records) },
-	{ "completed", AT(c.completed) },
-	{ "untracked", AT(c.untracked) },
-	{ "unissued", AT(c.unissued) },
-	{ "lost_completions", AT(c.lost_completions) },
-	{ "depth_corrected", AT(c.depth_corrected) },
-	{ "slot_overflow", AT(c.slot_overflow) },
-};
-
 static __u64 *field(struct block_stats *b, size_t off)
 {
 	return (__u64 *)((char *)b + off);
@@ -664,7 +647,7 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		       struct block_stats *b)
 {
 	char at[128];
-	unsigned int k;
+	unsigned int k, j;
 
 	for (k = 0; k < BLKIO_NR_OPS; k++) {
 		json_t *op;
@@ -672,16 +655,20 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		snprintf(at, sizeof(at), "runs[%zu].%s", i, base);
 		op = rd_obj(r, block, at, blkio_op_names[k]);
 		snprintf(at, sizeof(at), "runs[%zu].%s.%s", i, base, blkio_op_names[k]);
-		b->c.requests[k] = rd_u64(r, op, at, "requests");
-		b->c.bytes[k] = rd_u64(r, op, at, "bytes");
-		b->c.merges_op[k] = rd_u64(r, op, at, "merges");
+		for (j = 0; j < BLKIO_NR_OP_COUNTERS; j++)
+			*blkio_counter_at(&b->c, blkio_op_counters[j].offset + k * sizeof(__u64)) =
+				rd_u64(r, op, at, blkio_op_counters[j].json_key);
 	}
-	snprintf(at, sizeof(at), "runs[%zu].%s.read_ahead", i, base);
-	b->c.ra_requests = rd_u64(r, member(block, "read_ahead"), at, "requests");
-	b->c.ra_bytes = rd_u64(r, member(block, "read_ahead"), at, "bytes");
-	snprintf(at, sizeof(at), "runs[%zu].%s", i, base);
-	for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
-		*field(b, counters[k].off) = rd_u64(r, block, at, counters[k].name);
+	for (k = 0; k < BLKIO_NR_COUNTERS; k++) {
+		const struct blkio_counter *t = &blkio_counters_table[k];
+
+		if (t->json_obj)
+			snprintf(at, sizeof(at), "runs[%zu].%s.%s", i, base, t->json_obj);
+		else
+			snprintf(at, sizeof(at), "runs[%zu].%s", i, base);
+		*blkio_counter_at(&b->c, t->offset) = rd_u64(
+			r, t->json_obj ? member(block, t->json_obj) : block, at, t->json_key);
+	}
 	for (k = 0; k < sizeof(dists) / sizeof(dists[0]); k++)
 		read_dist(r, i, base, block, &dists[k], b);
 	read_sizes(r, i, base, block, b);
@@ -840,6 +827,7 @@ static int read_header(struct rd *r)
 {
 	struct result *res = &r->out->res;
 	json_t *h = r->out->loaded.header, *dev, *tracer;
+	const char *skipped;
 
 	rd_str(r, h, "", "tool_version", res->tool_version, sizeof(res->tool_version));
 	rd_str(r, h, "", "command_line", res->command_line, sizeof(res->command_line));
@@ -848,8 +836,10 @@ static int read_header(struct rd *r)
 	       sizeof(res->host.hostname));
 	tracer = rd_obj(r, h, "", "tracer");
 	rd_str(r, tracer, "tracer", "flavour", res->tracer_flavour, sizeof(res->tracer_flavour));
-	res->has_skipped = member(tracer, "skipped") != NULL; /* older files: not known */
-	res->tracer_skipped = rd_u64(r, tracer, "tracer", "skipped");
+	/* "skipped": its name in older files; in older still, not known */
+	skipped = member(tracer, "skipped_runs") ? "skipped_runs" : "skipped";
+	res->has_skipped = member(tracer, skipped) != NULL;
+	res->tracer_skipped = rd_u64(r, tracer, "tracer", skipped);
 	if ((dev = rd_obj(r, h, "", "device"))) {
 		res->has_device = true;
 		read_device(r, dev, "device", &res->device);

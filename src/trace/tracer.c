@@ -338,11 +338,13 @@ void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
 	out->count[BLKIO_COUNT_SEGMENTS][1] += single;
 
 	memset(c, 0, sizeof(*c));
-	for (k = 0; k < BLKIO_NR_OPS; k++) {
-		c->requests[k] = r->requests[k];
-		c->bytes[k] = r->bytes[k];
-		c->merges_op[k] = r->merges_op[k];
-	}
+	/* What the programs count as is (bpf/blkio_counters.h); the rest from the histograms. */
+#define FOLD_OP(field, ...) memcpy(c->field, r->field, sizeof(c->field));
+#define FOLD(field, rare, ...) BLKIO_RARE_##rare(c->field = r->field;)
+	BLKIO_OP_COUNTERS(FOLD_OP)
+	BLKIO_COUNTERS(FOLD)
+#undef FOLD
+#undef FOLD_OP
 	c->requests[BLKIO_OP_READ] += hist_total(rd, HIST_SIZE_BUCKETS);
 	c->requests[BLKIO_OP_WRITE] += hist_total(wr, HIST_SIZE_BUCKETS);
 	c->bytes[BLKIO_OP_READ] += v->rw_bytes[BLKIO_OP_READ];
@@ -356,19 +358,6 @@ void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		c->nr_ns[k] = hist_total(out->lat[k], HIST_LAT_BUCKETS);
 	c->completed = c->nr_ns[BLKIO_LAT_DEVICE];
-	c->untracked = r->untracked;
-	c->unissued = r->unissued;
-	c->lost_completions = r->lost_completions;
-	c->slot_overflow = r->slot_overflow;
-	c->depth_corrected = r->depth_corrected;
-	c->merges = r->merges;
-	c->rq_merges = r->rq_merges;
-	c->splits = r->splits;
-	c->requeues = r->requeues;
-	c->errors = r->errors;
-	c->lost_records = r->lost_records;
-	c->ra_requests = r->ra_requests;
-	c->ra_bytes = r->ra_bytes;
 	out->max = v->max;
 }
 

@@ -54,7 +54,7 @@ static json_t *knobs_json(const struct tune *t)
 			a,
 			json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}", "name", kb->name,
 				  "original", str_or_null(kb->original), "values", values,
-				  "skipped", str_or_null(kb->skipped), "measured", kb->measured,
+				  "not_tuned", str_or_null(kb->skipped), "measured", kb->measured,
 				  "recommended",
 				  kb->recommended > 0 ? text__json(t->points[kb->recommended].value)
 						      : json_null(),

@@ -9,7 +9,8 @@
  *                      no_fixed_bufs, drop_caches, wrap, any_fs (the job: baseline runs)
  *   repetitions        min, max
  *   budget_seconds, elapsed_seconds, runs, stopped (null, "budget", "interrupted"), note
- *   knobs              [{name, original, values, skipped, measured, recommended, reason}]
+ *   knobs              [{name, original, values, not_tuned (why, or null), measured,
+ *                        recommended, reason}]
  *   points             [{knob, value, baseline, runs, mb_per_s {n, mean, stddev, min,
  *                        max, ci95}, vs_baseline {change, p, verdict},
  *                        request_bytes_p50}]: a phase's baseline point (knob and

@@ -488,6 +488,9 @@ expect_eq "ring buffer full: exit 0" "$?" 0
 lost=$(jqv "$TMP/full.json" .blktrace.lost)
 events=$(jqv "$TMP/full.json" .blktrace.sets[0].events)
 expect_cmp "ring buffer full: records lost" "$lost" ">" 0
+expect_eq "the runs the kernel skipped, by action: skipped_runs_by_action" \
+	"$(jqv "$TMP/full.json" '.blktrace | "\(.skipped_runs_by_action | type) \(has("skipped"))"')" \
+	"object false"
 expect_true "ring buffer full: said as blktrace says its drops" \
 	grep -q "^blktrace-bench: $events blktrace events in .*, $lost lost$" "$TMP/full.err"
 expect_eq "ring buffer full: no other I/O on the disk meanwhile" "$reads" 0

@@ -132,8 +132,8 @@ self_contained "sweep report" "$TMP/r.html"
 # back from the JSON (a trace here rarely skips one: the count is set in a copy).
 expect_eq "sweep report: skipped runs said only when there are any" \
 	"$(grep -c 'runs of our programs' "$TMP/r.html")" \
-	"$(jqv "$TMP/s.json" '.tracer.skipped | if . > 0 then 1 else 0 end')"
-jq '.tracer.skipped = 5' "$TMP/s.json" > "$TMP/sk.json"
+	"$(jqv "$TMP/s.json" '.tracer.skipped_runs | if . > 0 then 1 else 0 end')"
+jq '.tracer.skipped_runs = 5' "$TMP/s.json" > "$TMP/sk.json"
 "$BB" report "$TMP/sk.json" -o "$TMP/sk.html"
 expect_true "report: 5 skipped runs said" grep -q 'the kernel skipped 5 runs of our programs' "$TMP/sk.html"
 sweep=$(awk 'BEGIN { RS = "<" } /^svg .*data-chart="sweep"/ { on = 1 } on { print "<" $0 }

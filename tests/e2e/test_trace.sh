@@ -160,7 +160,7 @@ for mode in btf raw; do
 	# Read from the programs once detached: what bpftool said of them (recursion_misses,
 	# left out when 0) at the command's end; no program of ours there is no 0.
 	expect_eq "$mode: the runs the kernel skipped, as bpftool counts them" \
-		"$(jqv "$TMP/$mode.json" .tracer.skipped)" \
+		"$(jqv "$TMP/$mode.json" .tracer.skipped_runs)" \
 		"$(jq '[.[] | select(.name | test("^(tp_btf|raw_tp)_")) | .recursion_misses // 0] |
 			add' "$TMP/$mode.progs")"
 done

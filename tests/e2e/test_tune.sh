@@ -57,6 +57,10 @@ expect_cmp "tune: 1280's requests above 512 KiB" \
 expect_eq "tune: the baseline's runs are the tune's baseline point" \
 	"$(jqv "$t" '[.runs | to_entries[] | select(.value.params.max_sectors_kb == null and .value.params.warm_up == null) | .key] == .tune.points[0].runs')" \
 	true
+# Why a knob is not tuned: not_tuned, a sentence, or null when it is ("skipped" before).
+expect_eq "tune: not_tuned, a reason or null" \
+	"$(jqv "$t" '[.tune.knobs[] | .not_tuned | type] | unique | join(",")')" "null,string"
+expect_eq "tune: no knob says skipped" "$(jqv "$t" '[.tune.knobs[] | has("skipped")] | any')" false
 expect_eq "tune: one warm-up run first" "$(jqv "$t" '"\(.tune.warm_up_run) \(.runs[0].params.warm_up)"')" "0 1"
 expect_cmp "tune: significantly faster" "$(jqv "$t" '.tune.recommendation.p')" "<" 0.05
 expect_eq "tune: the disk by its backing file" "$(jqv "$t" '.tune.disk.match.value')" "$img"

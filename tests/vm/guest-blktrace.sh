@@ -10,7 +10,7 @@ grep -q " /sys/kernel/debug " /proc/mounts || mount -t debugfs debugfs /sys/kern
 # The events the kernel logs that we do not (plugs, unplugs) aside, per action letter;
 # with `plus_skipped`, the events the kernel skipped our programs for added (btrace.h).
 actions() { # JSON [plus_skipped]: "C=N D=N ..." of the trace's first set
-	jqv "$1" '.blktrace as $b | reduce (if "'"${2:-}"'" == "" then {} else ($b.skipped // {})
+	jqv "$1" '.blktrace as $b | reduce (if "'"${2:-}"'" == "" then {} else ($b.skipped_runs_by_action // {})
 		end | to_entries[]) as $e ($b.sets[0].actions | del(.P, .U, .UT);
 		.[$e.key] = ((.[$e.key] // 0) + $e.value)) | to_entries | sort_by(.key) |
 		map("\(.key)=\(.value)") | join(" ")'
@@ -34,7 +34,7 @@ against_kernel() {
 	fi
 	expect_eq "$t: per action, with what the kernel skipped, as the kernel's blktrace" \
 		"$(actions "$j" plus_skipped)" "$(actions "$kdir.json")"
-	skipped=$(jqv "$j" '.blktrace.skipped | to_entries | map("\(.key) \(.value)") | join(", ")')
+	skipped=$(jqv "$j" '.blktrace.skipped_runs_by_action | to_entries | map("\(.key) \(.value)") | join(", ")')
 	if [ -n "$skipped" ]; then
 		# Seen on 7.3: the kernel ran one of our programs less often than its own tracer.
 		skip "$t: every event, and what needs them all: the kernel skipped ($skipped)"
@@ -98,7 +98,7 @@ for flavour in tp_btf raw_tp; do
 			# The live figures are the aggregate's, whose programs the kernel may
 			# skip too, as it does blktrace's on 7.3: equal when it skipped none,
 			# short by no more than it skipped otherwise.
-			agg=$(jqv "$j" .tracer.skipped)
+			agg=$(jqv "$j" .tracer.skipped_runs)
 			if ! [[ $agg =~ ^[0-9]+$ ]]; then
 				not_ok "$t: the aggregate's skipped runs: got '$agg', not a count"
 			elif run "bt-import-$flavour" import "$W/bt" --json "$W/imp.json"; then

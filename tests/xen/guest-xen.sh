@@ -174,7 +174,7 @@ depth_check() {
 			--engine io_uring --iodepth $depth --json "$W/qd.json" || continue
 		vals "$W/qd.json" .runs[0].block.queue_depth.max .runs[0].block.read.requests \
 			'.runs[0].block.read.requests + .runs[0].block.merges + .runs[0].block.request_merges' \
-			'.tracer.skipped // 0'
+			'.tracer.skipped_runs // 0'
 		ring=$((depth < tags ? depth : tags))
 		expect_cmp "iodepth $depth: max depth <= $ring (iodepth, ring of $tags)" "${V[0]}" "<=" $ring
 		expect_cmp "iodepth $depth: max depth > 1" "${V[0]}" ">" 1
