@@ -395,13 +395,9 @@ static int info_json(const struct options *o, const struct device *dev, const st
 		json_object_set_new(
 			doc, "stack",
 			report_json__stack(dev, st->layers, st->n, st->top_kind, st->note));
-	err = doc ? outfile__write_json(&out, doc, JSON_INDENT(2)) : -ENOMEM;
+	err = outfile__put_json(&out, doc, JSON_INDENT(2), d);
 	json_decref(doc);
-	if (err) {
-		outfile__abort(&out);
-		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
-	}
-	return outfile__commit(&out, d);
+	return err;
 }
 
 int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d)

@@ -404,14 +404,9 @@ static int report_json(const struct options *o, const struct report *rep, size_t
 	if (!o->json)
 		return 0;
 	doc = nr == 1 ? report_json__doc(rep) : report_json__docs(rep, nr);
-	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-		  : -ENOMEM;
+	err = outfile__put_json(json, doc, OUTFILE_JSON_FLAGS, d);
 	json_decref(doc);
-	if (!err)
-		return outfile__commit(json, d);
-	outfile__abort(json);
-	return diag__fail(d, err, "cannot write --json %s: %s",
-			  strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
+	return err;
 }
 
 /* The HTML page where asked, from the same report. 0 or -errno with d. */

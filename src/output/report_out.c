@@ -24,17 +24,8 @@ int report_out__write(const struct result *res, const char *json_path, struct ou
 		report_text__print(stdout, &rep, brief);
 	if (json_path) {
 		doc = report_json__doc(&rep);
-		err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-			  : -ENOMEM;
+		err = outfile__put_json(json, doc, OUTFILE_JSON_FLAGS, d);
 		json_decref(doc);
-		if (err) {
-			outfile__abort(json);
-			diag__fail(d, err, "cannot write --json %s: %s",
-				   strcmp(json_path, "-") ? json_path : "to stdout",
-				   strerror(-err));
-		} else {
-			err = outfile__commit(json, d);
-		}
 	}
 	report__free(&rep);
 	return err ? err : finish_stdout(d);
