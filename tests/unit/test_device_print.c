@@ -17,8 +17,6 @@
 /* The figures sysfs would give a 1 GiB virtio disk with mq-deadline. */
 static void virtio_disk(struct device *d)
 {
-	struct queue_limits *l = &d->limits;
-
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, "vdb");
 	d->major = 254;
@@ -26,26 +24,25 @@ static void virtio_disk(struct device *d)
 	d->size_sectors = 2097152;
 	strcpy(d->driver, "virtio_blk");
 	strcpy(d->module, "virtio_blk");
-	l->max_sectors_kb = 1024;
-	l->max_hw_sectors_kb = 2048;
-	l->max_segments = 254;
-	l->max_segment_size = 65536;
-	l->nr_requests = 256;
-	strcpy(l->scheduler, "mq-deadline");
-	l->read_ahead_kb = 128;
-	l->wbt_lat_usec = -1; /* no such file: said "-" */
-	strcpy(l->write_cache, "write back");
-	l->logical_block_size = 512;
-	l->physical_block_size = 4096;
+	d->limits = (struct queue_limits){ .max_sectors_kb = 1024,
+					   .max_hw_sectors_kb = 2048,
+					   .max_segments = 254,
+					   .max_segment_size = 65536,
+					   .nr_requests = 256,
+					   .scheduler = "mq-deadline",
+					   .read_ahead_kb = 128,
+					   .wbt_lat_usec = -1, /* no such file: said "-" */
+					   .write_cache = "write back",
+					   .logical_block_size = 512,
+					   .physical_block_size = 4096 };
 	d->nr_hw_queues = 2;
 	d->max_tags = 256;
 	d->nr_module_params = 1;
 	strcpy(d->module_params[0].name, "queue_depth");
 	strcpy(d->module_params[0].value, "0");
-	d->virtio_blk.present = true;
-	d->virtio_blk.queue_depth = 256;
-	d->virtio_blk.poll_queues = -1;
-	d->virtio_blk.host_max_segments = 254;
+	d->virtio_blk = (struct virtio_blk_info){
+		.present = true, .queue_depth = 256, .poll_queues = -1, .host_max_segments = 254
+	};
 	d->scsi_queue_depth = -1;
 }
 
