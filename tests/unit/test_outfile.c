@@ -403,6 +403,8 @@ static void test_put_json(void **state)
 	/* The encoder refuses the document half-way: the old file stays, nothing beside it. */
 	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
 	assert_int_equal(outfile__put_json(&of, bad, JSON_COMPACT, &dg), -EILSEQ);
+	assert_null(of.f); /* aborted: closed, its unnamed file gone with it */
+	assert_int_equal(of.dirfd, -1);
 	assert_false(dg.usage);
 	if (!strstr(dg.msg, "cannot write --json") || !strstr(dg.msg, p))
 		fail_msg("'%s': want the option and the path", dg.msg);
@@ -411,6 +413,7 @@ static void test_put_json(void **state)
 	/* A document that could not be built (NULL) is out of memory, not an empty file. */
 	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
 	assert_int_equal(outfile__put_json(&of, NULL, JSON_COMPACT, &dg), -ENOMEM);
+	assert_null(of.f);
 	assert_int_equal(entries(), 1);
 	expect_content(p, "old");
 	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, &dg), 0);
