@@ -34,18 +34,13 @@ static int open_outputs(const struct options *o, struct outfile *out, struct out
 	return err;
 }
 
-static int write_json(const struct options *o, const struct comparison *c, struct outfile *out,
-		      struct diag *d)
+static int write_json(const struct comparison *c, struct outfile *out, struct diag *d)
 {
 	json_t *doc = compare_json__doc(c);
-	int err;
+	int err = outfile__put_json(out, doc, OUTFILE_JSON_FLAGS, d);
 
-	err = doc ? outfile__write_json(out, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-		  : -ENOMEM;
 	json_decref(doc);
-	if (err)
-		return diag__fail(d, err, "cannot write --json %s: %s", o->json, strerror(-err));
-	return outfile__commit(out, d);
+	return err;
 }
 
 /* The text on stdout unless --json or --html is asked for; then those. */
@@ -58,7 +53,7 @@ static int write_output(const struct options *o, const struct comparison *c,
 	if (!o->json && !o->html)
 		compare_text__print(stdout, c);
 	if (o->json)
-		err = write_json(o, c, out, d);
+		err = write_json(c, out, d);
 	if (!err && o->html) {
 		/* A over B: the histograms of the results rebuilt whole. */
 		compare_html__print(html->f, c, &a->res, &b->res);

@@ -189,7 +189,7 @@ int cmd_import(const struct options *o, const struct env_config *cfg, struct dia
 		if (!o->limits_from)
 			fprintf(stderr, "blktrace-bench: no queue limits, no findings: "
 					"--limits-from DEV|FILE gives them\n");
-		err = report_out__write(&res, o->json, &json, false, false, d);
+		err = report_out__write(&res, 1, &json, NULL, false, false, d);
 	}
 	outfile__abort(&json);
 	btrace_read__close(r);

@@ -1,265 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The trace command: passive (until Ctrl-C or --duration) and command mode
- * (attach, run CMD, detach, report, exit with CMD's status).
+ * The trace command: passive (until Ctrl-C or --duration: trace_passive.c), command
+ * mode (attach, run CMD (command.c), detach, report, exit with CMD's status) and
+ * workload mode; the outputs opened first, the reports through report_out.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include "workload/boot_sweep.h"
 #include "blktrace/btrace_out.h"
 #include "cli/cli.h"
 #include "base/clock.h"
 #include "cli/commands.h"
+#include "cli/trace_passive.h"
 #include "disk/driver_probes.h"
 #include "disk/fleet.h"
+#include "workload/command.h"
 #include "workload/sweep.h"
 #include "files/outfile.h"
-#include "output/report_html.h"
-#include "output/report_json.h"
-#include "output/report_text.h"
+#include "output/report_out.h"
 #include "base/stop_signals.h"
 #include "trace/snoop.h"
-#include "base/stop_signals.h"
 #include "base/text.h"
 #include "trace/tracer.h"
-
-static double now_s(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
 
 /* The outputs of a trace, opened before anything is traced (open_outputs). */
 struct trace_outputs {
 	struct outfile json, snoop, html;
 	struct btrace_out *blktrace; /* --blktrace DIR */
 };
-
-/* The text report goes to stdout unless the JSON or the HTML does. */
-static bool text_on_stdout(const struct options *o)
-{
-	return (!o->json || strcmp(o->json, "-")) && (!o->html || strcmp(o->html, "-"));
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
-}
-
-/*
- * Run argv to completion; returns its exit status as a shell reports it
- * (128 + signal when killed), or -errno when it could not be started. *seconds: from
- * the fork to its exit, the command's own time, not the tool's around it.
- * A CLOEXEC pipe carries execvp's errno back: EOF means the exec worked.
- */
-static int run_command(char **argv, double *seconds)
-{
-	int pipefd[2], status, child_err = 0;
-	double t0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	t0 = now_s();
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		/* exec resets our handlers to the defaults (a HUP nohup ignores stays so). */
-		close(pipefd[0]);
-		execvp(argv[0], argv);
-		child_err = errno;
-		/* Should this write fail, the parent sees EOF and exit status 127. */
-		if (write(pipefd[1], &child_err, sizeof(child_err)) != sizeof(child_err))
-			child_err = 0;
-		_exit(EXIT_NOEXEC);
-	}
-	close(pipefd[1]);
-	do
-		n = read(pipefd[0], &child_err, sizeof(child_err));
-	while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-
-	for (;;) {
-		/*
-		 * Forward a signal sent to us alone; the command decides what to do. Not
-		 * SIGPIPE: that one is about our own output, not the command's.
-		 */
-		if (stop_signal) {
-			if (stop_signal != SIGPIPE)
-				kill(pid, stop_signal);
-			stop_signal = 0;
-		}
-		if (waitpid(pid, &status, 0) == pid)
-			break;
-		if (errno != EINTR)
-			return -errno;
-	}
-	*seconds = now_s() - t0;
-	if (n == sizeof(child_err) && child_err)
-		return -child_err;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
-{
-	__u64 *a = (__u64 *)into;
-	const __u64 *b = (const __u64 *)m;
-	size_t i;
-
-	for (i = 0; i < sizeof(*m) / sizeof(__u64); i++)
-		if (b[i] > a[i])
-			a[i] = b[i];
-}
-
-/*
- * One --interval report of passive mode: printed, unless the JSON or the HTML goes to
- * stdout, and kept in the run for the charts over time. delta: every device's.
- */
-static int interval_report(const struct options *o, const struct result *res, struct run *run,
-			   struct block_stats *delta, double from, double to, unsigned int nr)
-{
-	struct run r = { .seconds = to - from, .has_block = true, .block = delta };
-	struct interval_sample sample;
-
-	interval_sample__compute(&sample, delta, from, to - from);
-	if (text_on_stdout(o)) {
-		snprintf(r.label, sizeof(r.label), "interval #%u, %.2f to %.2f s", nr, from, to);
-		report_text__interval(stdout, res, &r);
-		fputc('\n', stdout);
-		fflush(stdout);
-	}
-	return run__add_interval(run, &sample);
-}
-
-/* The devices traced for results res[0..nr): each one's device and its layers. */
-static size_t nr_traced(const struct result *res, size_t nr)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < nr; i++)
-		n += 1 + res[i].nr_layers;
-	return n;
-}
-
-/* The run passive and command mode fill: a result's last. */
-static struct run *last_run(struct result *res)
-{
-	return &res->runs[res->nr_runs - 1];
-}
-
-/* One interval report per result, each from its slice of the devices' deltas. */
-static int interval_reports(const struct options *o, struct result *res, size_t nr,
-			    struct block_stats *delta, double from, double to, unsigned int nr_iv)
-{
-	size_t i, off = 0;
-	int err = 0;
-
-	for (i = 0; i < nr && !err; off += 1 + res[i].nr_layers, i++)
-		err = interval_report(o, &res[i], last_run(&res[i]), &delta[off], from, to, nr_iv);
-	return err;
-}
-
-/*
- * Several disks: the set is read once, at start. One that comes or goes meanwhile is said,
- * once (serve reloads its programs for it; a trace keeps what it reports on).
- */
-struct disk_watch {
-	const char *root, *spec;
-	uint64_t fingerprint;
-	bool said;
-};
-
-static void watch_disks(struct disk_watch *w)
-{
-	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
-		return;
-	w->said = true;
-	die_msg("a disk came or went since --trace %s began: this trace keeps the disks it "
-		"started with (serve follows them)",
-		w->spec);
-}
-
-/*
- * Passive mode: until Ctrl-C/SIGTERM or the duration; interval reports on the way. total
- * and start hold every traced device of the results, in order.
- */
-static int run_passive(struct tracer *t, const struct options *o, struct result *res, size_t nr_res,
-		       struct disk_watch *w, struct block_stats *total,
-		       const struct block_stats *start)
-{
-	size_t i, n = tracer__nr_devices(t);
-	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
-	struct block_stats *delta = calloc(n, sizeof(*delta));
-	struct blkio_maxes *all_max = calloc(n, sizeof(*all_max));
-	double t0 = now_s(), next = o->interval ? t0 + o->interval : 0, last = t0;
-	unsigned int nr = 0;
-	int err = 0;
-
-	if (!prev || !cur || !delta || !all_max) {
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	memcpy(prev, start, n * sizeof(*prev));
-	while (!stop_signal) {
-		double now = now_s(), wake = o->duration ? t0 + o->duration : now + 3600;
-
-		if (o->duration && now >= t0 + o->duration)
-			break;
-		if (next && next < wake)
-			wake = next;
-		if (w && now + 1 < wake)
-			wake = now + 1;
-		if (wake > now)
-			sleep_s(wake - now);
-		watch_disks(w);
-		if (!next || now_s() < next || stop_signal)
-			continue;
-		err = tracer__snapshot_all(t, cur);
-		if (err)
-			goto cleanup;
-		block_stats__delta_n(delta, cur, prev, n);
-		for (i = 0; i < n; i++)
-			merge_max(&all_max[i], &cur[i].max);
-		tracer__reset_max(t);
-		now = now_s();
-		nr++;
-		/* What it really covered: from the last snapshot to this one, late or not. */
-		err = interval_reports(o, res, nr_res, delta, last - t0, now - t0, nr);
-		if (err)
-			goto cleanup;
-		memcpy(prev, cur, n * sizeof(*prev));
-		last = now;
-		/* A wakeup later than a whole interval folds the missed ones into this one. */
-		next = clock__next(next, now, o->interval);
-	}
-	err = tracer__snapshot_all(t, cur);
-	if (err)
-		goto cleanup;
-	block_stats__delta_n(total, cur, start, n);
-	for (i = 0; i < n; i++)
-		merge_max(&total[i].max, &all_max[i]);
-cleanup:
-	free(all_max);
-	free(prev);
-	free(cur);
-	free(delta);
-	return err;
-}
 
 /* 4 MiB: at 72 bytes a record, ~58k requests, 0.4 s at 150k IOPS between two drains. */
 #define SNOOP_RING_BYTES (4U << 20)
@@ -394,62 +167,11 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	return 0;
 }
 
-/* The JSON where asked: one disk's document, or several disks' in one. 0 or -errno with d. */
-static int report_json(const struct options *o, const struct report *rep, size_t nr,
-		       struct outfile *json, struct diag *d)
-{
-	json_t *doc;
-	int err;
-
-	if (!o->json)
-		return 0;
-	doc = nr == 1 ? report_json__doc(rep) : report_json__docs(rep, nr);
-	err = doc ? outfile__write_json(json, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-		  : -ENOMEM;
-	json_decref(doc);
-	if (!err)
-		return outfile__commit(json, d);
-	outfile__abort(json);
-	return diag__fail(d, err, "cannot write --json %s: %s",
-			  strcmp(o->json, "-") ? o->json : "to stdout", strerror(-err));
-}
-
-/* The HTML page where asked, from the same report. 0 or -errno with d. */
-static int report_html(const struct options *o, const struct report *rep, struct outfile *html,
-		       struct diag *d)
-{
-	if (!o->html)
-		return 0;
-	report_html__print(html->f, rep, NULL);
-	return outfile__commit(html, d);
-}
-
-/*
- * Text on stdout (unless the JSON or the HTML goes there), disk after disk; JSON and HTML
- * where asked (HTML: one disk, check_modes says).
- */
+/* The reports, where the options ask for them (report_out.c). 0 or -errno with d. */
 static int report(const struct options *o, const struct result *res, size_t nr,
 		  struct trace_outputs *out, struct diag *d)
 {
-	struct report *rep = calloc(nr, sizeof(*rep));
-	size_t i, built = 0;
-	int err = 0;
-
-	/* Everything derived, once, before any printer runs. */
-	while (rep && built < nr && !report__build(&rep[built], &res[built], o->wl.recommend))
-		built++;
-	if (built < nr)
-		err = diag__fail(d, -ENOMEM, "out of memory");
-	for (i = 0; !err && i < nr && text_on_stdout(o); i++)
-		report_text__print(stdout, &rep[i], o->brief);
-	if (!err)
-		err = report_json(o, rep, nr, &out->json, d);
-	if (!err)
-		err = report_html(o, rep, &out->html, d);
-	for (i = 0; i < built; i++)
-		report__free(&rep[i]);
-	free(rep);
-	return err ? err : finish_stdout(d);
+	return report_out__write(res, nr, &out->json, &out->html, o->wl.recommend, o->brief, d);
 }
 
 /*
@@ -689,7 +411,8 @@ static void share_out(struct result *res, size_t nr, const struct block_stats *a
 	size_t i, off = 0;
 
 	for (i = 0; i < nr; off += 1 + res[i].nr_layers, i++)
-		memcpy(last_run(&res[i])->block, &all[off], (1 + res[i].nr_layers) * sizeof(*all));
+		memcpy(trace__last_run(&res[i])->block, &all[off],
+		       (1 + res[i].nr_layers) * sizeof(*all));
 }
 
 /* Command mode, the command ended with status: what it did, counted. 0 or -errno with d. */
@@ -701,15 +424,15 @@ static int count_command(struct tracer *t, const struct options *o, struct resul
 	int err;
 
 	for (i = 0; i < nr; i++) {
-		last_run(&res[i])->exit_status = status;
-		last_run(&res[i])->command = true;
-		text__join(last_run(&res[i])->label, sizeof(last_run(&res[i])->label),
+		trace__last_run(&res[i])->exit_status = status;
+		trace__last_run(&res[i])->command = true;
+		text__join(trace__last_run(&res[i])->label, sizeof(trace__last_run(&res[i])->label),
 			   o->nr_command, o->command);
 	}
 	err = tracer__snapshot_all(t, all);
 	if (err)
 		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	block_stats__delta_n(all, all, start, nr_traced(res, nr));
+	block_stats__delta_n(all, all, start, trace__nr_traced(res, nr));
 	share_out(res, nr, all);
 	return 0;
 }
@@ -722,25 +445,9 @@ static int add_runs(struct result *res, size_t nr, const char *label)
 	for (i = 0; i < nr; i++) {
 		if (!result__add_run(&res[i], true, false))
 			return -ENOMEM;
-		snprintf(last_run(&res[i])->label, sizeof(last_run(&res[i])->label), "%s", label);
+		snprintf(trace__last_run(&res[i])->label, sizeof(trace__last_run(&res[i])->label),
+			 "%s", label);
 	}
-	return 0;
-}
-
-/* Passive mode over every result; the message for a failure in d. */
-static int passive(struct tracer *t, const struct options *o, const struct env_config *cfg,
-		   struct result *res, size_t nr, struct block_stats *all,
-		   const struct block_stats *start, struct diag *d)
-{
-	struct disk_watch watch = { cfg->sysfs_root, o->trace,
-				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
-	int err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
-
-	if (err == -ENOMEM)
-		return diag__fail(d, err, "out of memory");
-	if (err)
-		return diag__fail(d, err, "cannot read the BPF maps: %s", strerror(-err));
-	share_out(res, nr, all);
 	return 0;
 }
 
@@ -748,7 +455,7 @@ static int passive(struct tracer *t, const struct options *o, const struct env_c
 static int run_trace(const struct options *o, const struct env_config *cfg, struct result *res,
 		     size_t nr, struct trace_outputs *out, struct diag *d)
 {
-	size_t i, n = nr_traced(res, nr);
+	size_t i, n = trace__nr_traced(res, nr);
 	struct block_stats *start = NULL, *all = NULL;
 	struct snoop *sn = NULL;
 	struct tracer *t = NULL;
@@ -773,9 +480,9 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 	}
 	/* After the baseline: whoever waits for this line misses nothing it then does. */
 	say_tracing(o, res, nr, t);
-	t0 = now_s();
+	t0 = clock__seconds(CLOCK_MONOTONIC);
 	if (o->command) {
-		status = run_command(o->command, &seconds);
+		status = command__run(o->command, &seconds);
 		if (status < 0) {
 			/* What a shell does: no report, the status says the command never ran. */
 			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
@@ -784,11 +491,13 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		}
 		err = count_command(t, o, res, nr, all, start, status, d);
 	} else {
-		err = passive(t, o, cfg, res, nr, all, start, d);
-		seconds = now_s() - t0;
+		err = trace_passive__run(t, o, cfg, res, nr, all, start, d);
+		if (!err)
+			share_out(res, nr, all);
+		seconds = clock__seconds(CLOCK_MONOTONIC) - t0;
 	}
 	for (i = 0; i < nr; i++)
-		last_run(&res[i])->seconds = seconds;
+		trace__last_run(&res[i])->seconds = seconds;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
 		err = stop_tracing(&t, &sn, o, res, nr, out, d);
@@ -863,7 +572,7 @@ static void recover_settings(const struct sweep_env *env, struct device *dev)
 static int check_results(const struct result *res, size_t nr, struct diag *d)
 {
 	const struct device *devs[BLKIO_MAX_DEVICES];
-	size_t i, k, n = nr_traced(res, nr);
+	size_t i, k, n = trace__nr_traced(res, nr);
 
 	if (n > BLKIO_MAX_DEVICES)
 		return diag__usage_err(d, -E2BIG,

@@ -393,6 +393,19 @@ int outfile__write_json(struct outfile *of, json_t *doc, size_t flags)
 	return 0;
 }
 
+int outfile__put_json(struct outfile *of, json_t *doc, size_t flags, struct diag *d)
+{
+	int ret = doc ? outfile__write_json(of, doc, flags) : -ENOMEM;
+
+	if (!ret)
+		return outfile__commit(of, d);
+	outfile__abort(of);
+	if (!strcmp(of->path, "-"))
+		return diag__fail(d, ret, "cannot write %s to stdout: %s", of->what,
+				  strerror(-ret));
+	return diag__fail(d, ret, "cannot write %s %s: %s", of->what, of->path, strerror(-ret));
+}
+
 static void close_dir(struct outfile *of)
 {
 	if (of->dirfd >= 0)

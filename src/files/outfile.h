@@ -66,8 +66,16 @@ int outfile__open_at(struct outfile *of, const char *what, int dirfd, const char
 		     const char *shown, struct diag *d);
 /* Is path (the would-be output) the same file as other? By inode, else by dir + name. */
 bool outfile__same(const char *path, const char *other);
+/* How the tool's documents are written (result files, compare --json): 10 digits of a real. */
+#define OUTFILE_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 /* Dump doc (flags as json_dumpf) and a newline; -errno of the real cause. */
 int outfile__write_json(struct outfile *of, json_t *doc, size_t flags);
+/*
+ * The one way a JSON document reaches its output: doc (NULL: it could not be built,
+ * -ENOMEM) written and committed, or on failure the output aborted, nothing left, and
+ * one line in d ("cannot write --json out.json: ..."). 0 or -errno (a runtime failure).
+ */
+int outfile__put_json(struct outfile *of, json_t *doc, size_t flags, struct diag *d);
 /*
  * Flush, check, fsync and close the file, then rename it into place. 0; or -errno with
  * one line in d ("cannot write --json out.json: No space left on device"), the

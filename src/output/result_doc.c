@@ -7,24 +7,14 @@
 #include "base/diag.h"
 #include "output/result_doc.h"
 
-/* As every result file of the tool is written (report_json's documents). */
-#define DOC_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-
 int result_doc__write(struct outfile *of, json_t *doc, struct diag *d)
 {
-	int ret = outfile__write_json(of, doc, DOC_FLAGS);
-
-	if (ret) {
-		outfile__abort(of);
-		return diag__fail(d, ret, "cannot write %s %s: %s", of->what, of->path,
-				  strerror(-ret));
-	}
-	return outfile__commit(of, d);
+	return outfile__put_json(of, doc, OUTFILE_JSON_FLAGS, d);
 }
 
 int result_doc__load(json_t *doc, const char *name, struct loaded_result *lr, struct diag *d)
 {
-	char *text = json_dumps(doc, DOC_FLAGS);
+	char *text = json_dumps(doc, OUTFILE_JSON_FLAGS);
 	int ret;
 
 	if (!text)

@@ -13,8 +13,7 @@
  * jansson parses one member of the top level, or one run (at most RUN_MAX bytes), at
  * a time; each run is checked and turned into a run summary before the next is
  * parsed. Members nobody reads ("series") are skipped with their brackets matched,
- * never parsed. Hand-written, because jansson has no streaming interface: the top
- * level's punctuation and that bracket matcher.
+ * never parsed (json_lex.c walks the document: jansson has no streaming interface).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +30,12 @@
 #include "hist.h"
 #include "store/result_load.h"
 #include "base/text.h"
+#include "store/json_lex.h"
 
 #define SCHEMA_PREFIX "blktrace-bench/"
 /* A run of ours is some 1.5 MB at most (10k histogram buckets, indented): 4 MiB bounds
  * the one run jansson holds at a time. */
 #define RUN_MAX (4UL << 20)
-#define JSON_DEPTH_MAX 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
 /* Our counters are 64-bit: anything above 2^63 is no measurement (1e308 overflows sums). */
 #define METRIC_MAX 9223372036854775808.0
 /* A file larger than this is no result of ours (jansson's positions are ints, too). */
@@ -44,8 +43,7 @@
 
 struct loader {
 	const char *name;
-	const char *buf;
-	size_t len, pos;
+	struct json_lex lex;	 /* the document, walked one member or run at a time */
 	struct diag *d;		 /* never NULL: the caller's, or a scratch one */
 	result_load_run_fn each; /* NULL, or called with every run read */
 	void *each_ctx;
@@ -105,154 +103,6 @@ static int finish(struct loader *l, int ret)
 	diag__prefix(l->d, "%s: ", l->name);
 	text__one_line(l->d->msg); /* jansson quotes the text near a parse error */
 	return ret;
-}
-
-/* A syntax error at byte offset at of the file: jansson's words, our line and column. */
-static int syntax(struct loader *l, size_t at, const char *what)
-{
-	size_t i, line = 1, col = 1;
-
-	if (at > l->len)
-		at = l->len;
-	for (i = 0; i < at; i++, col++)
-		if (l->buf[i] == '\n') {
-			line++;
-			col = 0;
-		}
-	return bad(l, -EINVAL, "not valid JSON (truncated or edited?): %s at line %zu, column %zu",
-		   what, line, col);
-}
-
-static int parse_value(struct loader *l, json_t **out, size_t max);
-
-static void skip_ws(struct loader *l)
-{
-	while (l->pos < l->len && strchr(" \t\r\n", l->buf[l->pos]) && l->buf[l->pos])
-		l->pos++;
-}
-
-/*
- * The end of the object or array at l->pos: brackets matched and strings skipped,
- * nothing parsed. Linear, with a fixed stack as deep as jansson's limit.
- */
-static int extent(struct loader *l, size_t *end)
-{
-	unsigned char stack[JSON_DEPTH_MAX / 8] = { 0 };
-	size_t i, depth = 0;
-
-	for (i = l->pos; i < l->len; i++) {
-		char c = l->buf[i];
-
-		if (c == '"') {
-			for (i++; i < l->len && l->buf[i] != '"'; i++)
-				if (l->buf[i] == '\\')
-					i++;
-			if (i >= l->len)
-				break;
-		} else if (c == '{' || c == '[') {
-			if (depth == JSON_DEPTH_MAX)
-				return syntax(l, i, "maximum parsing depth reached");
-			if (c == '{')
-				stack[depth / 8] |= 1 << depth % 8;
-			else
-				stack[depth / 8] &= ~(1 << depth % 8);
-			depth++;
-		} else if (c == '}' || c == ']') {
-			size_t top = depth - 1;
-
-			if (!depth || (c == '}') != !!(stack[top / 8] & 1 << top % 8))
-				return syntax(l, i, "unexpected token");
-			if (!--depth) {
-				*end = i + 1;
-				return 0;
-			}
-		}
-	}
-	return syntax(l, l->len, "premature end of input");
-}
-
-/* Skip the value at l->pos, checked only for balance: a member compare does not read. */
-static int skip_value(struct loader *l)
-{
-	json_t *v;
-	size_t end;
-	int ret;
-
-	if (l->pos < l->len && (l->buf[l->pos] == '{' || l->buf[l->pos] == '[')) {
-		ret = extent(l, &end);
-		if (!ret)
-			l->pos = end;
-		return ret;
-	}
-	ret = parse_value(l, &v, l->len);
-	json_decref(v);
-	return ret;
-}
-
-/*
- * The JSON value at l->pos, parsed by jansson; l->pos moves past it. An object or array
- * longer than max bytes is refused before jansson sees it (-EFBIG, nothing said in l->d).
- */
-static int parse_value(struct loader *l, json_t **out, size_t max)
-{
-	const char *p = l->buf + l->pos;
-	size_t n = l->len - l->pos, end;
-	json_error_t je;
-	int ret;
-
-	*out = NULL;
-	if (!n)
-		return syntax(l, l->pos, "premature end of input");
-	if (*p == '{' || *p == '[') {
-		ret = extent(l, &end);
-		if (ret)
-			return ret;
-		if (end - l->pos > max)
-			return -EFBIG;
-		*out = json_loadb(p, end - l->pos, JSON_REJECT_DUPLICATES, &je);
-		if (!*out)
-			return syntax(l, l->pos + (je.position > 0 ? (size_t)je.position : 0),
-				      je.text);
-		l->pos = end;
-		return 0;
-	}
-	/* A scalar: find where it ends (a string at its closing quote), jansson checks it. */
-	if (*p == '"') {
-		for (end = 1; end < n && p[end] != '"'; end++)
-			if (p[end] == '\\')
-				end++;
-		if (end >= n)
-			return syntax(l, l->len, "premature end of input in a string");
-		end++;
-	} else {
-		for (end = 0; end < n && p[end] && !strchr(" \t\r\n,]}", p[end]); end++)
-			;
-	}
-	*out = json_loadb(p, end, JSON_DECODE_ANY, &je);
-	if (!*out)
-		return syntax(l, l->pos + (je.position > 0 ? (size_t)je.position : 0), je.text);
-	l->pos += end;
-	return 0;
-}
-
-/* After a member or element: ',' (returns 1) or the closing bracket (returns 0). */
-static int next_or_end(struct loader *l, char close)
-{
-	char what[32];
-
-	skip_ws(l);
-	if (l->pos < l->len && l->buf[l->pos] == ',') {
-		l->pos++;
-		return 1;
-	}
-	if (l->pos < l->len && l->buf[l->pos] == close) {
-		l->pos++;
-		return 0;
-	}
-	if (l->pos >= l->len)
-		return syntax(l, l->pos, "premature end of input");
-	snprintf(what, sizeof(what), "',' or '%c' expected", close);
-	return syntax(l, l->pos, what);
 }
 
 /* Reading and checking the fields of a run */
@@ -580,15 +430,15 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 	json_t *run;
 	int ret;
 
-	l->pos++; /* '[' */
-	skip_ws(l);
-	if (l->pos < l->len && l->buf[l->pos] == ']') {
-		l->pos++;
+	l->lex.pos++; /* '[' */
+	json_lex__skip_ws(&l->lex);
+	if (json_lex__at(&l->lex, ']')) {
+		l->lex.pos++;
 		return 0;
 	}
 	for (i = 0;; i++) {
-		skip_ws(l);
-		ret = parse_value(l, &run, RUN_MAX);
+		json_lex__skip_ws(&l->lex);
+		ret = json_lex__value(&l->lex, &run, RUN_MAX);
 		if (ret == -EFBIG)
 			return bad(l, -EFBIG, "runs[%zu] is larger than any run of ours (%lu MiB)",
 				   i, RUN_MAX >> 20);
@@ -610,7 +460,7 @@ static int load_runs(struct loader *l, struct loaded_result *out)
 		if (ret)
 			return ret;
 		out->nr_runs++;
-		ret = next_or_end(l, ']');
+		ret = json_lex__next_or_end(&l->lex, ']');
 		if (ret <= 0)
 			return ret;
 	}
@@ -716,17 +566,18 @@ static int open_top(struct loader *l)
 {
 	const char *type;
 
-	skip_ws(l);
-	if (l->pos >= l->len)
-		return syntax(l, l->pos, "'[' or '{' expected near end of file");
-	if (l->buf[l->pos] != '{') {
-		type = first_type(l->buf[l->pos]);
+	json_lex__skip_ws(&l->lex);
+	if (l->lex.pos >= l->lex.len)
+		return json_lex__syntax(&l->lex, l->lex.pos,
+					"'[' or '{' expected near end of file");
+	if (l->lex.buf[l->lex.pos] != '{') {
+		type = first_type(l->lex.buf[l->lex.pos]);
 		return type ? bad(l, -EINVAL,
 				  "not a blktrace-bench result: the top level is %s, not an object",
 				  type)
-			    : syntax(l, l->pos, "invalid token");
+			    : json_lex__syntax(&l->lex, l->lex.pos, "invalid token");
 	}
-	l->pos++;
+	l->lex.pos++;
 	return 0;
 }
 
@@ -736,7 +587,7 @@ static int load_value(struct loader *l, const char *k, struct loaded_result *out
 	json_t *v;
 	int ret;
 
-	if (!strcmp(k, "runs") && l->pos < l->len && l->buf[l->pos] == '[') {
+	if (!strcmp(k, "runs") && json_lex__at(&l->lex, '[')) {
 		out->has_runs = true;
 		return load_runs(l, out);
 	}
@@ -744,8 +595,8 @@ static int load_value(struct loader *l, const char *k, struct loaded_result *out
 	if (!strcmp(k, "results") && json_object_set_new(out->header, k, json_true()))
 		return -ENOMEM;
 	if (!kept(k) && strcmp(k, "runs"))
-		return skip_value(l); /* series: compare recomputes them */
-	ret = parse_value(l, &v, RUN_MAX);
+		return json_lex__skip_value(&l->lex); /* series: compare recomputes them */
+	ret = json_lex__value(&l->lex, &v, RUN_MAX);
 	if (ret == -EFBIG)
 		ret = bad(l, -EFBIG, "\"%s\" is larger than any of ours (%lu MiB)", k,
 			  RUN_MAX >> 20);
@@ -764,24 +615,24 @@ static int load_member(struct loader *l, json_t *seen, struct loaded_result *out
 	const char *k;
 	int ret;
 
-	skip_ws(l);
-	if (l->pos >= l->len || l->buf[l->pos] != '"')
-		return syntax(l, l->pos,
-			      l->pos >= l->len ? "premature end of input"
-					       : "string or '}' expected");
-	ret = parse_value(l, &key, 0);
+	json_lex__skip_ws(&l->lex);
+	if (l->lex.pos >= l->lex.len || l->lex.buf[l->lex.pos] != '"')
+		return json_lex__syntax(&l->lex, l->lex.pos,
+					l->lex.pos >= l->lex.len ? "premature end of input"
+								 : "string or '}' expected");
+	ret = json_lex__value(&l->lex, &key, 0);
 	if (ret)
 		return ret;
 	k = json_string_value(key);
-	skip_ws(l);
-	if (l->pos >= l->len || l->buf[l->pos] != ':') {
-		ret = syntax(l, l->pos, "':' expected");
+	json_lex__skip_ws(&l->lex);
+	if (l->lex.pos >= l->lex.len || l->lex.buf[l->lex.pos] != ':') {
+		ret = json_lex__syntax(&l->lex, l->lex.pos, "':' expected");
 		goto out;
 	}
-	l->pos++;
-	skip_ws(l);
+	l->lex.pos++;
+	json_lex__skip_ws(&l->lex);
 	if (json_object_get(seen, k))
-		ret = syntax(l, l->pos, "duplicate object key");
+		ret = json_lex__syntax(&l->lex, l->lex.pos, "duplicate object key");
 	else if (json_object_set_new(seen, k, json_null()))
 		ret = -ENOMEM;
 	else
@@ -801,20 +652,23 @@ static int load_top(struct loader *l, struct loaded_result *out)
 	ret = open_top(l);
 	if (ret)
 		goto out;
-	skip_ws(l);
-	if (l->pos < l->len && l->buf[l->pos] == '}') {
-		l->pos++;
+	json_lex__skip_ws(&l->lex);
+	if (json_lex__at(&l->lex, '}')) {
+		l->lex.pos++;
 	} else {
 		do {
 			ret = load_member(l, seen, out);
 			if (!ret)
-				ret = next_or_end(l, '}'); /* 1: another member follows */
+				ret = json_lex__next_or_end(&l->lex,
+							    '}'); /* 1: another member follows */
 		} while (ret > 0);
 	}
 	if (ret)
 		goto out;
-	skip_ws(l);
-	ret = l->pos < l->len ? syntax(l, l->pos, "end of file expected") : 0;
+	json_lex__skip_ws(&l->lex);
+	ret = l->lex.pos < l->lex.len
+		      ? json_lex__syntax(&l->lex, l->lex.pos, "end of file expected")
+		      : 0;
 out:
 	json_decref(seen);
 	return ret;
@@ -861,6 +715,7 @@ static int load_buffer(struct loader *l, struct loaded_result *out)
 	out->header = json_object();
 	if (!out->header)
 		return -ENOMEM;
+	l->lex.d = l->d;
 	ret = load_top(l, out);
 	if (!ret)
 		ret = check_doc(l, out);
@@ -890,8 +745,7 @@ int result_load__buffer_each(const char *name, const char *buf, size_t len,
 {
 	struct diag scratch = {};
 	struct loader l = { .name = name,
-			    .buf = buf,
-			    .len = len,
+			    .lex = { .buf = buf, .len = len },
 			    .d = d ? d : &scratch,
 			    .each = each,
 			    .each_ctx = ctx };
@@ -951,7 +805,7 @@ static int read_all(struct loader *l, int fd, size_t hint, char **out, size_t *l
 	return 0;
 }
 
-/* The file at l->name, read whole into l->buf and loaded. */
+/* The file at l->name, read whole into l->lex.buf and loaded. */
 static int load_file(struct loader *l, struct loaded_result *out)
 {
 	struct stat st;
@@ -972,11 +826,11 @@ static int load_file(struct loader *l, struct loaded_result *out)
 	close(fd);
 	if (ret)
 		return ret;
-	l->buf = buf;
-	l->len = got;
+	l->lex.buf = buf;
+	l->lex.len = got;
 	ret = load_buffer(l, out);
 	free(buf);
-	l->buf = NULL;
+	l->lex.buf = NULL;
 	return ret;
 }
 

@@ -71,11 +71,8 @@ static int save_json_at(int dirfd, const char *name, json_t *doc, const char *sh
 	struct outfile of = {};
 	int err = outfile__open_at(&of, "the sweep's plan", dirfd, name, shown, d);
 
-	if (!err) {
-		err = outfile__write_json(&of, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-		err = err ? diag__fail(d, err, "cannot write %s: %s", shown, strerror(-err))
-			  : outfile__commit(&of, d);
-	}
+	if (!err)
+		err = outfile__put_json(&of, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10), d);
 	outfile__abort(&of);
 	return err;
 }

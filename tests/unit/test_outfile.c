@@ -378,6 +378,57 @@ static void test_write_error_named(void **state)
 	assert_int_equal(access(p, F_OK), -1);
 }
 
+static void expect_content(const char *path, const char *want)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, want);
+}
+
+/* outfile__put_json, what every JSON output goes through: all of it, or nothing. */
+static void test_put_json(void **state)
+{
+	json_t *bad = json_pack("{s:o}", "x", json_stringn_nocheck("\xff", 1));
+	json_t *good = json_pack("{s:i}", "x", 1);
+	struct outfile of;
+	struct diag dg = {};
+	char p[128];
+
+	(void)state;
+	write_file(in_dir(p, sizeof(p), "out.json"), "old");
+	/* The encoder refuses the document half-way: the old file stays, nothing beside it. */
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
+	assert_int_equal(outfile__put_json(&of, bad, JSON_COMPACT, &dg), -EILSEQ);
+	assert_null(of.f); /* aborted: closed, its unnamed file gone with it */
+	assert_int_equal(of.dirfd, -1);
+	assert_false(dg.usage);
+	if (!strstr(dg.msg, "cannot write --json") || !strstr(dg.msg, p))
+		fail_msg("'%s': want the option and the path", dg.msg);
+	assert_int_equal(entries(), 1);
+	expect_content(p, "old");
+	/* A document that could not be built (NULL) is out of memory, not an empty file. */
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
+	assert_int_equal(outfile__put_json(&of, NULL, JSON_COMPACT, &dg), -ENOMEM);
+	assert_null(of.f);
+	assert_int_equal(entries(), 1);
+	expect_content(p, "old");
+	assert_int_equal(outfile__open(&of, "--json", "-", NULL, 0, &dg), 0);
+	assert_int_equal(outfile__put_json(&of, NULL, JSON_COMPACT, &dg), -ENOMEM);
+	assert_string_equal(dg.msg, "cannot write --json to stdout: Cannot allocate memory");
+	/* And a document that can be written replaces the file whole. */
+	assert_int_equal(outfile__open(&of, "--json", p, NULL, 0, &dg), 0);
+	assert_int_equal(outfile__put_json(&of, good, JSON_COMPACT, &dg), 0);
+	outfile__abort(&of); /* harmless after the commit */
+	assert_int_equal(entries(), 1);
+	expect_content(p, "{\"x\":1}\n");
+	json_decref(bad);
+	json_decref(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwritable_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_error_named, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_put_json, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
