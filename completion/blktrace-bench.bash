@@ -52,7 +52,7 @@ _blktrace_bench()
 	_init_completion -s || return
 
 	local workload_opts="--rw --bs --size --count --runtime --engine --iodepth
-		--no-fixed-bufs --hugepages --direct --sync --fsync --fdatasync --repeat
+		--no-fixed-bufs --hugepages --direct --dsync --fsync --fdatasync --repeat
 		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
 		--state-dir --json --verbose"
 	local trace_opts="--trace --duration --interval --html --snoop --snoop-text

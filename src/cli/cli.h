@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * Command-line model: one option table (cli.c) shared by every command, so a
- * flag means the same thing everywhere. Values go through the strict parsers of
+ * flag means the same thing everywhere; each command takes, and its --help lists, the
+ * options of its modes. Values go through the strict parsers of
  * parse.h: "abc", "12Q", "-1" and overflow are refused.
  */
 #ifndef BLKTRACE_BENCH_CLI_H
@@ -84,9 +85,35 @@ struct options {
 struct diag;
 
 /*
- * The command's name ("trace", "info", ...) selects which options are legal and how
- * many words it takes. 0; 1 when --help, --usage or --version was printed and there is
- * nothing else to do; or a negative errno with the refusal in d (bad input).
+ * The modes a command runs in, which decide the options it takes (cli.c's option_modes).
+ * trace has four, known once its options are read: passive, command (a command to run),
+ * workload (--rw) and --snoop-text; every other command one of its own (commands.c).
+ */
+enum cli_mode {
+	M_PASSIVE = 1 << 0,
+	M_COMMAND = 1 << 1,
+	M_WORKLOAD = 1 << 2,
+	M_SNOOP_TEXT = 1 << 3,
+	M_INFO = 1 << 4,
+	M_COMPARE = 1 << 5,
+	M_REPORT = 1 << 6,
+	M_RESTORE = 1 << 7,
+	M_TUNE = 1 << 8,
+	M_APPLY = 1 << 9,
+	M_VERIFY = 1 << 10,
+	M_SERVE = 1 << 11,
+	M_IMPORT = 1 << 12,
+	M_RESUME = 1 << 13,
+	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
+	M_LOADS_BPF = M_TRACING | M_TUNE | M_VERIFY | M_SERVE,
+	M_ALL = (1 << 14) - 1,
+};
+
+/*
+ * The command's name ("trace", "info", ...: commands.h's table) selects which options
+ * are legal, what its --help lists and how many words it takes. 0; 1 when --help,
+ * --usage or --version was printed and there is nothing else to do; or a negative errno
+ * with the refusal in d (bad input).
  */
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d);
 

@@ -10,30 +10,52 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 
-struct cmd {
-	const char *name;
-	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
-};
-
-/* One command a line (clang-format would pack them): tests/shell/test_docs.sh reads it. */
+/* One command a line (clang-format would pack them). */
 // clang-format off
-static const struct cmd commands[] = {
-	{ "trace", cmd_trace },
-	{ "info", cmd_info },
-	{ "compare", cmd_compare },
-	{ "report", cmd_report },
-	{ "restore", cmd_restore },
-	{ "tune", cmd_tune },
-	{ "apply", cmd_apply },
-	{ "verify", cmd_verify },
-	{ "serve", cmd_serve },
-	{ "import", cmd_import },
-	{ "resume", cmd_resume },
+static const struct command commands[] = {
+	{ "trace", cmd_trace, M_TRACING | M_SNOOP_TEXT, -1, "[--] [COMMAND [ARG...]]", NULL,
+	  "Trace a disk (the default; see Modes above)" },
+	{ "info", cmd_info, M_INFO, 1, "DEV", "one disk",
+	  "What a tuner needs to know about a disk" },
+	{ "compare", cmd_compare, M_COMPARE, 2, "A.json B.json", "two result files",
+	  "Compare two results, with significance" },
+	{ "report", cmd_report, M_REPORT, 1, "RESULT.json", "one result file",
+	  "A result as one self-contained HTML page" },
+	{ "restore", cmd_restore, M_RESTORE, 1, "DEV", "one disk",
+	  "Put back what a cut-short --set sweep changed" },
+	{ "tune", cmd_tune, M_TUNE, 1, "DEV", "one disk",
+	  "The queue settings that serve a workload best" },
+	{ "apply", cmd_apply, M_APPLY, 1, "RESULT.json\n--undo", "a tune result, or --undo",
+	  "Make a tune result's recommendation persist" },
+	{ "verify", cmd_verify, M_VERIFY, 1, "RESULT.json", "a tune result",
+	  "Rerun a tune result's workload, compare" },
+	{ "serve", cmd_serve, M_SERVE, 0, "", "no arguments",
+	  "Trace on and on, counters for Prometheus" },
+	{ "import", cmd_import, M_IMPORT, 1, "DIR|FILE", "one trace",
+	  "Report on the files blktrace wrote" },
+	{ "resume", cmd_resume, M_RESUME, 0, "", "no arguments",
+	  "The next step of the sweep across reboots" },
 };
 // clang-format on
 
+const struct command *commands__at(size_t i)
+{
+	return i < sizeof(commands) / sizeof(commands[0]) ? &commands[i] : NULL;
+}
+
+const struct command *commands__find(const char *name)
+{
+	const struct command *c;
+	size_t i;
+
+	for (i = 0; (c = commands__at(i)); i++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
 /* The options, then the command; --help and --version end after printing, with 0. */
-static int run(const struct cmd *c, int argc, char **argv, const struct env_config *cfg,
+static int run(const struct command *c, int argc, char **argv, const struct env_config *cfg,
 	       struct diag *d)
 {
 	struct options o;
@@ -46,19 +68,18 @@ static int run(const struct cmd *c, int argc, char **argv, const struct env_conf
 
 int commands__run(int argc, char **argv, const struct env_config *cfg)
 {
+	const struct command *c = commands__at(0);
 	struct diag d = {};
 	char name[64];
-	size_t i;
 
 	if (argc < 2 || argv[1][0] == '-')
-		return diag__exit(&d, run(&commands[0], argc, argv, cfg, &d));
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		/* argp names the program by argv[0] in --help and errors. */
-		snprintf(name, sizeof(name), "blktrace-bench %s", commands[i].name);
-		argv[1] = name;
-		return diag__exit(&d, run(&commands[i], argc - 1, argv + 1, cfg, &d));
-	}
-	return diag__exit(&d, diag__usage(&d, "unknown command '%s' (try --help)", argv[1]));
+		return diag__exit(&d, run(c, argc, argv, cfg, &d));
+	c = commands__find(argv[1]);
+	if (!c)
+		return diag__exit(&d,
+				  diag__usage(&d, "unknown command '%s' (try --help)", argv[1]));
+	/* argp names the program by argv[0] in --help and errors. */
+	snprintf(name, sizeof(name), "blktrace-bench %s", c->name);
+	argv[1] = name;
+	return diag__exit(&d, run(c, argc - 1, argv + 1, cfg, &d));
 }

@@ -3,6 +3,7 @@
 #ifndef BLKTRACE_BENCH_COMMANDS_H
 #define BLKTRACE_BENCH_COMMANDS_H
 
+#include <stddef.h>
 #include "base/diag.h" /* the exit codes, and how a command reports */
 #include "cli/env_config.h"
 
@@ -27,6 +28,32 @@ int cmd_verify(const struct options *o, const struct env_config *cfg, struct dia
 int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d);
 int cmd_resume(const struct options *o, const struct env_config *cfg, struct diag *d);
+
+/*
+ * The command table (commands.c), the one place the command set is written: it drives
+ * dispatch, each command's argp (cli.c: its --help lists the options of its modes only,
+ * its usage line, its count of words) and the command list of the top-level --help.
+ * tests/shell/test_commands.sh holds the bash completion and the man page to it.
+ */
+struct command {
+	const char *name;
+	int (*fn)(const struct options *o, const struct env_config *cfg, struct diag *d);
+	/*
+	 * The modes it runs in (cli.h): an option is taken by the commands whose modes it
+	 * is used in (cli.c's option_modes), and refused by the others.
+	 */
+	unsigned int modes;
+	int arity;	   /* the words besides options; -1: any (trace's command to run) */
+	const char *args;  /* those words, argp's usage line: "DEV" */
+	const char *words; /* what a wrong count is told they are: "one disk" */
+	const char *doc;   /* one line: what the command does */
+};
+
+/* The table's i-th command, trace first; NULL past the last. */
+const struct command *commands__at(size_t i);
+
+/* The command called name; NULL when there is none. */
+const struct command *commands__find(const char *name);
 
 /*
  * Run the command argv[1] names (argv[1] is changed to "blktrace-bench NAME"), or trace
