@@ -213,7 +213,7 @@ struct captured {
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
 struct parse_state {
-	const char *cmd;
+	const struct command *cmd;
 	struct options *opts;
 	struct captured *cap;
 	bool done;			/* help or version printed */
@@ -353,10 +353,10 @@ static error_t parse_positive_duration(struct argp_state *state, const char *opt
 #define INTERVAL_FLOOR_REPORTS 0.01
 #define INTERVAL_FLOOR_TEXTFILE 1.0
 
-static error_t parse_interval(struct argp_state *state, const char *arg, const char *cmd,
+static error_t parse_interval(struct argp_state *state, const char *arg, const struct command *c,
 			      struct options *o)
 {
-	bool serve = !strcmp(cmd, "serve");
+	bool serve = c->modes == M_SERVE;
 	error_t err = parse_positive_duration(state, "interval", arg, &o->interval);
 
 	if (err)
@@ -373,10 +373,10 @@ static error_t parse_interval(struct argp_state *state, const char *arg, const c
  * trace, tune, verify and import take "--json FILE"; info and compare "--json" alone
  * (stdout).
  */
-static void parse_json(struct argp_state *state, char *arg, const char *cmd, struct options *o)
+static void parse_json(struct argp_state *state, char *arg, const struct command *c,
+		       struct options *o)
 {
-	bool takes_file = !strcmp(cmd, "trace") || !strcmp(cmd, "tune") || !strcmp(cmd, "verify") ||
-			  !strcmp(cmd, "import");
+	bool takes_file = c->modes & (M_TRACING | M_TUNE | M_VERIFY | M_IMPORT);
 
 	if (!arg && takes_file && state->next < state->argc &&
 	    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
@@ -568,7 +568,7 @@ static error_t parse_special(int key, char *arg, struct argp_state *state)
 		ps->done = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		if (!strcmp(ps->cmd, "trace")) {
+		if (ps->cmd->arity < 0) {
 			/* The first word that is not an option starts the command. */
 			o->command = &state->argv[state->next - 1];
 			o->nr_command = state->argc - state->next + 1;
@@ -815,7 +815,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 	const struct command *c = commands__find(cmd);
 	struct argp_option argp_options[NR_OPTIONS + NR_RENAMED];
 	struct captured cap = {};
-	struct parse_state ps = { .cmd = cmd, .opts = opts, .cap = &cap };
+	struct parse_state ps = { .cmd = c, .opts = opts, .cap = &cap };
 	struct argp argp = { argp_options, parse_opt, NULL, NULL, NULL, NULL, NULL };
 	char *doc;
 	int err;
