@@ -3,7 +3,8 @@
 # every long option that --help and each command's --help print, and every
 # command of the table (src/cli/commands.c) that --help lists, appears in both;
 # every --set knob of src/disk/knob.c and src/disk/boot_knob.c too; the completion,
-# run in bash, offers exactly what the program takes; and the man page and debian/changelog carry the Makefile's version.
+# run in bash, offers exactly what the program takes; and the man page and
+# debian/changelog carry the Makefile's version.
 # shellcheck source=tests/shell/docs_lib.sh
 . "$(dirname "$0")/docs_lib.sh"
 
