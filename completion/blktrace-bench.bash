@@ -52,12 +52,12 @@ _blktrace_bench()
 	_init_completion -s || return
 
 	local workload_opts="--rw --bs --size --count --runtime --engine --iodepth
-		--no-fixed-bufs --hugepages --direct --sync --fsync --fdatasync --repeat
+		--no-fixed-bufs --hugepages --direct --dsync --fsync --fdatasync --repeat
 		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
 		--state-dir --json --verbose"
 	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
 		--recommend --brief --blktrace $workload_opts"
-	# The command table of src/cli/commands.c, one line per command: what its other words
+	# The command table of src/cli/command_table.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
 		[trace]="command $trace_opts"

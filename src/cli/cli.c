@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/command_table.h"
 #include "base/diag.h"
 #include "serve/http_metrics.h"
 #include "workload/workload.h"
@@ -31,7 +32,7 @@ enum {
 	OPT_ENGINE,
 	OPT_IODEPTH,
 	OPT_DIRECT,
-	OPT_SYNC,
+	OPT_DSYNC,
 	OPT_FSYNC,
 	OPT_FDATASYNC,
 	OPT_REPEAT,
@@ -63,6 +64,7 @@ enum {
 	OPT_BLKTRACE,
 	OPT_LIMITS_FROM,
 	OPT_ABORT,
+	OPT_RENAMED = 0x200, /* and on: renamed[]'s */
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
 };
@@ -127,7 +129,8 @@ static const struct argp_option options[] = {
 	  "the disk's limits, not by where 4 KiB pages happen to lie (fio: iomem=mmaphuge)",
 	  1 },
 	{ "direct", OPT_DIRECT, NULL, 0, "O_DIRECT (like oflag=direct)", 1 },
-	{ "sync", OPT_SYNC, NULL, 0, "O_DSYNC on every write (like oflag=dsync)", 1 },
+	{ "dsync", OPT_DSYNC, NULL, 0,
+	  "O_DSYNC on every write (like oflag=dsync; not fio's sync=1, which is O_SYNC)", 1 },
 	{ "fsync", OPT_FSYNC, NULL, 0, "fsync once at the end, inside the timed run (conv=fsync)",
 	  1 },
 	{ "fdatasync", OPT_FDATASYNC, NULL, 0, "fdatasync once at the end (conv=fdatasync)", 1 },
@@ -186,6 +189,15 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
+/* Options renamed, still known by the old name: refused, naming the new one. */
+static const struct {
+	const char *old, *now, *why;
+} renamed[] = {
+	{ "sync", "dsync", "O_DSYNC on every write; fio's sync=1 is O_SYNC" },
+};
+
+#define NR_RENAMED (sizeof(renamed) / sizeof(renamed[0]))
+
 /*
  * argp prints errors as two lines ("...\nTry `--help'...") and exits 64; we want
  * one line and exit 2. So argp runs with ARGP_NO_ERRS | ARGP_NO_EXIT | ARGP_NO_HELP,
@@ -201,7 +213,7 @@ struct captured {
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
 struct parse_state {
-	const char *cmd;
+	const struct command *cmd;
 	struct options *opts;
 	struct captured *cap;
 	bool done;			/* help or version printed */
@@ -259,7 +271,7 @@ static const struct {
 } flag_options[] = {
 	{ OPT_RAW_TP, offsetof(struct options, raw_tp) },
 	{ OPT_DIRECT, offsetof(struct options, wl.direct) },
-	{ OPT_SYNC, offsetof(struct options, wl.sync) },
+	{ OPT_DSYNC, offsetof(struct options, wl.sync) },
 	{ OPT_FSYNC, offsetof(struct options, wl.fsync) },
 	{ OPT_FDATASYNC, offsetof(struct options, wl.fdatasync) },
 	{ OPT_DROP_CACHES, offsetof(struct options, wl.drop_caches) },
@@ -341,10 +353,10 @@ static error_t parse_positive_duration(struct argp_state *state, const char *opt
 #define INTERVAL_FLOOR_REPORTS 0.01
 #define INTERVAL_FLOOR_TEXTFILE 1.0
 
-static error_t parse_interval(struct argp_state *state, const char *arg, const char *cmd,
+static error_t parse_interval(struct argp_state *state, const char *arg, const struct command *c,
 			      struct options *o)
 {
-	bool serve = !strcmp(cmd, "serve");
+	bool serve = c->modes == M_SERVE;
 	error_t err = parse_positive_duration(state, "interval", arg, &o->interval);
 
 	if (err)
@@ -361,10 +373,10 @@ static error_t parse_interval(struct argp_state *state, const char *arg, const c
  * trace, tune, verify and import take "--json FILE"; info and compare "--json" alone
  * (stdout).
  */
-static void parse_json(struct argp_state *state, char *arg, const char *cmd, struct options *o)
+static void parse_json(struct argp_state *state, char *arg, const struct command *c,
+		       struct options *o)
 {
-	bool takes_file = !strcmp(cmd, "trace") || !strcmp(cmd, "tune") || !strcmp(cmd, "verify") ||
-			  !strcmp(cmd, "import");
+	bool takes_file = c->modes & (M_TRACING | M_TUNE | M_VERIFY | M_IMPORT);
 
 	if (!arg && takes_file && state->next < state->argc &&
 	    (state->argv[state->next][0] != '-' || !strcmp(state->argv[state->next], "-")))
@@ -558,7 +570,7 @@ static error_t parse_special(int key, char *arg, struct argp_state *state)
 		ps->done = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		if (!strcmp(ps->cmd, "trace")) {
+		if (ps->cmd->arity < 0) {
 			/* The first word that is not an option starts the command. */
 			o->command = &state->argv[state->next - 1];
 			o->nr_command = state->argc - state->next + 1;
@@ -586,6 +598,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	size_t i = option_index(key);
 	error_t err;
 
+	if (key >= OPT_RENAMED && key < OPT_RENAMED + (int)NR_RENAMED)
+		return usage_error(state, "--%s is now --%s (%s)", renamed[key - OPT_RENAMED].old,
+				   renamed[key - OPT_RENAMED].now, renamed[key - OPT_RENAMED].why);
 	/* A second value would silently win over the first: --trace a --trace b. */
 	if (i < NR_OPTIONS && ps->seen[i]++ && key != 'v')
 		return usage_error(state, "--%s given twice: give it once", options[i].name);
@@ -601,36 +616,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 /*
  * Which options each command, and each mode of trace, takes: an option a command or mode
- * would ignore is refused, naming what it is for. The mode of trace is known once every
- * option is read: --snoop-text, the built-in workload (--rw), a command, or passive.
+ * would ignore is refused, naming what it is for, and left out of the command's --help.
+ * The mode of trace is known once every option is read: --snoop-text, the built-in
+ * workload (--rw), a command, or passive.
  */
-enum {
-	M_PASSIVE = 1 << 0,
-	M_COMMAND = 1 << 1,
-	M_WORKLOAD = 1 << 2,
-	M_SNOOP_TEXT = 1 << 3,
-	M_INFO = 1 << 4,
-	M_COMPARE = 1 << 5,
-	M_REPORT = 1 << 6,
-	M_RESTORE = 1 << 7,
-	M_TUNE = 1 << 8,
-	M_APPLY = 1 << 9,
-	M_VERIFY = 1 << 10,
-	M_SERVE = 1 << 11,
-	M_IMPORT = 1 << 12,
-	M_RESUME = 1 << 13,
-	M_TRACING = M_PASSIVE | M_COMMAND | M_WORKLOAD,
-	M_LOADS_BPF = M_TRACING | M_TUNE | M_VERIFY | M_SERVE,
-	M_ALL = (1 << 14) - 1,
-};
-
-/* The commands without a word of their own are trace's modes; the others are named. */
-static const char *const mode_names[] = {
-	"in passive mode", "in command mode", "in workload mode", "with --snoop-text", "by info",
-	"by compare",	   "by report",	      "by restore",	  "by tune",	       "by apply",
-	"by verify",	   "by serve",	      "by import",	  "by resume",
-};
-
 #define WORKLOAD_USE "it belongs to the built-in workload (--rw, or tune's)"
 
 static const struct {
@@ -696,109 +685,159 @@ static unsigned int modes_of(int key, const char **use)
 	return M_WORKLOAD | M_TUNE;
 }
 
-static unsigned int mode_of(const char *cmd, const struct options *o)
+static unsigned int mode_of(const struct command *c, const struct options *o)
 {
-	static const char *const named[] = { "info",  "compare", "report", "restore", "tune",
-					     "apply", "verify",	 "serve",  "import",  "resume" };
-	size_t i;
-
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		if (!strcmp(cmd, named[i]))
-			return M_INFO << i;
+	if (!(c->modes & M_TRACING))
+		return c->modes;
 	if (o->snoop_text)
 		return M_SNOOP_TEXT;
 	return o->wl.rw ? M_WORKLOAD : o->command ? M_COMMAND : M_PASSIVE;
 }
 
-/* Every option given is one the command, in its mode, uses. */
-static int check_modes(const struct parse_state *ps, struct diag *d)
+/* How a refusal names the mode: trace's modes have no word of their own. */
+static void mode_name(unsigned int mode, char *buf, size_t size)
 {
-	unsigned int mode = mode_of(ps->cmd, ps->opts), bit;
+	static const char *const trace_modes[] = { "in passive mode", "in command mode",
+						   "in workload mode", "with --snoop-text" };
+	const struct command *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(trace_modes) / sizeof(trace_modes[0]); i++)
+		if (mode == 1u << i) {
+			snprintf(buf, size, "%s", trace_modes[i]);
+			return;
+		}
+	for (i = 0; (c = commands__at(i)); i++)
+		if (c->modes == mode)
+			snprintf(buf, size, "by %s", c->name);
+}
+
+/* Every option given is one the command, in its mode, uses. */
+static int check_modes(const struct parse_state *ps, const struct command *c, struct diag *d)
+{
+	unsigned int mode = mode_of(c, ps->opts);
 	const char *use;
+	char name[32] = "";
 	size_t i;
 
 	for (i = 0; i < NR_OPTIONS; i++) {
 		if (!ps->seen[i] || (modes_of(options[i].key, &use) & mode))
 			continue;
-		for (bit = 0; !(mode & 1u << bit); bit++)
-			;
-		return diag__usage(d, "--%s is not used %s: %s", options[i].name, mode_names[bit],
-				   use);
+		mode_name(mode, name, sizeof(name));
+		return diag__usage(d, "--%s is not used %s: %s", options[i].name, name, use);
 	}
 	return 0;
 }
 
-/* How many words besides options each command takes, and what it says otherwise. */
-static const struct {
-	const char *cmd;
-	int nr_positional;
-	const char *usage;
-} arities[] = {
-	{ "info", 1, "info takes one disk: blktrace-bench info DEV [--json[=FILE]]" },
-	{ "compare", 2,
-	  "compare takes two result files: blktrace-bench compare A.json B.json "
-	  "[--json] [--html FILE] [--fail-on-regression PCT]" },
-	{ "report", 1,
-	  "report takes one result file: blktrace-bench report RESULT.json [-o FILE]" },
-	{ "restore", 1, "restore takes one disk: blktrace-bench restore DEV [--state-dir DIR]" },
-	{ "tune", 1,
-	  "tune takes one disk: blktrace-bench tune DEV --rw MODE --bs SIZE ... [--knobs LIST] "
-	  "[--budget TIME] [--json FILE [--apply]]" },
-	{ "apply", 1,
-	  "apply takes a tune result, or --undo: blktrace-bench apply RESULT.json [--dry-run] "
-	  "[--root DIR] | apply --undo [--dry-run] [--root DIR]" },
-	{ "verify", 1,
-	  "verify takes a tune result and reruns its workload: blktrace-bench verify "
-	  "RESULT.json [--json FILE] [--fail-on-regression PCT] [--destructive] [--overwrite] "
-	  "[--state-dir DIR]" },
-	{ "serve", 0,
-	  "serve takes no arguments: blktrace-bench serve [--trace DEVS] [--listen ADDR:PORT] "
-	  "[--textfile DIR]" },
-	{ "import", 1,
-	  "import takes one trace: blktrace-bench import DIR|FILE [--json FILE] "
-	  "[--limits-from DEV|FILE]" },
-	{ "resume", 0,
-	  "resume takes no arguments: blktrace-bench resume [--abort] (the sweep across "
-	  "reboots under way)" },
-};
-
-static int check_arity(const char *cmd, const struct options *o, struct diag *d)
+/* The words besides options: as many as the command takes. */
+static int check_arity(const struct command *c, const struct options *o, struct diag *d)
 {
-	size_t i;
-	int want;
+	/* apply --undo needs no result: it reads its own manifest. */
+	int want = c->arity - (c->modes == M_APPLY && o->undo);
+	char *alt, args[64];
 
-	for (i = 0; i < sizeof(arities) / sizeof(arities[0]); i++) {
-		/* apply --undo needs no result: it reads its own manifest. */
-		want = arities[i].nr_positional - (!strcmp(cmd, "apply") && o->undo);
-		if (!strcmp(cmd, arities[i].cmd) && o->nr_positional != want)
-			return diag__usage(d, "%s", arities[i].usage);
-	}
-	return 0;
+	if (c->arity < 0 || o->nr_positional == want)
+		return 0;
+	snprintf(args, sizeof(args), "%s", c->args);
+	alt = strchr(args, '\n');
+	if (alt)
+		*alt = '\0';
+	return diag__usage(d, "%s takes %s: blktrace-bench %s %s%s(see blktrace-bench %s --help)",
+			   c->name, c->words, c->name, args, *args ? " " : "", c->name);
 }
 
-static const char trace_doc[] =
-	"Trace what a block device does.\vModes:\n"
-	"  blktrace-bench --trace DEV                 passive, until Ctrl-C or --duration\n"
-	"  blktrace-bench --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
-	"  blktrace-bench --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
-	"  blktrace-bench --trace xvda,xvdb -- CMD    several disks (or all), a report each\n"
-	"Other commands: info DEV, compare A.json B.json, report RESULT.json, restore DEV, tune "
-	"DEV, apply RESULT.json, verify RESULT.json, serve, import DIR|FILE, resume (see "
-	"COMMAND --help).";
+static const char trace_modes_doc[] =
+	"Modes:\n"
+	"  --trace DEV                  passive, until Ctrl-C or --duration\n"
+	"  --trace DEV -- CMD [ARG...]  while CMD runs; exits with its status\n"
+	"  --trace DEV --rw write --bs 1M --size 1G --fsync --repeat 5\n"
+	"  --trace xvda,xvdb -- CMD     several disks (or all), a report each\n";
+
+/* --help's text after the options: trace's modes, then every command (the default's). */
+static char *help_doc(const struct command *c)
+{
+	const struct command *e;
+	char *doc = NULL, *alt;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&doc, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s.", c->doc);
+	if (c == commands__at(0)) {
+		fprintf(f, "\v%sCommands (COMMAND --help for each):\n", trace_modes_doc);
+		for (i = 0; (e = commands__at(i)); i++) {
+			char words[64];
+
+			snprintf(words, sizeof(words), "%s %s", e->name, e->args);
+			while ((alt = strchr(words, '\n')))
+				*alt = '|';
+			fprintf(f, "  %-30s%s\n", words, e->doc);
+		}
+	}
+	if (fclose(f)) {
+		free(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/*
+ * The command's argp options: the table's, those the command does not take hidden (still
+ * parsed, to be refused by name), the headers of groups left empty dropped, and the
+ * renamed options hidden at the end.
+ */
+static void command_options(const struct command *c, struct argp_option *out)
+{
+	const struct argp_option *o;
+	const char *use;
+	size_t n = 0, i;
+
+	for (o = options; o->name || o->doc; o++) {
+		out[n] = *o;
+		if (!o->name) {
+			for (i = 1; o[i].name && !(modes_of(o[i].key, &use) & c->modes); i++)
+				;
+			n += o[i].name && o[i].group == o->group;
+			continue;
+		}
+		if (!(modes_of(o->key, &use) & c->modes))
+			out[n].flags |= OPTION_HIDDEN;
+		n++;
+	}
+	for (i = 0; i < NR_RENAMED; i++)
+		out[n++] = (struct argp_option){ .name = renamed[i].old,
+						 .key = OPT_RENAMED + i,
+						 .flags = OPTION_HIDDEN };
+	out[n] = (struct argp_option){ 0 };
+}
 
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d)
 {
+	const struct command *c = commands__find(cmd);
+	struct argp_option argp_options[NR_OPTIONS + NR_RENAMED];
 	struct captured cap = {};
-	struct parse_state ps = { .cmd = cmd, .opts = opts, .cap = &cap };
-	struct argp argp = { options, parse_opt, NULL, trace_doc, NULL, NULL, NULL };
+	struct parse_state ps = { .cmd = c, .opts = opts, .cap = &cap };
+	struct argp argp = { argp_options, parse_opt, NULL, NULL, NULL, NULL, NULL };
+	char *doc;
 	int err;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->argc = argc;
 	opts->argv = argv;
+	if (!c)
+		return diag__usage(d, "unknown command '%s' (try --help)", cmd);
+	command_options(c, argp_options);
+	argp.args_doc = c->args;
+	argp.doc = doc = help_doc(c);
 	cap.errf = open_memstream(&cap.err, &cap.err_len);
-	if (!cap.errf)
-		return -ENOMEM;
+	if (!doc || !cap.errf) {
+		free(doc);
+		if (cap.errf)
+			fclose(cap.errf);
+		free(cap.err);
+		return diag__fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	}
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_IN_ORDER | ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ps);
 	fclose(cap.errf);
@@ -818,10 +857,11 @@ int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, stru
 	} else if (ps.done) {
 		err = 1; /* help or version printed: nothing else to do */
 	} else {
-		err = check_modes(&ps, d);
+		err = check_modes(&ps, c, d);
 		if (!err)
-			err = check_arity(cmd, opts, d);
+			err = check_arity(c, opts, d);
 	}
 	free(cap.err);
+	free(doc);
 	return err;
 }

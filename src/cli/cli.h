@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * Command-line model: one option table (cli.c) shared by every command, so a
- * flag means the same thing everywhere. Values go through the strict parsers of
+ * flag means the same thing everywhere; each command takes, and its --help lists, the
+ * options of its modes. Values go through the strict parsers of
  * parse.h: "abc", "12Q", "-1" and overflow are refused.
  */
 #ifndef BLKTRACE_BENCH_CLI_H
@@ -62,9 +63,10 @@ struct options {
 struct diag;
 
 /*
- * The command's name ("trace", "info", ...) selects which options are legal and how
- * many words it takes. 0; 1 when --help, --usage or --version was printed and there is
- * nothing else to do; or a negative errno with the refusal in d (bad input).
+ * The command's name ("trace", "info", ...: commands.h's table) selects which options
+ * are legal, what its --help lists and how many words it takes. 0; 1 when --help,
+ * --usage or --version was printed and there is nothing else to do; or a negative errno
+ * with the refusal in d (bad input).
  */
 int cli_parse(const char *cmd, int argc, char **argv, struct options *opts, struct diag *d);
 

@@ -1,32 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* The commands, and running the one argv names (commands.c). */
+/* Running the command argv names (commands.c). */
 #ifndef BLKTRACE_BENCH_COMMANDS_H
 #define BLKTRACE_BENCH_COMMANDS_H
 
-#include "base/diag.h" /* the exit codes, and how a command reports */
-#include "cli/env_config.h"
-
-struct options;
-
-/*
- * Each command gets the options cli_parse made of its argv (argv[0] = "blktrace-bench
- * <name>", or the program for trace), what the environment configures (read once, in
- * main), and a struct diag. It returns 0, its own status (compare's and verify's
- * EXIT_REGRESSION, verify's EXIT_FAIL, the command's in command mode), or a negative
- * errno with the reason in d. compare, report and apply read no system file: they need
- * no cfg.
- */
-int cmd_trace(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_info(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_compare(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_restore(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_report(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_tune(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_apply(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_verify(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_import(const struct options *o, const struct env_config *cfg, struct diag *d);
-int cmd_resume(const struct options *o, const struct env_config *cfg, struct diag *d);
+#include "cli/command_table.h"
 
 /*
  * Run the command argv[1] names (argv[1] is changed to "blktrace-bench NAME"), or trace

@@ -143,7 +143,7 @@ static int validate(const struct workload_spec *w, struct diag *d)
 		return diag__usage(
 			d, "--no-fixed-bufs is for --engine io_uring (psync registers nothing)");
 	if ((w->fsync || w->fdatasync || w->sync) && !is_write(w->rw))
-		return diag__usage(d, "--sync, --fsync and --fdatasync are for write workloads");
+		return diag__usage(d, "--dsync, --fsync and --fdatasync are for write workloads");
 	if (w->raw && w->file)
 		return diag__usage(d,
 				   "--raw and --file are alternatives: the disk itself, or a file");

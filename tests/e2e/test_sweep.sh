@@ -156,7 +156,7 @@ expect_cmp "error (disk full): non-zero exit" "$rc" "!=" 0
 expect_eq "error (disk full): restored" "$(cat "$msk")" "$orig"
 
 # 4. SIGINT in the middle of a sweep: restored, the file removed.
-(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --dsync \
 	--set max_sectors_kb=8,16 > /dev/null 2> "$TMP/int.err") &
 pid=$!
 background $pid
@@ -171,7 +171,7 @@ expect_eq "SIGINT: file removed" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
 
 # 5. SIGTERM likewise.
 ra=$(cat "/sys/block/$a/queue/read_ahead_kb")
-(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --sync \
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 16M --runtime 20 --dsync \
 	--set read_ahead_kb=0,512 > /dev/null 2> "$TMP/term.err") &
 pid=$!
 background $pid

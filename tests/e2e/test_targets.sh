@@ -197,7 +197,7 @@ fi
 
 # 6. SIGKILL in the middle of a write leaves no file: it never had a name.
 (cd "$TMP/s" && exec "$BB" -v --trace "$s" --rw write --bs 4k --size 64M --runtime 30 \
-	--sync > /dev/null 2> "$TMP/kill.err") &
+	--dsync > /dev/null 2> "$TMP/kill.err") &
 pid=$!
 background $pid
 if wait_until 30 "the workload to start" grep -q "tracing $s" "$TMP/kill.err" &&

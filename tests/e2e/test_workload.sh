@@ -123,7 +123,7 @@ expect_true "file elsewhere: nothing created" test ! -e /dev/shm/bb-e2e-elsewher
 
 # 8. Ctrl-C during a run: exit 130, and the file it wrote was never visible: created
 # unlinked (O_TMPFILE), it is only an open file of the process while it runs.
-(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 30 --sync \
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 30 --dsync \
 	> /dev/null 2> "$TMP/int.err") &
 pid=$!
 background $pid

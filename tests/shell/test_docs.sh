@@ -1,29 +1,22 @@
 #!/usr/bin/env bash
 # The man page and the bash completion against the program (no root needed):
 # every long option that --help and each command's --help print, and every
-# command of src/cli/commands.c's table, appears in both; every --set knob of src/disk/queue_setting.c
-# and src/disk/boot_knob.c too; the completion, run in bash, offers exactly what the program takes; and
-# the man page and debian/changelog carry the Makefile's version.
-# shellcheck source=tests/e2e/lib.sh
-. "$(dirname "$0")/../e2e/lib.sh"
+# command of the table (src/cli/command_table.c) that --help lists, appears in both;
+# every --set knob of src/disk/queue_setting.c and src/disk/boot_knob.c too; the completion,
+# run in bash, offers exactly what the program takes; and the man page and
+# debian/changelog carry the Makefile's version.
+# shellcheck source=tests/shell/docs_lib.sh
+. "$(dirname "$0")/docs_lib.sh"
 
-MAN=$ROOT/doc/blktrace-bench.8
-COMP=$ROOT/completion/blktrace-bench.bash
-COMPLETE=$ROOT/tests/shell/complete.sh
-
-# Long options of a --help text: "  -d, --duration=SEC  ..." and "      --brief  ...".
-help_options() {
-	sed -n 's/^ \{1,\}\(-[^ -], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' | sort -u
-}
-# The man page as text: "\-" is a hyphen, "\fB" a font change.
-man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN"; }
 # WORD appears in FILE as a whole option word, not as part of a longer one.
 has_word() { grep -qE -- "(^|[^a-z0-9_-])$1([^a-z0-9_-]|$)" "$2"; }
 
-commands=$(sed -n 's/^\t{ *"\([a-z_-]*\)", cmd_[a-z_]* *},$/\1/p' "$ROOT/src/cli/commands.c")
+# The command table, as the top-level --help lists it (tests/shell/test_commands.sh holds
+# each command's options to the completion and the man page's synopsis).
+commands=$(table_commands)
 knobs=$(sed -n 's/^\t{ *"\([a-z_]*\)", -\{0,1\}[0-9]*, -\{0,1\}[A-Z0-9_]*, [a-z]* *},.*/\1/p' \
 	"$ROOT/src/disk/queue_setting.c")
-expect_true "src/cli/commands.c's command table parsed" grep -qw info <<<"$commands"
+expect_true "--help lists the command table" grep -qw info <<<"$commands"
 expect_eq "src/disk/queue_setting.c's knob table parsed" "$(wc -w <<<"$knobs")" 7
 # The settings a reboot changes (src/disk/boot_knob.c): swept with --set too.
 boot_knobs=$(sed -n 's/^\t{ *"\([a-z_]*\.[a-z_]*\)", .*/\1/p' "$ROOT/src/disk/boot_knob.c")
@@ -78,10 +71,10 @@ expect_true "--help: --drop-caches says it is the whole machine's page cache" \
 expect_true "README: --drop-caches says so too" grep -q "drops the whole" "$ROOT/README.md"
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
-# trace (with or without its name) offers every option --help lists except those it
-# refuses: the table is shared, --fail-on-regression belongs to compare and verify, --output
-# to report, --knobs and friends to tune and apply, --listen and --textfile to serve,
-# --limits-from to import.
+# trace (with or without its name) offers every option its --help lists, and its --help
+# lists only the options it takes: --fail-on-regression belongs to compare and verify,
+# --output to report, --knobs and friends to tune and apply, --listen and --textfile to
+# serve, --limits-from to import, and trace refuses them in one line.
 "$BB" --fail-on-regression 5 > /dev/null 2> "$TMP/refused.err"
 expect_eq "trace refuses --fail-on-regression" "$?/$(cat "$TMP/refused.err")" \
 	"2/blktrace-bench: --fail-on-regression is not used in passive mode: it is compare's and verify's"
@@ -98,16 +91,19 @@ refused_everywhere() {
 		"$BB" --rw read "$1" 1 2>&1 | grep -q "is not used in workload mode" &&
 		"$BB" "$1" 1 -- true 2>&1 | grep -q "is not used in command mode"
 }
+sort -u "$TMP"/opts.* > "$TMP/opts.all"
 while read -r opt; do
 	refused_everywhere "$opt" && echo "$opt"
-done < "$TMP/opts.trace" > "$TMP/trace.refuses"
-expect_eq "trace refuses the options of other commands" "$(tr '
-' ' ' < "$TMP/trace.refuses")" \
+done < "$TMP/opts.all" > "$TMP/trace.refuses"
+expect_eq "trace refuses the options of other commands" "$(tr '\n' ' ' < "$TMP/trace.refuses")" \
 	"--abort --apply --budget --dry-run --fail-on-regression --knobs --limits-from --listen --output --root --textfile --undo --workload "
+expect_eq "trace's --help lists every option trace takes, and no other" \
+	"$(comm -23 "$TMP/opts.all" "$TMP/trace.refuses" | tr '\n' ' ')" \
+	"$(tr '\n' ' ' < "$TMP/opts.trace")"
 for words in "--" "trace --"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	expect_eq "completion: '$words' offers trace's options" "$(complete_words $words)" \
-		"$(grep -vxF -f "$TMP/trace.refuses" "$TMP/opts.trace" | tr '\n' ' ' | sed 's/ $//')"
+		"$(tr '\n' ' ' < "$TMP/opts.trace" | sed 's/ $//')"
 done
 for c in $commands; do
 	# A command may offer fewer options than it accepts, never one it does not.

@@ -326,6 +326,19 @@ static void test_cli_commands_refuse_others(void **state)
 	assert_refused("import", import_two, "import takes one trace");
 }
 
+/* --sync was renamed --dsync (it is O_DSYNC, not fio's sync=1): the old name says so. */
+static void test_cli_renamed_sync(void **state)
+{
+	char *trace[] = { "x", "-t", "loop0", "--rw", "write", "--sync", NULL };
+	char *tune[] = { "tune", "--rw", "write", "--sync", "loop0", NULL };
+	char *info[] = { "info", "--sync", "loop0", NULL };
+
+	(void)state;
+	assert_refused("trace", trace, "--sync is now --dsync (O_DSYNC on every write");
+	assert_refused("tune", tune, "--sync is now --dsync");
+	assert_refused("info", info, "--sync is now --dsync");
+}
+
 /* --help and --version print and leave nothing else to do: 1, nothing in d. */
 static void test_cli_help(void **state)
 {
@@ -382,7 +395,7 @@ static const struct option_row rows[] = {
 	{ "trace", RW "--engine io_uring --no-fixed-bufs", F_BOOL, AT(wl.no_fixed_bufs), NULL, 1 },
 	{ "trace", RW "--hugepages", F_BOOL, AT(wl.hugepages), NULL, 1 },
 	{ "trace", RW "--direct", F_BOOL, AT(wl.direct), NULL, 1 },
-	{ "trace", TRACE "--rw write --sync", F_BOOL, AT(wl.sync), NULL, 1 },
+	{ "trace", TRACE "--rw write --dsync", F_BOOL, AT(wl.sync), NULL, 1 },
 	{ "trace", TRACE "--rw write --fsync", F_BOOL, AT(wl.fsync), NULL, 1 },
 	{ "trace", TRACE "--rw write --fdatasync", F_BOOL, AT(wl.fdatasync), NULL, 1 },
 	{ "trace", RW "--repeat 5", F_UINT, AT(wl.repeat), NULL, 5 },
@@ -499,6 +512,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_trace_command),
 		cmocka_unit_test(test_cli_command_without_dashes),
+		cmocka_unit_test(test_cli_renamed_sync),
 		cmocka_unit_test(test_cli_info_json_flag),
 		cmocka_unit_test(test_cli_passive),
 		cmocka_unit_test(test_cli_wrap_and_state_dir),
