@@ -292,10 +292,10 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUT) blktrace-bench
 
-# The sources .clang-format (clang-format 14) keeps in shape. bpf/ and tools/ join
-# (here, and so in make check) once they have been formatted.
+# The sources .clang-format (clang-format 14) keeps in shape, the BPF programs among
+# them. tools/ joins (here, and so in make check) once it has been formatted.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS = $(wildcard src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/unit/*.h \
+FORMAT_SRCS = $(wildcard src/*/*.[ch] src/*/*/*.[ch] bpf/*.[ch] tests/unit/*.c tests/unit/*.h \
 	tests/fuzz/*.c)
 format:
 	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRCS)

@@ -30,7 +30,7 @@ enum blkio_lat_kind {
 enum blkio_size_kind {
 	BLKIO_SIZE_READ = 0,
 	BLKIO_SIZE_WRITE,
-	BLKIO_SIZE_OTHER, /* discard, write-zeroes, ... (flush carries no data) */
+	BLKIO_SIZE_OTHER,   /* discard, write-zeroes, ... (flush carries no data) */
 	BLKIO_SIZE_SEGMENT, /* bytes per physical segment, all data requests */
 	BLKIO_NR_SIZE_HISTS,
 };
@@ -48,29 +48,29 @@ enum blkio_count_kind {
  * so that means are exact, not bucket estimates.
  */
 struct blkio_counters {
-	__u64 requests[BLKIO_NR_OPS];	/* issued requests per op */
-	__u64 bytes[BLKIO_NR_OPS];	/* issued bytes per op */
+	__u64 requests[BLKIO_NR_OPS]; /* issued requests per op */
+	__u64 bytes[BLKIO_NR_OPS];    /* issued bytes per op */
 	__u64 sum_depth;
-	__u64 sum_segments;		/* over data requests */
-	__u64 data_requests;		/* requests with a payload (segments > 0) */
-	__u64 completed;		/* completions of requests seen at issue */
+	__u64 sum_segments;  /* over data requests */
+	__u64 data_requests; /* requests with a payload (segments > 0) */
+	__u64 completed;     /* completions of requests seen at issue */
 	__u64 sum_ns[BLKIO_NR_LATS];
-	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
-	__u64 untracked;		/* completions/requeues of requests issued before tracing */
-	__u64 unissued;			/* completions of requests never issued: the flush machinery
-					 * ends empty pre-flush writes without issuing them */
-	__u64 lost_completions;		/* a request's completion never reached us: its slot was
-					 * found still occupied at the next issue on it */
-	__u64 slot_overflow;		/* (hw queue, tag) outside the slot table: no depth or D2C */
-	__u64 depth_corrected;		/* depth samples lowered by requests whose completion was lost */
-	__u64 merges;			/* bios merged into an existing request */
-	__u64 merges_op[BLKIO_NR_OPS];	/* the same, by the operation of the bio */
-	__u64 rq_merges;		/* requests merged into another request */
+	__u64 nr_ns[BLKIO_NR_LATS]; /* samples in each latency histogram */
+	__u64 untracked;	    /* completions/requeues of requests issued before tracing */
+	__u64 unissued;		    /* completions of requests never issued: the flush machinery
+				     * ends empty pre-flush writes without issuing them */
+	__u64 lost_completions;	    /* a request's completion never reached us: its slot was
+				     * found still occupied at the next issue on it */
+	__u64 slot_overflow;	    /* (hw queue, tag) outside the slot table: no depth or D2C */
+	__u64 depth_corrected; /* depth samples lowered by requests whose completion was lost */
+	__u64 merges;	       /* bios merged into an existing request */
+	__u64 merges_op[BLKIO_NR_OPS]; /* the same, by the operation of the bio */
+	__u64 rq_merges;	       /* requests merged into another request */
 	__u64 splits;
 	__u64 requeues;
 	__u64 errors;
-	__u64 lost_records;		/* ring buffer reserve failures (snoop mode) */
-	__u64 ra_requests;		/* read-ahead: issued with REQ_RAHEAD */
+	__u64 lost_records; /* ring buffer reserve failures (snoop mode) */
+	__u64 ra_requests;  /* read-ahead: issued with REQ_RAHEAD */
 	__u64 ra_bytes;
 };
 
@@ -83,8 +83,8 @@ struct blkio_maxes {
 	__u64 bytes;
 	__u64 segments;
 	__u64 depth;
-	__u64 first_issue_inv;	/* ~ (the first issue's time): a maximum stands for a minimum */
-	__u64 last_complete;	/* the last completion's time */
+	__u64 first_issue_inv; /* ~ (the first issue's time): a maximum stands for a minimum */
+	__u64 last_complete;   /* the last completion's time */
 };
 
 /* The value of each key of the lat_hist map. */
@@ -97,11 +97,11 @@ struct blkio_lat_hist {
  * events, and what the histograms cannot give exactly.
  */
 struct blkio_rare {
-	__u64 requests[BLKIO_NR_OPS];	/* requests but reads and writes with data (the
-					 * size histograms count those) */
-	__u64 bytes[BLKIO_NR_OPS];	/* their bytes (reads' and writes' are rw_bytes) */
-	__u64 big_depth_sum;		/* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
-	__u64 big_segments_sum;		/* the same for segments */
+	__u64 requests[BLKIO_NR_OPS]; /* requests but reads and writes with data (the
+				       * size histograms count those) */
+	__u64 bytes[BLKIO_NR_OPS];    /* their bytes (reads' and writes' are rw_bytes) */
+	__u64 big_depth_sum;	      /* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
+	__u64 big_segments_sum;	      /* the same for segments */
 	__u64 untracked;
 	__u64 unissued;
 	__u64 lost_completions;
@@ -153,7 +153,7 @@ struct blkio_inflight {
  * contributes no maximum.
  */
 struct blkio_pcpu {
-	__u64 rw_bytes[2];	/* bytes of reads, of writes */
+	__u64 rw_bytes[2]; /* bytes of reads, of writes */
 	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
@@ -170,19 +170,19 @@ struct blkio_pcpu {
  * (src/trace/snoop.h). 72 bytes, no implicit padding.
  */
 struct blkio_event {
-	__u64 ts_ns;		/* completion, CLOCK_MONOTONIC */
-	__u64 sector;		/* first sector, on the whole disk */
-	__u64 queue_ns;		/* allocation to issue; 0 when the kernel did not stamp it */
-	__u64 device_ns;	/* issue to completion */
+	__u64 ts_ns;	 /* completion, CLOCK_MONOTONIC */
+	__u64 sector;	 /* first sector, on the whole disk */
+	__u64 queue_ns;	 /* allocation to issue; 0 when the kernel did not stamp it */
+	__u64 device_ns; /* issue to completion */
 	__u32 bytes;
-	__u32 dev;		/* MAJ << 20 | MIN, the kernel's dev_t encoding */
-	__u32 pid;		/* process that inserted (else issued) the request; 0: unknown */
+	__u32 dev; /* MAJ << 20 | MIN, the kernel's dev_t encoding */
+	__u32 pid; /* process that inserted (else issued) the request; 0: unknown */
 	__u16 segments;
-	__u16 depth;		/* requests of the disk in flight at issue, this one included */
-	__u8 op;		/* enum blkio_op */
+	__u16 depth; /* requests of the disk in flight at issue, this one included */
+	__u8 op;     /* enum blkio_op */
 	__u8 error;
 	__u8 pad[6];
-	char comm[16];		/* that process's name */
+	char comm[16]; /* that process's name */
 };
 
 /*
@@ -235,13 +235,13 @@ enum blkio_tp {
 #define BLKIO_MEMBER_BIO 1u
 
 struct blkio_member {
-	__u32 dev;		/* BLKIO_DEV(major, first_minor); 0: matched by name */
-	__u32 device;		/* the traced device it counts for: its stats element */
-	__u32 flags;		/* BLKIO_MEMBER_* */
-	__u32 slot_base;	/* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
-	__u32 hwqs;		/* hardware queues */
-	__u32 tags;		/* tags per hardware queue */
-	__u64 part_start;	/* partition filter, sectors; part_end == 0: the whole disk */
+	__u32 dev;	  /* BLKIO_DEV(major, first_minor); 0: matched by name */
+	__u32 device;	  /* the traced device it counts for: its stats element */
+	__u32 flags;	  /* BLKIO_MEMBER_* */
+	__u32 slot_base;  /* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
+	__u32 hwqs;	  /* hardware queues */
+	__u32 tags;	  /* tags per hardware queue */
+	__u64 part_start; /* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
 };
 
@@ -254,11 +254,11 @@ struct blkio_member {
  */
 struct blkio_filter {
 	__u32 nr_disks;
-	__u32 by_name;		/* some member has no dev_t */
-	__u32 use_member_map;	/* more members than the arrays hold */
+	__u32 by_name;	      /* some member has no dev_t */
+	__u32 use_member_map; /* more members than the arrays hold */
 	__u32 pad;
 	struct blkio_member members[BLKIO_MAX_DISKS];
-	__u64 disk_names[BLKIO_MAX_DISKS][2];	  /* disk_name, NUL-padded */
+	__u64 disk_names[BLKIO_MAX_DISKS][2]; /* disk_name, NUL-padded */
 	/*
 	 * The bytes of disk_name that count: the name and its NUL. What follows the NUL in
 	 * the kernel's disk_name is not always zero: 5.10's nvme_alloc_ns copies all
