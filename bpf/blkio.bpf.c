@@ -721,66 +721,139 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	return 0;
 }
 
-/* Both sets of programs, generated from the handlers above. */
-#define BLKIO_PROGS(kind, btf)                                                                     \
-	SEC(#kind "/block_rq_insert")                                                              \
-	int kind##_rq_insert(__u64 *ctx)                                                           \
-	{                                                                                          \
-		return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), btf);       \
-	}                                                                                          \
-	SEC(#kind "/block_rq_issue")                                                               \
-	int kind##_rq_issue(__u64 *ctx)                                                            \
-	{                                                                                          \
-		return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf, false);  \
-	}                                                                                          \
-	/* The same where the kernel has bpf_loop: depth without lost completions. */              \
-	SEC(#kind "/block_rq_issue")                                                               \
-	int kind##_rq_issue_walk(__u64 *ctx)                                                       \
-	{                                                                                          \
-		return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf, true);   \
-	}                                                                                          \
-	SEC(#kind "/block_rq_complete")                                                            \
-	int kind##_rq_complete(__u64 *ctx)                                                         \
-	{                                                                                          \
-		return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], btf);     \
-	}                                                                                          \
-	SEC(#kind "/block_rq_requeue")                                                             \
-	int kind##_rq_requeue(__u64 *ctx)                                                          \
-	{                                                                                          \
-		return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), btf);     \
-	}                                                                                          \
-	SEC(#kind "/block_rq_merge")                                                               \
-	int kind##_rq_merge(__u64 *ctx)                                                            \
-	{                                                                                          \
-		return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), btf);   \
-	}                                                                                          \
-	SEC(#kind "/block_bio_backmerge")                                                          \
-	int kind##_bio_backmerge(__u64 *ctx)                                                       \
-	{                                                                                          \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), btf,        \
-				 false);                                                           \
-	}                                                                                          \
-	SEC(#kind "/block_bio_frontmerge")                                                         \
-	int kind##_bio_frontmerge(__u64 *ctx)                                                      \
-	{                                                                                          \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), btf,       \
-				 false);                                                           \
-	}                                                                                          \
-	SEC(#kind "/block_split")                                                                  \
-	int kind##_split(__u64 *ctx)                                                               \
-	{                                                                                          \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), btf, true);         \
-	}                                                                                          \
-	SEC(#kind "/block_bio_queue")                                                              \
-	int kind##_bio_queue(__u64 *ctx)                                                           \
-	{                                                                                          \
-		return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), btf);        \
-	}                                                                                          \
-	SEC(#kind "/block_bio_complete")                                                           \
-	int kind##_bio_complete(__u64 *ctx)                                                        \
-	{                                                                                          \
-		return on_bio_complete((struct bio *)ctx[1], btf);                                 \
-	}
+/*
+ * The programs, each handler above in two flavours: tp_btf (direct loads through BTF) and
+ * raw_tp (probe reads) for kernels without tp_btf; user space autoloads one set.
+ */
+SEC("tp_btf/block_rq_insert")
+int tp_btf_rq_insert(__u64 *ctx)
+{
+	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), true);
+}
 
-BLKIO_PROGS(tp_btf, true)
-BLKIO_PROGS(raw_tp, false)
+SEC("raw_tp/block_rq_insert")
+int raw_tp_rq_insert(__u64 *ctx)
+{
+	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), false);
+}
+
+SEC("tp_btf/block_rq_issue")
+int tp_btf_rq_issue(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), true, false);
+}
+
+SEC("raw_tp/block_rq_issue")
+int raw_tp_rq_issue(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), false, false);
+}
+
+/* The same where the kernel has bpf_loop: depth without lost completions. */
+SEC("tp_btf/block_rq_issue")
+int tp_btf_rq_issue_walk(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), true, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int raw_tp_rq_issue_walk(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), false, true);
+}
+
+SEC("tp_btf/block_rq_complete")
+int tp_btf_rq_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], true);
+}
+
+SEC("raw_tp/block_rq_complete")
+int raw_tp_rq_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], false);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int tp_btf_rq_requeue(__u64 *ctx)
+{
+	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), true);
+}
+
+SEC("raw_tp/block_rq_requeue")
+int raw_tp_rq_requeue(__u64 *ctx)
+{
+	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), false);
+}
+
+SEC("tp_btf/block_rq_merge")
+int tp_btf_rq_merge(__u64 *ctx)
+{
+	return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), true);
+}
+
+SEC("raw_tp/block_rq_merge")
+int raw_tp_rq_merge(__u64 *ctx)
+{
+	return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), false);
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int tp_btf_bio_backmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), true, false);
+}
+
+SEC("raw_tp/block_bio_backmerge")
+int raw_tp_bio_backmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), false, false);
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int tp_btf_bio_frontmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), true, false);
+}
+
+SEC("raw_tp/block_bio_frontmerge")
+int raw_tp_bio_frontmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), false, false);
+}
+
+SEC("tp_btf/block_split")
+int tp_btf_split(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), true, true);
+}
+
+SEC("raw_tp/block_split")
+int raw_tp_split(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), false, true);
+}
+
+SEC("tp_btf/block_bio_queue")
+int tp_btf_bio_queue(__u64 *ctx)
+{
+	return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), true);
+}
+
+SEC("raw_tp/block_bio_queue")
+int raw_tp_bio_queue(__u64 *ctx)
+{
+	return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), false);
+}
+
+SEC("tp_btf/block_bio_complete")
+int tp_btf_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], true);
+}
+
+SEC("raw_tp/block_bio_complete")
+int raw_tp_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], false);
+}
