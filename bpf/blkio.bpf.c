@@ -11,18 +11,10 @@
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines.
  *
- * Where the time goes (bpf_stats, `make bench`: 4 KiB random reads at iodepth 32 on a
- * /dev/shm loop disk, 2 vCPUs, kernel 6.18 with SRSO "Safe RET" and retpolines; per
- * I/O, two runs on 2026-11-30): entering two programs ~110 ns; reading the clock in
- * each ~210 (every helper call pays the return thunk); the least a tracer of device
- * time does, the disk filter, the issue time by tag and one latency histogram, ~233
- * (floor-device, tools/bench/floor.bpf.c); these programs 291-303. The 60-70 ns above
- * floor-device are what the report has beyond one histogram: the queue and total
- * latencies (the three latency histograms cost ~20 ns together in a build without
- * them), the depth (the in-flight counts and their histogram), the size and segment
- * histograms, the counters and the maxima. Measured by attaching variants side by side:
- * neither zeroing the slot nor padding it to a cache line changed anything; one
- * in-flight counter instead of two cost ~5-8 ns more.
+ * What each event costs, and what each part of it costs, is measured by `make bench`
+ * (tools/bench/README.md has the method and the figures). Variants attached side by
+ * side settled the layout: zeroing the slot or padding it to a cache line gains
+ * nothing; one shared in-flight counter costs more than the two of blkio_inflight.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.

@@ -123,7 +123,7 @@ struct blkio_rare {
  * count written by its own side on its own cache line. With one counter, an issue and
  * a completion on different CPUs each took the line over from the other, and each took
  * it exclusively; now the completing CPU keeps its line, and the issuing CPU only reads
- * it (measured: ~5-8 ns per I/O less, tools/bench). Read as issued - done.
+ * it (tools/bench/README.md has what that saves). Read as issued - done.
  */
 struct blkio_inflight {
 	__s64 issued;
