@@ -87,6 +87,8 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 # serve's systemd unit, Prometheus scrape configuration and alerting rule, as examples.
 CONTRIB := contrib/blktrace-bench.service contrib/prometheus.yml contrib/blktrace-bench.rules.yml
+# The user docs the package carries, side by side in its doc directory.
+DOCS := README.md doc/guide.md doc/json.md doc/json-keys.md
 
 # src/ holds a folder per layer (doc/ARCHITECTURE.md), engines one deeper.
 SRCS := $(wildcard src/*/*.c src/*/*/*.c)
@@ -288,7 +290,7 @@ install: blktrace-bench
 		$(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(BASHCOMPDIR)
 	$(Q)$(INSTALL) -m 0755 blktrace-bench $(DESTDIR)$(SBINDIR)/blktrace-bench
 	$(Q)$(INSTALL) -m 0644 doc/blktrace-bench.8 $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8
-	$(Q)$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(Q)$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)$(INSTALL) -m 0644 $(CONTRIB) $(DESTDIR)$(DOCDIR)/contrib/
 	$(Q)$(INSTALL) -m 0644 completion/blktrace-bench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/blktrace-bench
@@ -297,7 +299,7 @@ install: blktrace-bench
 uninstall:
 	$(call msg,RM,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/blktrace-bench $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8 \
-		$(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) $(DESTDIR)$(BASHCOMPDIR)/blktrace-bench \
 		$(CONTRIB:contrib/%=$(DESTDIR)$(DOCDIR)/contrib/%)
 	$(Q)rmdir $(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
@@ -305,10 +307,10 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUT) blktrace-bench
 
-# The sources .clang-format (clang-format 14) keeps in shape. bpf/ and tools/ join
-# (here, and so in make check) once they have been formatted.
+# The sources .clang-format (clang-format 14) keeps in shape, the BPF programs among
+# them. tools/ joins (here, and so in make check) once it has been formatted.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRCS = $(wildcard src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/unit/*.h \
+FORMAT_SRCS = $(wildcard src/*/*.[ch] src/*/*/*.[ch] bpf/*.[ch] tests/unit/*.c tests/unit/*.h \
 	tests/fuzz/*.c)
 format:
 	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRCS)

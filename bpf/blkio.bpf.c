@@ -11,18 +11,10 @@
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines.
  *
- * Where the time goes (bpf_stats, `make bench`: 4 KiB random reads at iodepth 32 on a
- * /dev/shm loop disk, 2 vCPUs, kernel 6.18 with SRSO "Safe RET" and retpolines; per
- * I/O, two runs on 2026-11-30): entering two programs ~110 ns; reading the clock in
- * each ~210 (every helper call pays the return thunk); the least a tracer of device
- * time does, the disk filter, the issue time by tag and one latency histogram, ~233
- * (floor-device, tools/bench/floor.bpf.c); these programs 291-303. The 60-70 ns above
- * floor-device are what the report has beyond one histogram: the queue and total
- * latencies (the three latency histograms cost ~20 ns together in a build without
- * them), the depth (the in-flight counts and their histogram), the size and segment
- * histograms, the counters and the maxima. Measured by attaching variants side by side:
- * neither zeroing the slot nor padding it to a cache line changed anything; one
- * in-flight counter instead of two cost ~5-8 ns more.
+ * What each event costs, and what each part of it costs, is measured by `make bench`
+ * (tools/bench/README.md has the method and the figures). Variants attached side by
+ * side settled the layout: zeroing the slot or padding it to a cache line gains
+ * nothing; one shared in-flight counter costs more than the two of blkio_inflight.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.
@@ -44,7 +36,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  */
 /* Per enum blkio_tp: the tracepoint takes a leading request_queue (before v5.11). */
 const volatile bool old_args[BLKIO_NR_TPS] = {};
-const volatile bool one_hwq = false;	 /* one member, one queue: slot = tag, hctx never read */
+const volatile bool one_hwq = false; /* one member, one queue: slot = tag, hctx never read */
 const volatile bool snoop = false;
 const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
 const volatile __u32 nr_devices = 1;
@@ -84,7 +76,6 @@ __u32 walk_origin SEC(".data.start") = 0;
  * on, as they always were.
  */
 __s64 who_pending SEC(".data.who") = 0;
-
 
 /* Counters, maxima, size and count histograms, per device: one lookup per event. */
 struct {
@@ -173,10 +164,10 @@ static __always_inline struct blkio_maxes *my_maxes(struct blkio_pcpu *p)
 	return &p->max;
 }
 
-#define SET_MAX(m, field, v)                                                        \
-	do {                                                                        \
-		if ((v) > (m)->field)                                               \
-			(m)->field = (v);                                           \
+#define SET_MAX(m, field, v)                                                                       \
+	do {                                                                                       \
+		if ((v) > (m)->field)                                                              \
+			(m)->field = (v);                                                          \
 	} while (0)
 
 /* A latency: its sum, its maximum, its histogram (whose total is the sample count). */
@@ -216,7 +207,7 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
  * Each member disk has tags of its own, so the member's base is part of the index.
  */
 static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *m, bool btf,
-						    __u32 *idx)
+						  __u32 *idx)
 {
 	__s32 tag = RD(btf, rq, tag);
 	struct blk_mq_hw_ctx *hctx;
@@ -239,12 +230,12 @@ static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *
 }
 
 /* Count bucket idx of a histogram in the per-CPU value, which holds it whole. */
-#define HIST_INC(hist, idx, nr)                                                     \
-	do {                                                                        \
-		__u32 __i = (idx);                                                  \
-		BOUNDED(__i);                                                       \
-		if (__i < (nr))                                                     \
-			(hist)[__i]++;                                              \
+#define HIST_INC(hist, idx, nr)                                                                    \
+	do {                                                                                       \
+		__u32 __i = (idx);                                                                 \
+		BOUNDED(__i);                                                                      \
+		if (__i < (nr))                                                                    \
+			(hist)[__i]++;                                                             \
 	} while (0)
 
 /* The current process (core_fixes.bpf.h: through BTF where the kernel can). */
@@ -350,11 +341,11 @@ static __always_inline void walk_slots(member_t *m, struct lost_walk *w)
  * completions, and never more than the requests the slots hold in flight besides this
  * one. (That second bound catches what the first cannot explain: under heavy load one
  * run in ~80 of make check-loaded's depth test saw the count one above every slot, with
- * no lost slot to blame. Issues in progress on other CPUs have counted but not yet taken their slot,
- * so the bound can only ever lower a sample.)
+ * no lost slot to blame. Issues in progress on other CPUs have counted but not yet taken their
+ * slot, so the bound can only ever lower a sample.)
  */
-static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxes *m,
-					 member_t *mb, __u32 idx, __u64 counted)
+static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxes *m, member_t *mb,
+					 __u32 idx, __u64 counted)
 {
 	struct lost_walk w = { .base = mb->slot_base, .tags = mb->tags, .self = idx };
 	__u64 depth;
@@ -465,7 +456,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	slot = rq_slot(rq, mb, btf, &idx);
 	if (slot) {
 		if (slot->issued) {
-			/* The previous owner's completion was lost: this request takes its count. */
+			/* The previous owner's completion was lost: this one takes its count. */
 			p->r.lost_completions++;
 			depth = inflight_now(n);
 		} else {
@@ -722,67 +713,139 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	return 0;
 }
 
-/* Both sets of programs, generated from the handlers above. */
-#define BLKIO_PROGS(kind, btf)                                                      \
-	SEC(#kind "/block_rq_insert")                                               \
-	int kind##_rq_insert(__u64 *ctx)                                            \
-	{                                                                           \
-		return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), btf);            \
-	}                                                                           \
-	SEC(#kind "/block_rq_issue")                                                \
-	int kind##_rq_issue(__u64 *ctx)                                             \
-	{                                                                           \
-		return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf,   \
-				false);                                             \
-	}                                                                           \
-	/* The same where the kernel has bpf_loop: depth without lost completions. */ \
-	SEC(#kind "/block_rq_issue")                                                \
-	int kind##_rq_issue_walk(__u64 *ctx)                                        \
-	{                                                                           \
-		return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf,   \
-				true);                                              \
-	}                                                                           \
-	SEC(#kind "/block_rq_complete")                                             \
-	int kind##_rq_complete(__u64 *ctx)                                          \
-	{                                                                           \
-		return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], \
-				   btf);                                            \
-	}                                                                           \
-	SEC(#kind "/block_rq_requeue")                                              \
-	int kind##_rq_requeue(__u64 *ctx)                                           \
-	{                                                                           \
-		return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), btf);                   \
-	}                                                                           \
-	SEC(#kind "/block_rq_merge")                                                \
-	int kind##_rq_merge(__u64 *ctx)                                             \
-	{                                                                           \
-		return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), btf);               \
-	}                                                                           \
-	SEC(#kind "/block_bio_backmerge")                                           \
-	int kind##_bio_backmerge(__u64 *ctx)                                        \
-	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), btf, false);                 \
-	}                                                                           \
-	SEC(#kind "/block_bio_frontmerge")                                          \
-	int kind##_bio_frontmerge(__u64 *ctx)                                       \
-	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), btf, false);                 \
-	}                                                                           \
-	SEC(#kind "/block_split")                                                   \
-	int kind##_split(__u64 *ctx)                                                \
-	{                                                                           \
-		return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), btf, true);                  \
-	}                                                                           \
-	SEC(#kind "/block_bio_queue")                                               \
-	int kind##_bio_queue(__u64 *ctx)                                            \
-	{                                                                           \
-		return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), btf); \
-	}                                                                           \
-	SEC(#kind "/block_bio_complete")                                            \
-	int kind##_bio_complete(__u64 *ctx)                                         \
-	{                                                                           \
-		return on_bio_complete((struct bio *)ctx[1], btf);                  \
-	}
+/*
+ * The programs, each handler above in two flavours: tp_btf (direct loads through BTF) and
+ * raw_tp (probe reads) for kernels without tp_btf; user space autoloads one set.
+ */
+SEC("tp_btf/block_rq_insert")
+int tp_btf_rq_insert(__u64 *ctx)
+{
+	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), true);
+}
 
-BLKIO_PROGS(tp_btf, true)
-BLKIO_PROGS(raw_tp, false)
+SEC("raw_tp/block_rq_insert")
+int raw_tp_rq_insert(__u64 *ctx)
+{
+	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), false);
+}
+
+SEC("tp_btf/block_rq_issue")
+int tp_btf_rq_issue(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), true, false);
+}
+
+SEC("raw_tp/block_rq_issue")
+int raw_tp_rq_issue(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), false, false);
+}
+
+/* The same where the kernel has bpf_loop: depth without lost completions. */
+SEC("tp_btf/block_rq_issue")
+int tp_btf_rq_issue_walk(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), true, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int raw_tp_rq_issue_walk(__u64 *ctx)
+{
+	return on_issue((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), false, true);
+}
+
+SEC("tp_btf/block_rq_complete")
+int tp_btf_rq_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], true);
+}
+
+SEC("raw_tp/block_rq_complete")
+int raw_tp_rq_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], (int)ctx[1], (__u32)ctx[2], false);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int tp_btf_rq_requeue(__u64 *ctx)
+{
+	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), true);
+}
+
+SEC("raw_tp/block_rq_requeue")
+int raw_tp_rq_requeue(__u64 *ctx)
+{
+	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), false);
+}
+
+SEC("tp_btf/block_rq_merge")
+int tp_btf_rq_merge(__u64 *ctx)
+{
+	return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), true);
+}
+
+SEC("raw_tp/block_rq_merge")
+int raw_tp_rq_merge(__u64 *ctx)
+{
+	return count_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), false);
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int tp_btf_bio_backmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), true, false);
+}
+
+SEC("raw_tp/block_bio_backmerge")
+int raw_tp_bio_backmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), false, false);
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int tp_btf_bio_frontmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), true, false);
+}
+
+SEC("raw_tp/block_bio_frontmerge")
+int raw_tp_bio_frontmerge(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), false, false);
+}
+
+SEC("tp_btf/block_split")
+int tp_btf_split(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), true, true);
+}
+
+SEC("raw_tp/block_split")
+int raw_tp_split(__u64 *ctx)
+{
+	return count_bio((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), false, true);
+}
+
+SEC("tp_btf/block_bio_queue")
+int tp_btf_bio_queue(__u64 *ctx)
+{
+	return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), true);
+}
+
+SEC("raw_tp/block_bio_queue")
+int raw_tp_bio_queue(__u64 *ctx)
+{
+	return on_bio_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), false);
+}
+
+SEC("tp_btf/block_bio_complete")
+int tp_btf_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], true);
+}
+
+SEC("raw_tp/block_bio_complete")
+int raw_tp_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], false);
+}

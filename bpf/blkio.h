@@ -31,7 +31,7 @@ enum blkio_lat_kind {
 enum blkio_size_kind {
 	BLKIO_SIZE_READ = 0,
 	BLKIO_SIZE_WRITE,
-	BLKIO_SIZE_OTHER, /* discard, write-zeroes, ... (flush carries no data) */
+	BLKIO_SIZE_OTHER,   /* discard, write-zeroes, ... (flush carries no data) */
 	BLKIO_SIZE_SEGMENT, /* bytes per physical segment, all data requests */
 	BLKIO_NR_SIZE_HISTS,
 };
@@ -51,10 +51,10 @@ enum blkio_count_kind {
 struct blkio_counters {
 	BLKIO_OP_COUNTERS(BLKIO_OP_COUNTER_FIELD) /* requests, bytes, merges_op: issued */
 	__u64 sum_depth;
-	__u64 sum_segments;		/* over data requests */
-	__u64 data_requests;		/* requests with a payload (segments > 0) */
+	__u64 sum_segments;  /* over data requests */
+	__u64 data_requests; /* requests with a payload (segments > 0) */
 	__u64 sum_ns[BLKIO_NR_LATS];
-	__u64 nr_ns[BLKIO_NR_LATS];	/* samples in each latency histogram */
+	__u64 nr_ns[BLKIO_NR_LATS];	    /* samples in each latency histogram */
 	BLKIO_COUNTERS(BLKIO_COUNTER_FIELD) /* blkio_counters.h says what each counts */
 };
 
@@ -67,8 +67,8 @@ struct blkio_maxes {
 	__u64 bytes;
 	__u64 segments;
 	__u64 depth;
-	__u64 first_issue_inv;	/* ~ (the first issue's time): a maximum stands for a minimum */
-	__u64 last_complete;	/* the last completion's time */
+	__u64 first_issue_inv; /* ~ (the first issue's time): a maximum stands for a minimum */
+	__u64 last_complete;   /* the last completion's time */
 };
 
 /* The value of each key of the lat_hist map. */
@@ -84,8 +84,8 @@ struct blkio_rare {
 	/* requests and bytes: but reads' and writes' with data (the size histograms count
 	 * those requests, rw_bytes their bytes) */
 	BLKIO_OP_COUNTERS(BLKIO_OP_COUNTER_FIELD)
-	__u64 big_depth_sum;		/* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
-	__u64 big_segments_sum;		/* the same for segments */
+	__u64 big_depth_sum;	/* depths beyond the exact count buckets (HIST_COUNT_EXACT) */
+	__u64 big_segments_sum; /* the same for segments */
 	BLKIO_COUNTERS(BLKIO_RARE_COUNTER_FIELD)
 };
 
@@ -94,7 +94,7 @@ struct blkio_rare {
  * count written by its own side on its own cache line. With one counter, an issue and
  * a completion on different CPUs each took the line over from the other, and each took
  * it exclusively; now the completing CPU keeps its line, and the issuing CPU only reads
- * it (measured: ~5-8 ns per I/O less, tools/bench). Read as issued - done.
+ * it (tools/bench/README.md has what that saves). Read as issued - done.
  */
 struct blkio_inflight {
 	__s64 issued;
@@ -124,7 +124,7 @@ struct blkio_inflight {
  * contributes no maximum.
  */
 struct blkio_pcpu {
-	__u64 rw_bytes[2];	/* bytes of reads, of writes */
+	__u64 rw_bytes[2]; /* bytes of reads, of writes */
 	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
@@ -141,19 +141,19 @@ struct blkio_pcpu {
  * (src/trace/snoop.h). 72 bytes, no implicit padding.
  */
 struct blkio_event {
-	__u64 ts_ns;		/* completion, CLOCK_MONOTONIC */
-	__u64 sector;		/* first sector, on the whole disk */
-	__u64 queue_ns;		/* allocation to issue; 0 when the kernel did not stamp it */
-	__u64 device_ns;	/* issue to completion */
+	__u64 ts_ns;	 /* completion, CLOCK_MONOTONIC */
+	__u64 sector;	 /* first sector, on the whole disk */
+	__u64 queue_ns;	 /* allocation to issue; 0 when the kernel did not stamp it */
+	__u64 device_ns; /* issue to completion */
 	__u32 bytes;
-	__u32 dev;		/* MAJ << 20 | MIN, the kernel's dev_t encoding */
-	__u32 pid;		/* process that inserted (else issued) the request; 0: unknown */
+	__u32 dev; /* MAJ << 20 | MIN, the kernel's dev_t encoding */
+	__u32 pid; /* process that inserted (else issued) the request; 0: unknown */
 	__u16 segments;
-	__u16 depth;		/* requests of the disk in flight at issue, this one included */
-	__u8 op;		/* enum blkio_op */
+	__u16 depth; /* requests of the disk in flight at issue, this one included */
+	__u8 op;     /* enum blkio_op */
 	__u8 error;
 	__u8 pad[6];
-	char comm[16];		/* that process's name */
+	char comm[16]; /* that process's name */
 };
 
 /*
@@ -206,13 +206,13 @@ enum blkio_tp {
 #define BLKIO_MEMBER_BIO 1u
 
 struct blkio_member {
-	__u32 dev;		/* BLKIO_DEV(major, first_minor); 0: matched by name */
-	__u32 device;		/* the traced device it counts for: its stats element */
-	__u32 flags;		/* BLKIO_MEMBER_* */
-	__u32 slot_base;	/* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
-	__u32 hwqs;		/* hardware queues */
-	__u32 tags;		/* tags per hardware queue */
-	__u64 part_start;	/* partition filter, sectors; part_end == 0: the whole disk */
+	__u32 dev;	  /* BLKIO_DEV(major, first_minor); 0: matched by name */
+	__u32 device;	  /* the traced device it counts for: its stats element */
+	__u32 flags;	  /* BLKIO_MEMBER_* */
+	__u32 slot_base;  /* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
+	__u32 hwqs;	  /* hardware queues */
+	__u32 tags;	  /* tags per hardware queue */
+	__u64 part_start; /* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
 };
 
@@ -225,11 +225,11 @@ struct blkio_member {
  */
 struct blkio_filter {
 	__u32 nr_disks;
-	__u32 by_name;		/* some member has no dev_t */
-	__u32 use_member_map;	/* more members than the arrays hold */
+	__u32 by_name;	      /* some member has no dev_t */
+	__u32 use_member_map; /* more members than the arrays hold */
 	__u32 pad;
 	struct blkio_member members[BLKIO_MAX_DISKS];
-	__u64 disk_names[BLKIO_MAX_DISKS][2];	  /* disk_name, NUL-padded */
+	__u64 disk_names[BLKIO_MAX_DISKS][2]; /* disk_name, NUL-padded */
 	/*
 	 * The bytes of disk_name that count: the name and its NUL. What follows the NUL in
 	 * the kernel's disk_name is not always zero: 5.10's nvme_alloc_ns copies all

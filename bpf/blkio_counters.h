@@ -22,11 +22,11 @@
  * The programs count requests and bytes of reads and writes with data in the size
  * histograms and rw_bytes, the fold adds them.
  */
-#define BLKIO_OP_COUNTERS(X)                                                                  \
-	X(requests, "requests", "requests", NULL,                                             \
-	  "Requests issued to the device (bios of a bio-based device), per operation.")      \
-	X(bytes, "bytes", "bytes", "bytes", "Bytes of the issued requests, per operation.")   \
-	X(merges_op, "merges", NULL, NULL,                                                    \
+#define BLKIO_OP_COUNTERS(X)                                                                       \
+	X(requests, "requests", "requests", NULL,                                                  \
+	  "Requests issued to the device (bios of a bio-based device), per operation.")            \
+	X(bytes, "bytes", "bytes", "bytes", "Bytes of the issued requests, per operation.")        \
+	X(merges_op, "merges", NULL, NULL,                                                         \
 	  "Bios merged into a request already queued, by the operation of the bio.")
 
 /*
@@ -40,41 +40,40 @@
  * help: what it counts (the Prometheus HELP, the JSON key reference); label: its name in
  *   the text and HTML reports.
  */
-#define BLKIO_COUNTERS(X)                                                                     \
-	X(merges, 1, NULL, "merges", "bio_merges", NULL,                                      \
-	  "Bios merged into a request already queued.", "merges")                             \
-	X(rq_merges, 1, NULL, "request_merges", "request_merges", NULL,                       \
-	  "Requests merged into another request.", "requests merged")                         \
-	X(splits, 1, NULL, "splits", "splits", NULL, "Bios split by a queue limit.", "splits") \
-	X(requeues, 1, NULL, "requeues", "requeues", NULL,                                    \
-	  "Requests the driver gave back to be issued again.", "requeues")                    \
-	X(errors, 1, NULL, "errors", "errors", NULL, "Requests completed with an error.",     \
-	  "errors")                                                                           \
-	X(ra_requests, 1, "read_ahead", "requests", NULL, NULL,                               \
-	  "Read-ahead requests: issued with REQ_RAHEAD.", "read-ahead requests")              \
-	X(ra_bytes, 1, "read_ahead", "bytes", NULL, NULL, "Bytes of the read-ahead requests.", \
-	  "read-ahead bytes")                                                                 \
-	X(lost_records, 1, NULL, "lost_records", "lost_events", "record",                     \
-	  "Records --snoop lost: the ring buffer had no room for them.", "lost records")      \
-	X(completed, 0, NULL, "completed", "completions", NULL,                               \
-	  "Completions of requests issued while traced.", "completed")                        \
-	X(untracked, 1, NULL, "untracked", "untracked_completions", NULL,                     \
-	  "Completions of requests issued before tracing began (not timed).",                 \
-	  "untracked completions")                                                            \
-	X(unissued, 1, NULL, "unissued", NULL, NULL,                                          \
-	  "Completions of requests never issued: the flush machinery ends empty pre-flush "   \
-	  "writes without issuing them.",                                                     \
-	  "unissued completions")                                                             \
-	X(lost_completions, 1, NULL, "lost_completions", "lost_events", "completion",         \
-	  "Completions that never reached the tracer: the request's slot was found still "    \
-	  "occupied at the next issue on it.",                                                \
-	  "lost completions")                                                                 \
-	X(depth_corrected, 1, NULL, "depth_corrected", NULL, NULL,                            \
-	  "Depth samples lowered by requests whose completion was lost.",                     \
-	  "depth samples lowered")                                                            \
-	X(slot_overflow, 1, NULL, "slot_overflow", "lost_events", "slot_overflow",            \
-	  "Requests whose (hardware queue, tag) lies outside the slot table: no depth or "    \
-	  "device time for them.",                                                            \
+#define BLKIO_COUNTERS(X)                                                                          \
+	X(merges, 1, NULL, "merges", "bio_merges", NULL,                                           \
+	  "Bios merged into a request already queued.", "merges")                                  \
+	X(rq_merges, 1, NULL, "request_merges", "request_merges", NULL,                            \
+	  "Requests merged into another request.", "requests merged")                              \
+	X(splits, 1, NULL, "splits", "splits", NULL, "Bios split by a queue limit.", "splits")     \
+	X(requeues, 1, NULL, "requeues", "requeues", NULL,                                         \
+	  "Requests the driver gave back to be issued again.", "requeues")                         \
+	X(errors, 1, NULL, "errors", "errors", NULL, "Requests completed with an error.",          \
+	  "errors")                                                                                \
+	X(ra_requests, 1, "read_ahead", "requests", NULL, NULL,                                    \
+	  "Read-ahead requests: issued with REQ_RAHEAD.", "read-ahead requests")                   \
+	X(ra_bytes, 1, "read_ahead", "bytes", NULL, NULL, "Bytes of the read-ahead requests.",     \
+	  "read-ahead bytes")                                                                      \
+	X(lost_records, 1, NULL, "lost_records", "lost_events", "record",                          \
+	  "Records --snoop lost: the ring buffer had no room for them.", "lost records")           \
+	X(completed, 0, NULL, "completed", "completions", NULL,                                    \
+	  "Completions of requests issued while traced.", "completed")                             \
+	X(untracked, 1, NULL, "untracked", "untracked_completions", NULL,                          \
+	  "Completions of requests issued before tracing began (not timed).",                      \
+	  "untracked completions")                                                                 \
+	X(unissued, 1, NULL, "unissued", NULL, NULL,                                               \
+	  "Completions of requests never issued: the flush machinery ends empty pre-flush "        \
+	  "writes without issuing them.",                                                          \
+	  "unissued completions")                                                                  \
+	X(lost_completions, 1, NULL, "lost_completions", "lost_events", "completion",              \
+	  "Completions that never reached the tracer: the request's slot was found still "         \
+	  "occupied at the next issue on it.",                                                     \
+	  "lost completions")                                                                      \
+	X(depth_corrected, 1, NULL, "depth_corrected", NULL, NULL,                                 \
+	  "Depth samples lowered by requests whose completion was lost.", "depth samples lowered") \
+	X(slot_overflow, 1, NULL, "slot_overflow", "lost_events", "slot_overflow",                 \
+	  "Requests whose (hardware queue, tag) lies outside the slot table: no depth or "         \
+	  "device time for them.",                                                                 \
 	  "requests outside the slot table")
 
 /* The declarations of the fields, and the fields the programs count (rare = 1). */

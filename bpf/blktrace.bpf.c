@@ -159,8 +159,8 @@ static __always_inline int emit(member_t *m, bool btf, __u64 sector, __u32 bytes
 }
 
 /* blk_add_trace_bio: a bio's sector, size and flags, with ACT, ERROR and a payload. */
-static __always_inline int bio_emit(member_t *m, struct bio *bio, bool btf, __u32 act,
-				    __s32 error, const void *pdu, __u32 pdu_len)
+static __always_inline int bio_emit(member_t *m, struct bio *bio, bool btf, __u32 act, __s32 error,
+				    const void *pdu, __u32 pdu_len)
 {
 	return emit(m, btf, RD(btf, bio, bi_iter.bi_sector), RD(btf, bio, bi_iter.bi_size),
 		    act | categories(RD(btf, bio, bi_opf)), error, pdu, pdu_len);
@@ -260,79 +260,170 @@ static __always_inline int on_complete(struct request *rq, __u64 error, __u32 nr
 
 #define ACT_QUEUE(a) (__BLK_TA_##a | TC_ACT(BLK_TC_QUEUE))
 
-/* Both sets of programs, generated from the handlers above. */
-#define BTRACE_PROGS(kind, btf)                                                             \
-	SEC(#kind "/block_bio_queue")                                                       \
-	int kind##_queue(__u64 *ctx)                                                        \
-	{                                                                                   \
-		return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), btf,     \
-				 ACT_QUEUE(QUEUE), 0);                                      \
-	}                                                                                   \
-	SEC(#kind "/block_getrq")                                                           \
-	int kind##_getrq(__u64 *ctx)                                                        \
-	{                                                                                   \
-		return bio_event((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), btf,         \
-				 ACT_QUEUE(GETRQ), 0);                                      \
-	}                                                                                   \
-	SEC(#kind "/block_rq_insert")                                                       \
-	int kind##_insert(__u64 *ctx)                                                       \
-	{                                                                                   \
-		return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), btf,  \
-				ACT_QUEUE(INSERT));                                         \
-	}                                                                                   \
-	SEC(#kind "/block_rq_issue")                                                        \
-	int kind##_issue(__u64 *ctx)                                                        \
-	{                                                                                   \
-		return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), btf,   \
-				__BLK_TA_ISSUE | TC_ACT(BLK_TC_ISSUE));                     \
-	}                                                                                   \
-	SEC(#kind "/block_rq_complete")                                                     \
-	int kind##_complete(__u64 *ctx)                                                     \
-	{                                                                                   \
-		return on_complete((struct request *)ctx[0], ctx[1], (__u32)ctx[2], btf);   \
-	}                                                                                   \
-	SEC(#kind "/block_rq_requeue")                                                      \
-	int kind##_requeue(__u64 *ctx)                                                      \
-	{                                                                                   \
-		return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), btf, \
-				__BLK_TA_REQUEUE | TC_ACT(BLK_TC_REQUEUE));                 \
-	}                                                                                   \
-	SEC(#kind "/block_rq_merge")                                                        \
-	int kind##_rq_merge(__u64 *ctx)                                                     \
-	{                                                                                   \
-		return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), btf,   \
-				ACT_QUEUE(BACKMERGE));                                      \
-	}                                                                                   \
-	SEC(#kind "/block_bio_backmerge")                                                   \
-	int kind##_backmerge(__u64 *ctx)                                                    \
-	{                                                                                   \
-		return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), btf, \
-				 ACT_QUEUE(BACKMERGE), 0);                                  \
-	}                                                                                   \
-	SEC(#kind "/block_bio_frontmerge")                                                  \
-	int kind##_frontmerge(__u64 *ctx)                                                   \
-	{                                                                                   \
-		return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), btf,\
-				 ACT_QUEUE(FRONTMERGE), 0);                                 \
-	}                                                                                   \
-	SEC(#kind "/block_split")                                                           \
-	int kind##_split(__u64 *ctx)                                                        \
-	{                                                                                   \
-		return on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0),               \
-				ARG(ctx, BLKIO_TP_SPLIT, 2, 1), btf);                       \
-	}                                                                                   \
-	SEC(#kind "/block_bio_remap")                                                       \
-	int kind##_remap(__u64 *ctx)                                                        \
-	{                                                                                   \
-		return on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),           \
-				(__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1),                  \
-				ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2), btf);                   \
-	}                                                                                   \
-	SEC(#kind "/block_bio_complete")                                                    \
-	int kind##_bio_complete(__u64 *ctx)                                                 \
-	{                                                                                   \
-		return on_bio_complete((struct bio *)ctx[1], btf);                          \
-	}
+/*
+ * The programs, each handler above in two flavours: tp_btf (direct loads through BTF) and
+ * raw_tp (probe reads) for kernels without tp_btf; user space autoloads one set.
+ */
+SEC("tp_btf/block_bio_queue")
+int tp_btf_queue(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), true, ACT_QUEUE(QUEUE),
+			 0);
+}
 
-BTRACE_PROGS(tp_btf, true)
-BTRACE_PROGS(raw_tp, false)
+SEC("raw_tp/block_bio_queue")
+int raw_tp_queue(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), false, ACT_QUEUE(QUEUE),
+			 0);
+}
+
+SEC("tp_btf/block_getrq")
+int tp_btf_getrq(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), true, ACT_QUEUE(GETRQ), 0);
+}
+
+SEC("raw_tp/block_getrq")
+int raw_tp_getrq(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), false, ACT_QUEUE(GETRQ), 0);
+}
+
+SEC("tp_btf/block_rq_insert")
+int tp_btf_insert(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), true,
+			ACT_QUEUE(INSERT));
+}
+
+SEC("raw_tp/block_rq_insert")
+int raw_tp_insert(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), false,
+			ACT_QUEUE(INSERT));
+}
+
+SEC("tp_btf/block_rq_issue")
+int tp_btf_issue(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), true,
+			__BLK_TA_ISSUE | TC_ACT(BLK_TC_ISSUE));
+}
+
+SEC("raw_tp/block_rq_issue")
+int raw_tp_issue(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_ISSUE, 1, 0), false,
+			__BLK_TA_ISSUE | TC_ACT(BLK_TC_ISSUE));
+}
+
+SEC("tp_btf/block_rq_complete")
+int tp_btf_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], ctx[1], (__u32)ctx[2], true);
+}
+
+SEC("raw_tp/block_rq_complete")
+int raw_tp_complete(__u64 *ctx)
+{
+	return on_complete((struct request *)ctx[0], ctx[1], (__u32)ctx[2], false);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int tp_btf_requeue(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), true,
+			__BLK_TA_REQUEUE | TC_ACT(BLK_TC_REQUEUE));
+}
+
+SEC("raw_tp/block_rq_requeue")
+int raw_tp_requeue(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), false,
+			__BLK_TA_REQUEUE | TC_ACT(BLK_TC_REQUEUE));
+}
+
+SEC("tp_btf/block_rq_merge")
+int tp_btf_rq_merge(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), true,
+			ACT_QUEUE(BACKMERGE));
+}
+
+SEC("raw_tp/block_rq_merge")
+int raw_tp_rq_merge(__u64 *ctx)
+{
+	return rq_whole((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), false,
+			ACT_QUEUE(BACKMERGE));
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int tp_btf_backmerge(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), true,
+			 ACT_QUEUE(BACKMERGE), 0);
+}
+
+SEC("raw_tp/block_bio_backmerge")
+int raw_tp_backmerge(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), false,
+			 ACT_QUEUE(BACKMERGE), 0);
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int tp_btf_frontmerge(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), true,
+			 ACT_QUEUE(FRONTMERGE), 0);
+}
+
+SEC("raw_tp/block_bio_frontmerge")
+int raw_tp_frontmerge(__u64 *ctx)
+{
+	return bio_event((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), false,
+			 ACT_QUEUE(FRONTMERGE), 0);
+}
+
+SEC("tp_btf/block_split")
+int tp_btf_split(__u64 *ctx)
+{
+	return on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0),
+			ARG(ctx, BLKIO_TP_SPLIT, 2, 1), true);
+}
+
+SEC("raw_tp/block_split")
+int raw_tp_split(__u64 *ctx)
+{
+	return on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0),
+			ARG(ctx, BLKIO_TP_SPLIT, 2, 1), false);
+}
+
+SEC("tp_btf/block_bio_remap")
+int tp_btf_remap(__u64 *ctx)
+{
+	return on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
+			(__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1),
+			ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2), true);
+}
+
+SEC("raw_tp/block_bio_remap")
+int raw_tp_remap(__u64 *ctx)
+{
+	return on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
+			(__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1),
+			ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2), false);
+}
+
+SEC("tp_btf/block_bio_complete")
+int tp_btf_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], true);
+}
+
+SEC("raw_tp/block_bio_complete")
+int raw_tp_bio_complete(__u64 *ctx)
+{
+	return on_bio_complete((struct bio *)ctx[1], false);
+}

@@ -18,15 +18,15 @@
  * implicit padding.
  */
 struct btrace_event {
-	__u64 time;	/* CLOCK_MONOTONIC, ns */
+	__u64 time; /* CLOCK_MONOTONIC, ns */
 	__u64 sector;
 	__u32 bytes;
-	__u32 action;	/* BLK_TA_* | BLK_TC_ACT(categories), as the kernel's __blk_add_trace */
-	__u32 pid;	/* the task (thread) id, as blktrace's */
-	__u32 device;	/* the traced device's index (tracer order), not a dev_t */
+	__u32 action; /* BLK_TA_* | BLK_TC_ACT(categories), as the kernel's __blk_add_trace */
+	__u32 pid;    /* the task (thread) id, as blktrace's */
+	__u32 device; /* the traced device's index (tracer order), not a dev_t */
 	__u32 cpu;
-	__u16 error;	/* the negative errno, truncated to 16 bits as blktrace's */
-	__u16 pdu_len;	/* bytes of pdu that belong to the record */
+	__u16 error;   /* the negative errno, truncated to 16 bits as blktrace's */
+	__u16 pdu_len; /* bytes of pdu that belong to the record */
 	char comm[BTRACE_COMM_LEN];
 	__u8 pdu[BTRACE_PDU_MAX]; /* big-endian, as blktrace writes them */
 };

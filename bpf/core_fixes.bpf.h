@@ -86,14 +86,14 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
  * being const volatile, the verifier drops the other branch. A ctx index must be a
  * constant (no arithmetic on a ctx pointer), hence a branch rather than an index.
  */
-#define ARG(ctx, tp, old_idx, new_idx)                                              \
-	({                                                                          \
-		__u64 __arg;                                                        \
-		if (old_args[tp])                                                   \
-			__arg = CTX_LOAD(ctx, old_idx);                             \
-		else                                                                \
-			__arg = CTX_LOAD(ctx, new_idx);                             \
-		__arg;                                                              \
+#define ARG(ctx, tp, old_idx, new_idx)                                                             \
+	({                                                                                         \
+		__u64 __arg;                                                                       \
+		if (old_args[tp])                                                                  \
+			__arg = CTX_LOAD(ctx, old_idx);                                            \
+		else                                                                               \
+			__arg = CTX_LOAD(ctx, new_idx);                                            \
+		__arg;                                                                             \
 	})
 
 /*
@@ -101,13 +101,13 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
  * the other branch's nor turn into ctx + flag * 8: verifiers refuse a load through a
  * modified ctx pointer ("dereference of modified ctx ptr", v5.10).
  */
-#define CTX_LOAD(ctx, idx)                                                          \
-	({                                                                          \
-		__u64 __v;                                                          \
-		asm volatile("%[v] = *(u64 *)(%[c] + %[off])"                       \
-			     : [v] "=r"(__v)                                        \
-			     : [c] "r"(ctx), [off] "i"((idx) * 8));                 \
-		__v;                                                                \
+#define CTX_LOAD(ctx, idx)                                                                         \
+	({                                                                                         \
+		__u64 __v;                                                                         \
+		asm volatile("%[v] = *(u64 *)(%[c] + %[off])"                                      \
+			     : [v] "=r"(__v)                                                       \
+			     : [c] "r"(ctx), [off] "i"((idx)*8));                                  \
+		__v;                                                                               \
 	})
 
 /*

@@ -28,10 +28,10 @@
 #ifndef BLKTRACE_BENCH_HIST_H
 #define BLKTRACE_BENCH_HIST_H
 
-#define HIST_SIZE_BUCKETS 530 /* 8 x 512 B + 511 x 4 KiB + 11 x pow2 */
+#define HIST_SIZE_BUCKETS 530  /* 8 x 512 B + 511 x 4 KiB + 11 x pow2 */
 #define HIST_COUNT_BUCKETS 519 /* 512 exact + 7 x pow2 */
-#define HIST_COUNT_EXACT 512 /* count buckets below this hold one value each */
-#define HIST_LAT_BUCKETS 2048 /* 64 exact + 31 x 64 sub-buckets */
+#define HIST_COUNT_EXACT 512   /* count buckets below this hold one value each */
+#define HIST_LAT_BUCKETS 2048  /* 64 exact + 31 x 64 sub-buckets */
 #define HIST_LAT_SUB_BITS 6
 
 #ifndef HIST_INLINE
@@ -48,12 +48,14 @@
  * has no count-leading-zeros instruction, and no set-on-compare either, so a ladder of
  * comparisons becomes branches on a value that varies from one request to the next).
  */
+/* clang-format off */
 static const __u8 hist_debruijn_msb[64] = {
 	0,  47, 1,  56, 48, 27, 2,  60, 57, 49, 41, 37, 28, 16, 3,  61,
 	54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11, 4,  62,
 	46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
 	25, 39, 14, 33, 19, 30, 9,  24, 13, 18, 8,  12, 7,  6,  5,  63,
 };
+/* clang-format on */
 
 HIST_INLINE __u32 hist_log2(__u64 v)
 {

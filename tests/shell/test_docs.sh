@@ -56,6 +56,51 @@ expect_eq "man page: the Makefile's version" \
 expect_eq "debian/changelog: the Makefile's version" \
 	"$(sed -n '1s/^blktrace-bench (\([^)]*\)).*/\1/p' "$ROOT/debian/changelog")" "$version"
 
+# The README is where users look first: short, the two setup commands at its top, the
+# package's install soon after; the rest lives in doc/, tests/README.md and tools/bench/.
+README=$ROOT/README.md
+expect_cmp "README: at most 300 lines" "$(wc -l < "$README")" "<=" 300
+expect_true "README: make demo in its first 10 lines" grep -q '^make demo ' <(head -n 10 "$README")
+expect_true "README: make check in its first 10 lines" grep -q '^make check ' <(head -n 10 "$README")
+expect_true "README: the .deb's install in its first 60 lines" \
+	grep -q '^apt install \./build/deb/blktrace-bench_' <(head -n 60 "$README")
+# The markdown outside fenced code blocks.
+md_prose() { awk '/^```/ { code = !code; next } !code' "$1"; }
+# The anchors GitHub makes of FILE's headings: lower case, punctuation gone, spaces hyphens.
+md_anchors() {
+	md_prose "$1" | sed -n 's/^#\{1,6\} \(.*\)/\1/p' |
+		sed -e 's/.*/\L&/' -e 's/[^a-z0-9 _-]//g' -e 's/ /-/g'
+}
+# "FILE: TARGET" for every relative link of FILE whose file or anchor is missing.
+broken_links() {
+	local md=$1 dir target path frag
+	dir=$(dirname "$md")
+	md_prose "$md" | grep -o '](\([^)]*\))' | sed 's/^](\(.*\))$/\1/' | while read -r target; do
+		case $target in http://* | https://* | mailto:*) continue ;; esac
+		path=${target%%#*} frag=
+		[ "$path" = "$target" ] || frag=${target#*#}
+		[ -n "$path" ] && path=$dir/$path || path=$md
+		if [ ! -e "$path" ]; then
+			echo "${md#"$ROOT"/}: $target"
+		elif [ -n "$frag" ] && ! md_anchors "$path" | grep -qxF -- "$frag"; then
+			echo "${md#"$ROOT"/}: $target (no such heading)"
+		fi
+	done
+}
+docs=("$README" "$ROOT"/doc/*.md "$ROOT/tests/README.md" "$ROOT/tools/bench/README.md")
+for md in "${docs[@]}"; do
+	expect_eq "${md#"$ROOT"/}: every relative link resolves" "$(broken_links "$md")" ""
+done
+# The checker itself: a planted broken link and a planted missing anchor are found.
+printf '[a](%s) [b](#nowhere) [c](#a-heading)\n# A heading\n' "no-such-file.md" > "$TMP/planted.md"
+expect_eq "the link check finds planted faults" "$(broken_links "$TMP/planted.md" | wc -l)" 2
+# User docs speak of the tool, not of the project's tracker or of a day's measurements.
+expect_eq "user docs: no internal issue numbers" \
+	"$(grep -nE '\b[Ii]ssues? #?[0-9]+|\(#[0-9]+\)|\bPR #?[0-9]+' "$README" "$ROOT/doc/guide.md" "$ROOT/doc/json.md")" ""
+expect_eq "user docs: no dated figures" \
+	"$(grep -nE '\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b' "$README" "$ROOT/doc/guide.md" \
+		"$ROOT/doc/json.md")" ""
+
 # The completion run in bash as bash-completion runs it.
 "$COMPLETE" "$COMP" "" > /dev/null 2>&1
 if [ $? -eq 77 ]; then
@@ -68,7 +113,7 @@ complete_words() { "$COMPLETE" "$COMP" "$@" 2> /dev/null | tr '\n' ' ' | sed 's/
 # --drop-caches drops every file's cached pages, not the target's alone: said where it is offered.
 expect_true "--help: --drop-caches says it is the whole machine's page cache" \
 	grep -q "Drop the whole machine's page cache" <("$BB" --help)
-expect_true "README: --drop-caches says so too" grep -q "drops the whole" "$ROOT/README.md"
+expect_true "guide: --drop-caches says so too" grep -q "drops the whole" "$ROOT/doc/guide.md"
 expect_eq "completion: the commands" "$(complete_words "")" "$(sort <<<"$commands" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "completion: a partial command" "$(complete_words comp)" compare
 # trace (with or without its name) offers every option its --help lists, and its --help
