@@ -77,17 +77,6 @@ int diag__prefix(struct diag *d, const char *fmt, ...)
 	return d->err;
 }
 
-void die_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("blktrace-bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 void diag__note(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
@@ -106,9 +95,9 @@ void diag__say(const struct diag *d)
 	if (d->named)
 		fprintf(stderr, "%s\n", d->msg);
 	else if (d->msg[0])
-		die_msg("%s", d->msg);
+		diag__note(stderr, "%s", d->msg);
 	else if (d->err)
-		die_msg("%s", strerror(-d->err));
+		diag__note(stderr, "%s", strerror(-d->err));
 }
 
 int diag__exit(struct diag *d, int ret)

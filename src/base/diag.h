@@ -12,7 +12,7 @@
  *
  * Each command ends in diag__exit, the one place an outcome becomes an exit code and its
  * message reaches stderr. Everything else a command says on the way (notices, "restored
- * ...") goes through die_msg.
+ * ...") goes through diag__note(stderr, ...).
  */
 #ifndef BLKTRACE_BENCH_DIAG_H
 #define BLKTRACE_BENCH_DIAG_H
@@ -67,12 +67,10 @@ int diag__exit(struct diag *d, int ret);
 /* Say d's message on stderr as diag__exit would (for failures a command gets past). */
 void diag__say(const struct diag *d);
 
-/* Prints "blktrace-bench: <message>" on stderr. */
-void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /*
- * Prints "blktrace-bench: <message>" on f, nothing when f is NULL: how the sweep, tune's
- * session and the BPF loader say what they did on the way, where their caller decides.
+ * Prints "blktrace-bench: <message>" on f, nothing when f is NULL: a command's notices
+ * on stderr, and how the sweep, tune's session and the BPF loader say what they did on
+ * the way, where their caller decides.
  */
 void diag__note(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

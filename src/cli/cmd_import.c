@@ -51,7 +51,7 @@ static int read_all(struct btrace_reader *r, struct btrace_stats *st,
 			return diag__fail(d, err, "%s", strerror(-err));
 	}
 	for (i = 0; !ret && btrace_read__left_out(r, i, left, sizeof(left)); i++)
-		die_msg("left out, as blkparse leaves them out: %s", left);
+		diag__note(stderr, "left out, as blkparse leaves them out: %s", left);
 	return ret;
 }
 

@@ -389,7 +389,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 	if (err)
 		goto cleanup;
 	if (ran == -EINTR)
-		die_msg("interrupted: reporting the runs so far");
+		diag__note(stderr, "interrupted: reporting the runs so far");
 	err = stop_tracing(&t, &sn, o, res, 1, out, d);
 	if (!err)
 		err = report(o, res, 1, out, d);
@@ -485,7 +485,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		status = command__run(o->command, &seconds);
 		if (status < 0) {
 			/* What a shell does: no report, the status says the command never ran. */
-			die_msg("cannot run '%s': %s", o->command[0], strerror(-status));
+			diag__note(stderr, "cannot run '%s': %s", o->command[0], strerror(-status));
 			status = EXIT_NOEXEC;
 			goto cleanup;
 		}

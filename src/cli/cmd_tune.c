@@ -144,8 +144,8 @@ static int prepare(struct tune_cmd *c, struct diag *d)
 		return err;
 	}
 	if (o->verbose)
-		die_msg("tracing %s (%u:%u) with %s programs", c->res.device.name,
-			c->res.device.major, c->res.device.minor, c->res.tracer_flavour);
+		diag__note(stderr, "tracing %s (%u:%u) with %s programs", c->res.device.name,
+			   c->res.device.major, c->res.device.minor, c->res.tracer_flavour);
 	return 0;
 }
 
@@ -261,7 +261,7 @@ static int run(struct tune_cmd *c, struct diag *d)
 	if (err && err != -EINTR)
 		return err;
 	if (err)
-		die_msg("interrupted: deciding on the runs so far");
+		diag__note(stderr, "interrupted: deciding on the runs so far");
 	return report_tune(c, err, d);
 }
 

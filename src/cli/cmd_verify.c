@@ -50,7 +50,7 @@ static int find_disk(struct verify_cmd *c, struct diag *d)
 	if (err)
 		return err;
 	if (!c->plan.has_id) {
-		die_msg("%s by its kernel name: %s", c->plan.disk, c->plan.id_note);
+		diag__note(stderr, "%s by its kernel name: %s", c->plan.disk, c->plan.id_note);
 		return device__resolve(c->cfg->sysfs_root, c->plan.disk, &c->res.device, d);
 	}
 	err = disk_id__find(c->cfg->sysfs_root, &c->plan.id, &c->res.device);
@@ -165,8 +165,8 @@ static int rerun(struct verify_cmd *c, struct diag *d)
 	if (!err) /* as tune did before its baseline */
 		err = tune_session__warm_up(&c->s, &run, d);
 	if (!err && c->o->verbose)
-		die_msg("tracing %s (%u:%u) with %s programs", c->res.device.name,
-			c->res.device.major, c->res.device.minor, c->res.tracer_flavour);
+		diag__note(stderr, "tracing %s (%u:%u) with %s programs", c->res.device.name,
+			   c->res.device.major, c->res.device.minor, c->res.tracer_flavour);
 	if (!err)
 		err = measure(c, d);
 	if (tune_session__close(&c->s) && !err)
@@ -280,7 +280,7 @@ static int run(struct verify_cmd *c, struct diag *d)
 		verify__judge(&c->plan, &c->chk, &c->cmp, NAN, &c->out);
 		printf("%s\n", c->out.text);
 		if (c->o->json)
-			die_msg("nothing rerun: --json %s not written", c->o->json);
+			diag__note(stderr, "nothing rerun: --json %s not written", c->o->json);
 		err = finish_stdout(d);
 		return err ? err : verify__exit_code(c->out.verdict);
 	}

@@ -88,9 +88,10 @@ static void watch_disks(struct disk_watch *w)
 	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
 		return;
 	w->said = true;
-	die_msg("a disk came or went since --trace %s began: this trace keeps the disks it "
-		"started with (serve follows them)",
-		w->spec);
+	diag__note(stderr,
+		   "a disk came or went since --trace %s began: this trace keeps the disks it "
+		   "started with (serve follows them)",
+		   w->spec);
 }
 
 /*

@@ -358,7 +358,9 @@ static int arm(struct boot_sweep *bs, const char *plan_value, struct diag *d)
 		return err;
 	progress(bs, &done, &all);
 	snprintf(file, sizeof(file), "%s/%s", bs->env->config.conf_dir, BOOT_CONFIG_FILE);
-	die_msg("%s=%s is set for the next boot (%s; initramfs: %s); %zu of %zu values measured: "
+	diag__note(
+		stderr,
+		"%s=%s is set for the next boot (%s; initramfs: %s); %zu of %zu values measured: "
 		"reboot, then run `blktrace-bench resume`",
 		bs->knob->name, value, file, how, done, all);
 	return 0;
@@ -396,9 +398,10 @@ int boot_sweep__ready(struct boot_sweep *bs, const struct device *dev, struct di
 	if (value && !json_is_true(json_object_get(next, "armed")))
 		return arm(bs, value, d) ? -EIO : 0;
 	if (value && boot && !strcmp(boot, bs->boot)) {
-		die_msg("%s=%s takes effect at the next boot: reboot, then run `blktrace-bench "
-			"resume`",
-			bs->knob->name, value);
+		diag__note(stderr,
+			   "%s=%s takes effect at the next boot: reboot, then run `blktrace-bench "
+			   "resume`",
+			   bs->knob->name, value);
 		return 0;
 	}
 	if (value && (boot_knob__parse(bs->knob, value, &v, d) ||
@@ -544,10 +547,11 @@ static int finish(struct boot_sweep *bs, struct diag *d)
 		return diag__fail(d, -errno, "cannot remove %s/%s: %s", bs->env->plan_dir, PLAN,
 				  strerror(errno));
 	unlinkat(bs->dirfd, RUNS, 0);
-	die_msg("every value of %s measured; its original (%lld) is set back for the next boot "
-		"(initramfs: %s)",
-		bs->knob->name,
-		(long long)json_integer_value(json_object_get(bs->plan, "original")), how);
+	diag__note(stderr,
+		   "every value of %s measured; its original (%lld) is set back for the next boot "
+		   "(initramfs: %s)",
+		   bs->knob->name,
+		   (long long)json_integer_value(json_object_get(bs->plan, "original")), how);
 	return 0;
 }
 
@@ -594,9 +598,10 @@ int boot_sweep__abort(const struct boot_sweep_env *env, struct diag *d)
 	if (!err)
 		unlinkat(bs.dirfd, RUNS, 0);
 	if (!err)
-		die_msg("the sweep across reboots is given up: the original setting is back for "
-			"the next boot (initramfs: %s); the runs so far are in %s/%s",
-			how, env->plan_dir, LAST);
+		diag__note(stderr,
+			   "the sweep across reboots is given up: the original setting is back for "
+			   "the next boot (initramfs: %s); the runs so far are in %s/%s",
+			   how, env->plan_dir, LAST);
 	boot_sweep__close(&bs);
 	return err;
 }
