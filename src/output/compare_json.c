@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * The JSON printer of a comparison (compare --json): {"a", "b", "device_changes",
- * "unmatched", "sets", "metrics", "summary"}, as the README describes. It only prints
+ * "unmatched", "sets", "metrics", "summary"}, as doc/guide.md ("compare") describes. It only prints
  * what compare.c computed.
  */
 #include <math.h>

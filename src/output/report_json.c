@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The JSON printer: a struct report as the document the README describes, and the
+ * The JSON printer: a struct report as the document doc/json.md describes, and the
  * `device` object info --json prints. It only prints: every figure comes computed in
  * the report (report.c, summary.c, series.c, recommend.c).
  */

@@ -13,7 +13,7 @@ static inline json_t *jint(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* The document the README describes; NULL on ENOMEM. */
+/* The document doc/json.md describes; NULL on ENOMEM. */
 json_t *report_json__doc(const struct report *rep);
 /*
  * Several disks traced at once: {"schema", "tool_version", "command_line", "host",

@@ -353,7 +353,7 @@ mkdir "$TMP/two" && cp "$TMP/bt/$a.blktrace.0" "$TMP/two/" && cp "$TMP/bt/$a.blk
 refused "import: a directory of two traces" 2 import "$TMP/two"
 expect_true "  ... names them" grep -q "holds the traces of .*$a.*sdz" "$TMP/err"
 refused "import --json to a block device" 2 import "$TMP/bt" --json "$A"
-# Issue 30, I1: each file of the set is an input, whatever name the trace was given by:
+# Each file of the set is an input, whatever name the trace was given by:
 # --json onto one is refused (it replaced that file, and the trace could not be read
 # again), onto a hard link of one, or onto the next CPU's name (import would read the
 # JSON with the others); the files stay as they were and import as before.
@@ -375,7 +375,7 @@ expect_eq "I1: the files unchanged" "$(cat "$TMP/bt/$a".blktrace.* | md5sum)" "$
 expect_eq "I1: and import as before (the same requests)" \
 	"$?:$(jqc "$TMP/again.json" .runs[0].block | md5sum)" \
 	"0:$(jqc "$TMP/imp.json" .runs[0].block | md5sum)"
-# Issue 30: an input that is no regular file is refused at once, one line (a FIFO blocked
+# An input that is no regular file is refused at once, one line (a FIFO blocked
 # for ever); a stream is read from stdin ("-", /dev/stdin), as the file would be.
 mkfifo "$TMP/trace.fifo"
 timeout 10 "$BB" import "$TMP/trace.fifo" > /dev/null 2> "$TMP/err"
@@ -395,7 +395,7 @@ expect_eq "  ... the file's requests" "$(jqc "$TMP/stdin.json" .runs[0].block | 
 expect_eq "import /dev/stdin on a pipe: the file's requests" \
 	"$(jqc "$TMP/devstdin.json" .runs[0].block | md5sum)" \
 	"$(jqc "$TMP/stream.json" .runs[0].block | md5sum)"
-# Issue 30: import's memory has a stated bound (src/blktrace/btrace_stats.h, btrace_read.h): a set
+# Import's memory has a stated bound (src/blktrace/btrace_stats.h, btrace_read.h): a set
 # is read as it goes; what is in flight is held up to 1 Mi bios and requests, refused
 # beyond (1 Mi + 1 bios queued and never completed: it held 4x the file, without bound);
 # a single stream is held whole, under 90 bytes a record.

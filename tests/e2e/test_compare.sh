@@ -24,7 +24,7 @@ expect_eq "512k reads: exit 0" "$?" 0
 # 1. A file against itself: same, everywhere, in both outputs.
 "$BB" compare "$TMP/16k.json" "$TMP/16k.json" --json > "$TMP/self.json"
 expect_eq "self: exit 0" "$?" 0
-# Every metric compare judges (README "compare"), each once: a direct read workload has
+# Every metric compare judges (doc/guide.md, "compare"), each once: a direct read workload has
 # them all, application and block layer alike.
 expect_eq "self: the metrics judged, each once" \
 	"$(jqv "$TMP/self.json" '[.metrics[].name] | sort | join(" ")')" \

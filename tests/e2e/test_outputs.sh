@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 11, the output side: every file the tool writes goes through one policy
-# (src/files/outfile.h). Each numbered case of the issue in that scope, on loop disks:
+# The output side: every file the tool writes goes through one policy
+# (src/files/outfile.h). Each numbered case below, on loop disks:
 #  1 --json/--snoop (and compare/info --json=FILE) onto a block device, a mounted one
 #    too: refused, the filesystem still checks clean and its file is unchanged;
 #  3 output = input by inode: --file read, --snoop on it, compare's input, --json X
@@ -14,7 +14,7 @@
 #    runs in sane time and memory;
 # 13 a symbolic link planted for --json (fs.protected_symlinks=0): the link is
 #    replaced, its target untouched.
-# Issue 30: O1, /dev/stdout and its kin, character devices and FIFOs written in place,
+# And: /dev/stdout and its kin, character devices and FIFOs written in place,
 # in a mount namespace of their own; a loop device's backing file or a swap file is not
 # replaced by an output.
 . "$(dirname "$0")/lib.sh"
@@ -119,7 +119,7 @@ else
 	skip "9: cannot mount a tmpfs"
 fi
 
-# Issue 30: an output onto a loop device's backing file, or onto an active swap file, is
+# An output onto a loop device's backing file, or onto an active swap file, is
 # refused as the target policy refuses it (src/workload/target.c, the same check): renamed over, the
 # image or the swap would be gone once the kernel let go of it. Here --json onto the traced
 # loop disk's own image, which the tool used to replace.
@@ -271,7 +271,7 @@ else
 	skip "13: fs.protected_symlinks not writable or no setpriv"
 fi
 
-# Issue 30, O1: a path that leads to a descriptor of ours (/dev/stdout, /dev/stderr,
+# A path that leads to a descriptor of ours (/dev/stdout, /dev/stderr,
 # /dev/fd/N), a character device or a FIFO is written in place, never renamed over: the
 # tool used to rename its temporary file over the link /dev/stdout itself (exit 0, the
 # redirected file empty, /dev/stdout a regular file for every process after). Run in a

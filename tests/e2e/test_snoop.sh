@@ -39,7 +39,7 @@ echo garbage > "$TMP/bad.snoop"
 "$BB" --snoop-text "$TMP/bad.snoop" > /dev/null 2> "$TMP/err"
 expect_eq "not a snoop file: exit 2" "$?" 2
 
-# Issue 30: a stream reads as the file does: "-" (refused as a missing file before) and
+# A stream reads as the file does: "-" (refused as a missing file before) and
 # /dev/stdin on a pipe ("truncated" before: the reader asked a pipe for its position).
 "$BB" --snoop-text "$TMP/btf.snoop" > "$TMP/file.txt"
 cat "$TMP/btf.snoop" | "$BB" --snoop-text - > "$TMP/dash.txt" 2> "$TMP/err"

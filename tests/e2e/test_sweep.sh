@@ -126,7 +126,7 @@ expect_true "--state-dir a file: says so" grep -q "$TMP/notadir is not a directo
 expect_eq "--state-dir a file: unchanged" "$(cat "$msk")" "$orig"
 "$BB" restore "$a" --state-dir "$TMP/notadir" > /dev/null 2> "$TMP/err"
 expect_eq "restore --state-dir a file: exit 2" "$?" 2
-# 2c. Issue 30: a FIFO in the state file's place is refused at once, in one line: restore,
+# 2c. A FIFO in the state file's place is refused at once, in one line: restore,
 # and a sweep, which recovers a dead one's settings first, used to wait on it for ever.
 mkdir -m 700 "$TMP/st" && mkfifo "$TMP/st/$a.state"
 timeout 20 "$BB" restore "$a" --state-dir "$TMP/st" > /dev/null 2> "$TMP/err"

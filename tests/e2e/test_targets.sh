@@ -4,7 +4,7 @@
 # loop device (loop-on-loop, a partition under a loop); --file refuses FIFOs and
 # directories at once; sizes are refused before anything is traced; a workload file
 # leaves nothing behind, even after SIGKILL; --overwrite never follows a link an
-# unprivileged user planted (issue 30, W1). Every refusal: one line, exit 2, and a
+# unprivileged user planted. Every refusal: one line, exit 2, and a
 # checksum showing that nothing was written.
 . "$(dirname "$0")/lib.sh"
 
@@ -127,7 +127,7 @@ refused "--file FIFO, writing" "is a FIFO" "$S" \
 	--trace "$s" --file "$TMP/s/fifo" --rw write --bs 4k --size 4k --overwrite
 refused "--file directory" "is a directory" "$S" --trace "$s" --file "$TMP/s" --rw read --bs 4k
 
-# Issue 30, W1: --file DIR/target.dat --overwrite where an unprivileged user owns DIR.
+# --file DIR/target.dat --overwrite where an unprivileged user owns DIR.
 # The user made target.dat a symbolic link to a file of root's: root used to write that
 # file. A link is refused now, naming where it leads; so is a file with more names in a
 # directory others can write (hard-linked in, fs.protected_hardlinks off; /tmp too), and

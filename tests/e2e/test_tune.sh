@@ -7,7 +7,7 @@
 # "nothing to verify" for a result that recommends nothing, and fails when the rerun never
 # reached the disk; apply --undo leaves the root as it was; a Ctrl-C restores; bad input is
 # refused in one line with exit 2.
-# Why 4 and not xen-blkfront's 44 (the README's walk-through): this 2-core VM is shared,
+# Why 4 and not xen-blkfront's 44 (doc/guide.md's walk-through): this 2-core VM is shared,
 # and at a load of 10 reads at 44 KiB and at 1 MiB per request (2x apart) overlap even over
 # 10 repetitions, while 4 KiB requests are 20x slower: the verdicts hold whatever runs
 # beside the test.

@@ -478,7 +478,7 @@ static void test_stopped_mid_write(void **state)
 }
 
 /*
- * Issue 30, I1: the files a set consists of are listed before any is read (import
+ * The files a set consists of are listed before any is read (import
  * refuses an output onto one), and a name that would join the set is told from others;
  * a stream is one file, stdin none.
  */
@@ -522,7 +522,7 @@ static void test_set_files(void **state)
 }
 
 /*
- * Issue 30: what is held in flight is bounded: 1 Mi bios queued and never completed
+ * What is held in flight is bounded: 1 Mi bios queued and never completed
  * are held, one more is refused (it grew with the file, 4x its size).
  */
 static void test_in_flight_bound(void **state)

@@ -716,7 +716,7 @@ static void test_broken_files(void **state)
 }
 
 /*
- * Issue 11, case 12: every field compare uses has its type and range checked; a wrong
+ * Every field compare uses has its type and range checked; a wrong
  * one is refused (exit 2) in one line naming the file and the field, never dropped.
  */
 static void test_wrong_fields_refused(void **state)

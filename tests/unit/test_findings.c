@@ -346,7 +346,7 @@ static void test_max_sectors_at_hw(void **state)
 }
 
 /*
- * The README's rule: "a limit under 5% is left out". 5 of 100 requests at max_sectors_kb
+ * The guide's rule: "a limit under 5% is left out". 5 of 100 requests at max_sectors_kb
  * are a finding of their own (exactly 5%), 4 of 100 are not, nor 49 of 1000 (4.9%).
  */
 static void test_min_share(void **state)
@@ -507,7 +507,8 @@ static void test_max_segments(void **state)
 	test_free(dev);
 }
 
-/* The README's dd: each 1 MiB write split at 128 segments into 516 KiB and 508 KiB. */
+/* The README's sample report, the dd: each 1 MiB write split at 128 segments into 516 KiB and 508
+ * KiB. */
 static void test_split_remainders(void **state)
 {
 	struct device *dev = fixture_dev("loop", "loop0");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * infile.c, the rule for what the tool reads by name (issue 30): a regular file; a
+ * infile.c, the rule for what the tool reads by name: a regular file; a
  * FIFO, a device, a directory refused with one line, at once (a FIFO without a writer
  * used to be waited on for ever); "-" and a descriptor of ours (/dev/stdin, `<(...)`)
  * read as streams where streams are read, refused where they are not.

@@ -264,7 +264,7 @@ static void test_xen_seg11_and_limited(void **state)
 	json_decref(d);
 }
 
-/* The negotiation's keys (README: JSON results), for blkback's 256 and the module's 32. */
+/* The negotiation's keys (doc/json.md), for blkback's 256 and the module's 32. */
 static void test_xen_negotiated_json(void **state)
 {
 	json_t *d;

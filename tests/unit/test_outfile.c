@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * outfile.c, the policy of every file the tool writes (issue 11, cases 1, 3, 9, 13;
- * issue 30, O1): block devices and directories refused; character devices, FIFOs,
+ * outfile.c, the policy of every file the tool writes: block devices and directories
+ * refused; character devices, FIFOs,
  * sockets and descriptors of ours (/dev/stdout) written in place; an input of the same run refused
  * by inode and by place; the temporary file created at once and renamed into place;
  * a planted symbolic link replaced, its target untouched; failures name the cause.
@@ -123,7 +123,7 @@ static const char *contents(int fd, char *buf, size_t len)
 }
 
 /*
- * Issue 30, O1: a character device, a FIFO, a socket are written in place, never
+ * A character device, a FIFO, a socket are written in place, never
  * renamed over: the node is still what it was, its reader got the bytes.
  */
 static void test_special_in_place(void **state)

@@ -222,7 +222,7 @@ static void test_json_write_file(void **state)
 	free(res);
 }
 
-/* Issue 11, case 10: bytes that are no UTF-8 anywhere: the document is still written. */
+/* Bytes that are no UTF-8 anywhere: the document is still written. */
 static void test_json_invalid_utf8(void **state)
 {
 	struct result *res = make_result();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * text.c: UTF-8 repair for JSON, cuts on character boundaries, terminal escaping
- * (issue 11, cases 10 and 11).
+ *.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The README's stack examples, as real output from a guest:
+# The guide's stack examples (doc/guide.md), as real output from a guest:
 #   VMTEST_GUEST=guest-examples.sh tests/vm/vmtest.sh 6.12; cat build/vm/6.12/report.txt
 # 1. A 1 GiB image file on ext4 on an LVM-style dm-linear volume on dm-crypt on vdc, read
 #    with 512 B and 128 KiB reads, caches dropped.

@@ -36,7 +36,7 @@ qemu_once() { # NAME KDIR
 	local name=$1 kdir=$2 d=$OUT/$1 img=$SCRATCH/$1 rc
 	rm -rf "$img" && mkdir -p "$img"
 	for disk in vda vdb sda nvme mpath; do truncate -s 256M "$img/$disk.img"; done
-	# vdc, vdd: the stacks (the README examples put a 1 GiB file on them); sparse.
+	# vdc, vdd: the stacks (the guide's examples put a 1 GiB file on them); sparse.
 	for disk in vdc vdd; do truncate -s 2G "$img/$disk.img"; done
 	local drv=(if=none,format=raw,cache=none,aio=threads)
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu "${VMTEST_CPU:-qemu64,-cx16}" -smp 2 -m 1024 \

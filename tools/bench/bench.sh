@@ -35,7 +35,7 @@
 # takes one disk; one for all once this binary traces a list).
 # Part 4: blktrace-bench traces the disk passively under fio for 10 minutes; its RSS
 # every 10 s and the slope of a least-squares line through them.
-# Last, the targets of issue 15, each met, NOT met or not measured in this run.
+# Last, the project's cost targets, each met, NOT met or not measured in this run.
 #
 #   tools/bench/bench.sh              full: parts 1-3, 9 IOPS and 3 cost rounds of 3 s
 #                                     per configuration, 3 rounds in part 3 (~17 min)
@@ -584,7 +584,7 @@ part1_tracers() {
 	rounds cost "$COST_ROUNDS" "${cfgs[@]:1}"
 	stats_off
 }
-# --- part 2: the built-in engine against fio (issue 3 / issue 6) -----------------
+# --- part 2: the built-in engine against fio -------------------------------------
 # The same three jobs, run by fio and by blktrace-bench's own engine, alternating,
 # P2_ROUNDS times of RUNTIME seconds each, time-based over the whole disk. Both run
 # traced (fio as blktrace-bench's command), so the BPF cost is the same on both
@@ -679,7 +679,7 @@ scale_run() {
 }
 
 # How blktrace-bench traces N disks. One process per disk while --trace takes one
-# disk; one process for all once it takes a list (issue 18: --trace a,b). The hook:
+# disk; one process for all once it takes a list (--trace a,b). The hook:
 # whether this binary traces a list is tried once, for real.
 TRACE_LIST=
 trace_list_ok() {

@@ -118,7 +118,7 @@ $runs as $runs
 	  + ($soak_report[0] // {}) end)
 | .part2 = $part2
 | .runs = $runs
-# The targets of issue 15, from this run's figures: met, NOT met, or null when the
+# The cost targets, from this run's figures: met, NOT met, or null when the
 # part that measures it did not run.
 | (.configs | map({key: .name, value: .}) | from_entries) as $cfg
 | ([$cfg["blktrace-bench"], $cfg["blktrace-bench-snoop"]]

@@ -140,7 +140,7 @@ soak() {
 
 targets() {
 	echo
-	echo "targets (issue 15, same-run figures):"
+	echo "targets (same-run figures):"
 	tsv '.targets[] | [(if .met == true then "met" elif .met == false then "NOT met"
 		else "not measured" end), .target, .value, .unit, .floor_device]' |
 		awk -F'\t' '{
