@@ -24,6 +24,12 @@ static inline double clock__seconds(clockid_t clock)
  * what a double resolves at now (1e-9 s on a host up for months) still moves past now,
  * by one step of the double at least.
  */
+/* Seconds on the monotonic clock: for intervals and deadlines. */
+static inline double clock__now(void)
+{
+	return clock__seconds(CLOCK_MONOTONIC);
+}
+
 static inline double clock__next(double due, double now, double period)
 {
 	double next = due;

@@ -36,11 +36,6 @@ struct textfile {
 	char path[4096]; /* DIR/blktrace_bench.prom, for messages */
 };
 
-static double now_s(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 /* What serve's options mean together (cli.c refuses the options serve does not take). */
 static int check_serve_options(const struct options *o, struct diag *d)
 {
@@ -141,7 +136,7 @@ static double next_wake(const struct serve_clock *c, bool textfile)
 static int serve_loop(const struct options *o, struct exporter *e, struct http_metrics *h,
 		      const struct textfile *tf)
 {
-	struct serve_clock c = { .t0 = now_s() };
+	struct serve_clock c = { .t0 = clock__now() };
 	char last[DIAG_MSG_MAX] = "";
 	struct timespec ts;
 
@@ -150,7 +145,7 @@ static int serve_loop(const struct options *o, struct exporter *e, struct http_m
 	c.next_file = c.t0;
 	c.period = o->interval ? o->interval : SERVE_TEXTFILE_SECONDS;
 	while (!stop_signal) {
-		double now = now_s(), wake;
+		double now = clock__now(), wake;
 		struct diag d = {};
 
 		if (c.end && now >= c.end)
@@ -173,7 +168,7 @@ static int serve_loop(const struct options *o, struct exporter *e, struct http_m
 			c.next_watch = now + SERVE_WATCH_SECONDS;
 		}
 		wake = next_wake(&c, tf != NULL);
-		now = now_s();
+		now = clock__now();
 		if (wake > now) {
 			ts.tv_sec = (time_t)(wake - now);
 			ts.tv_nsec = (long)((wake - now - ts.tv_sec) * 1e9);

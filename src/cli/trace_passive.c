@@ -29,17 +29,6 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL); /* EINTR is how Ctrl-C ends passive mode */
 }
 
-static void merge_max(struct blkio_maxes *into, const struct blkio_maxes *m)
-{
-	__u64 *a = (__u64 *)into;
-	const __u64 *b = (const __u64 *)m;
-	size_t i;
-
-	for (i = 0; i < sizeof(*m) / sizeof(__u64); i++)
-		if (b[i] > a[i])
-			a[i] = b[i];
-}
-
 /*
  * One --interval report of passive mode: printed, unless the JSON or the HTML goes to
  * stdout, and kept in the run for the charts over time. delta: every device's.
@@ -136,7 +125,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 			goto cleanup;
 		block_stats__delta_n(delta, cur, prev, n);
 		for (i = 0; i < n; i++)
-			merge_max(&all_max[i], &cur[i].max);
+			blkio_maxes__merge(&all_max[i], &cur[i].max);
 		tracer__reset_max(t);
 		now = clock__seconds(CLOCK_MONOTONIC);
 		nr++;
@@ -154,7 +143,7 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		goto cleanup;
 	block_stats__delta_n(total, cur, start, n);
 	for (i = 0; i < n; i++)
-		merge_max(&total[i].max, &all_max[i]);
+		blkio_maxes__merge(&total[i].max, &all_max[i]);
 cleanup:
 	free(all_max);
 	free(prev);

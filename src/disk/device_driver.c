@@ -138,28 +138,6 @@ static void read_xen(const char *root, struct device *dev)
 	device__xen_in_force(x, dev->limits.max_segments, -1);
 }
 
-const char *device__xen_param_name(const struct xen_blkfront *x)
-{
-	return x->param_is_old_name ? "xen_blkfront.max" : "xen_blkfront.max_indirect_segments";
-}
-
-const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
-				       size_t len)
-{
-	snprintf(buf, len, "%s=%lld", device__xen_param_name(x), (long long)segments);
-	return buf;
-}
-
-const char *device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
-				      size_t len)
-{
-	const char *name = device__xen_param_name(x), *dot = strchr(name, '.');
-
-	snprintf(buf, len, "options %.*s %s=%lld", (int)(dot - name), name, dot + 1,
-		 (long long)segments);
-	return buf;
-}
-
 static void read_virtio_blk(const char *root, struct device *dev)
 {
 	struct virtio_blk_info *v = &dev->virtio_blk;

@@ -302,6 +302,28 @@ static const char *const reason_names[] = {
 	[XEN_SEGMENTS_MODULE_ASKS] = "module_asks",
 };
 
+const char *device__xen_param_name(const struct xen_blkfront *x)
+{
+	return x->param_is_old_name ? "xen_blkfront.max" : "xen_blkfront.max_indirect_segments";
+}
+
+const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,
+				       size_t len)
+{
+	snprintf(buf, len, "%s=%lld", device__xen_param_name(x), (long long)segments);
+	return buf;
+}
+
+const char *device__xen_modprobe_line(const struct xen_blkfront *x, int64_t segments, char *buf,
+				      size_t len)
+{
+	const char *name = device__xen_param_name(x), *dot = strchr(name, '.');
+
+	snprintf(buf, len, "options %.*s %s=%lld", (int)(dot - name), name, dot + 1,
+		 (long long)segments);
+	return buf;
+}
+
 const char *device__xen_reason_name(enum xen_segments_reason r)
 {
 	return r > 0 && r < sizeof(reason_names) / sizeof(reason_names[0]) ? reason_names[r] : NULL;

@@ -6,12 +6,7 @@
 #include <jansson.h>
 #include "disk/device.h"
 #include "analysis/report.h"
-
-/* A counter as JSON: jansson's integers are signed 64-bit; ours never get near 2^63. */
-static inline json_t *jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
+#include "output/report_json_blktrace.h"
 
 /* The document doc/json.md describes; NULL on ENOMEM. */
 json_t *report_json__doc(const struct report *rep);
@@ -27,8 +22,5 @@ json_t *report_json__device(const struct device *dev);
 /* The `stack` object: the layers under TOP (stack.h), its kind and what was not followed. */
 json_t *report_json__stack(const struct device *top, const struct layer *layers, size_t n,
 			   const char *kind, const char *note);
-
-/* The `blktrace` object: what the blktrace files of --blktrace or import hold. */
-json_t *report_json__blktrace(const struct btrace_summary *s);
 
 #endif /* BLKTRACE_BENCH_REPORT_JSON_H */

@@ -4,7 +4,7 @@
  * words of blkparse's summary, so that the two can be held side by side. It only prints:
  * the counts come from btrace_summary.c.
  */
-#include "output/report_json.h"
+#include "output/report_json_blktrace.h"
 #include "base/text.h"
 
 /* blkparse's lines, each a count and its KiB: "Reads Queued: N, KKiB". */

@@ -49,11 +49,6 @@ struct exporter {
 #define RETRY_FIRST_SECONDS 1.0
 #define RETRY_MAX_SECONDS 64.0
 
-static double now_s(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 void exposition__put(struct exposition *x)
 {
 	if (!x || atomic_fetch_sub(&x->refs, 1) != 1)
@@ -212,7 +207,7 @@ static int render(struct exporter *e, enum om_format fmt, struct exposition **ou
 	}
 	atomic_init(&x->refs, 1);
 	x->fmt = fmt;
-	x->at = now_s();
+	x->at = clock__now();
 	*out = x;
 	return 0;
 }
@@ -224,7 +219,7 @@ int exporter__render(struct exporter *e, enum om_format fmt, struct exposition *
 
 	pthread_mutex_lock(&e->lock);
 	x = e->cache[fmt];
-	if (!x || now_s() - x->at >= e->opts.fresh_seconds) {
+	if (!x || clock__now() - x->at >= e->opts.fresh_seconds) {
 		err = render(e, fmt, &x);
 		if (!err) {
 			exposition__put(e->cache[fmt]);
@@ -488,7 +483,7 @@ static int settle(struct exporter *e, int err, uint64_t fingerprint, struct diag
 	e->backoff = e->backoff ? e->backoff * 2 : RETRY_FIRST_SECONDS;
 	if (e->backoff > RETRY_MAX_SECONDS)
 		e->backoff = RETRY_MAX_SECONDS;
-	e->retry_at = now_s() + e->backoff;
+	e->retry_at = clock__now() + e->backoff;
 	pthread_mutex_lock(&e->lock);
 	e->failures++;
 	drop_rendered(e);
@@ -507,7 +502,7 @@ int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
 	uint64_t fp = 0;
 	int err;
 
-	if (now_s() < e->retry_at)
+	if (clock__now() < e->retry_at)
 		return 0;
 	if (fleet__fingerprint(e->opts.sysfs_root, e->opts.spec) == e->fingerprint && e->live)
 		return 0;

@@ -210,11 +210,6 @@ static enum MHD_Result reply_metrics(struct http_metrics *h, struct MHD_Connecti
 	return ret;
 }
 
-static double now_s(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 static struct http_conn *conn_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *info =
@@ -272,7 +267,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 	const union MHD_ConnectionInfo *info;
 	struct http_metrics *h = cls;
 	struct http_conn *k = *socket_context;
-	double now = now_s();
+	double now = clock__now();
 
 	pthread_mutex_lock(&h->lock);
 	if (toe == MHD_CONNECTION_NOTIFY_CLOSED && k) {
@@ -314,7 +309,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 		return;
 	pthread_mutex_lock(&h->lock);
 	k->answering = false;
-	k->since = now_s();
+	k->since = clock__now();
 	pthread_mutex_unlock(&h->lock);
 }
 
@@ -323,7 +318,7 @@ void http_metrics__sweep(struct http_metrics *h)
 	if (!h)
 		return;
 	pthread_mutex_lock(&h->lock);
-	cut_overdue(h, now_s());
+	cut_overdue(h, clock__now());
 	pthread_mutex_unlock(&h->lock);
 }
 

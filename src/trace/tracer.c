@@ -285,23 +285,17 @@ static int read_stats(struct tracer *t, __u32 key, struct blkio_pcpu *sum)
 {
 	const struct blkio_pcpu *v = t->buf;
 	int cpu;
-	size_t i;
 
 	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stats), &key, t->buf))
 		return -errno;
 	memset(sum, 0, sizeof(*sum));
 	for (cpu = 0; cpu < t->ncpus; cpu++, v++) {
-		const __u64 *m = (const __u64 *)&v->max;
-		__u64 *o = (__u64 *)&sum->max;
 		struct blkio_maxes max = sum->max;
 
 		add_words((__u64 *)sum, (const __u64 *)v, WORDS(*v));
 		sum->max = max;
-		if (v->max_epoch != t->max_epoch)
-			continue;
-		for (i = 0; i < WORDS(v->max); i++)
-			if (m[i] > o[i])
-				o[i] = m[i];
+		if (v->max_epoch == t->max_epoch)
+			blkio_maxes__merge(&sum->max, &v->max);
 	}
 	return 0;
 }
@@ -441,6 +435,17 @@ int tracer__skipped(const struct tracer *t, uint64_t *n)
 		*n += info.recursion_misses;
 	}
 	return 0;
+}
+
+void blkio_maxes__merge(struct blkio_maxes *into, const struct blkio_maxes *m)
+{
+	__u64 *a = (__u64 *)into;
+	const __u64 *b = (const __u64 *)m;
+	size_t i;
+
+	for (i = 0; i < sizeof(*m) / sizeof(__u64); i++)
+		if (b[i] > a[i])
+			a[i] = b[i];
 }
 
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,

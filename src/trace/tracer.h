@@ -75,6 +75,8 @@ int tracer__skipped(const struct tracer *t, uint64_t *n);
  */
 void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out);
 
+/* The larger of each maximum of into and m into into (per-CPU or per-interval maxima). */
+void blkio_maxes__merge(struct blkio_maxes *into, const struct blkio_maxes *m);
 /* out = after - before for sums and histograms; max fields are taken from after. */
 void block_stats__delta(struct block_stats *out, const struct block_stats *after,
 			const struct block_stats *before);

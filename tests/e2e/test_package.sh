@@ -71,7 +71,7 @@ expect_eq "dpkg -i: exit status" "$rc" 0
 [ $rc -eq 0 ] || sed 's/^/    /' "$TMP/dpkg-i.txt"
 dpkg -L "$PKG" | while read -r f; do [ -d "$f" ] || echo "$f"; done | sort > "$TMP/files"
 expect_eq "the package's files" "$(tr '\n' ' ' < "$TMP/files")" \
-	"$SBIN /usr/share/bash-completion/completions/$PKG /usr/share/doc/$PKG/README.md.gz /usr/share/doc/$PKG/changelog.gz /usr/share/doc/$PKG/contrib/blktrace-bench.rules.yml /usr/share/doc/$PKG/contrib/blktrace-bench.service /usr/share/doc/$PKG/contrib/prometheus.yml /usr/share/doc/$PKG/copyright /usr/share/doc/$PKG/guide.md.gz /usr/share/doc/$PKG/json-keys.md.gz /usr/share/doc/$PKG/json.md.gz /usr/share/man/man8/$PKG.8.gz "
+	"$SBIN /usr/share/bash-completion/completions/$PKG /usr/share/doc/$PKG/README.md.gz /usr/share/doc/$PKG/changelog.gz /usr/share/doc/$PKG/contrib/blktrace-bench.rules.yml /usr/share/doc/$PKG/contrib/blktrace-bench.service /usr/share/doc/$PKG/contrib/prometheus.yml /usr/share/doc/$PKG/copyright /usr/share/doc/$PKG/guide.md.gz /usr/share/doc/$PKG/json-keys.md /usr/share/doc/$PKG/json.md.gz /usr/share/man/man8/$PKG.8.gz "
 expect_eq "$SBIN: --version" "$("$SBIN" --version | cut -d' ' -f1)" "$PKG"
 
 # 4. The installed binary on a loop disk.
