@@ -199,6 +199,20 @@ void sweep_state__unlock(struct sweep_state *s)
 	state_free(s);
 }
 
+void sweep_state__release(struct sweep_state *s, bool restored, FILE *notes)
+{
+	int ret;
+
+	if (!s)
+		return;
+	if (!restored)
+		diag__note(notes, "`blktrace-bench restore %s` tries again", s->dev->name);
+	else if ((ret = sweep_state__clear(s)))
+		diag__note(notes, "cannot remove the state file of %s: %s", s->dev->name,
+			   strerror(-ret));
+	sweep_state__unlock(s);
+}
+
 static void print_state(FILE *f, const struct sweep_state *s)
 {
 	int i, k;

@@ -23,6 +23,7 @@
 #ifndef BLKTRACE_BENCH_SWEEP_STATE_H
 #define BLKTRACE_BENCH_SWEEP_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "disk/device.h"
@@ -74,6 +75,13 @@ int sweep_state__clear(struct sweep_state *s);
 
 /* Release the lock; NULL is fine. The state file, if any, stays. */
 void sweep_state__unlock(struct sweep_state *s);
+
+/*
+ * The end of a run that held s (NULL is fine): with every setting it changed back
+ * (restored), the state file goes; without, it stays for `blktrace-bench restore DEV`,
+ * said on notes; then the lock is released.
+ */
+void sweep_state__release(struct sweep_state *s, bool restored, FILE *notes);
 
 /*
  * For a run that changes nothing itself: when dev has a state file and nobody holds its

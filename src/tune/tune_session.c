@@ -241,18 +241,12 @@ int tune_session__close(struct tune_session *s)
 	s->tracer = NULL;
 	if (!s->restore_failed) {
 		ret = restore_all(s, said, sizeof(said));
-		if (ret && s->state)
-			diag__note(s->notes, "`blktrace-bench restore %s` tries again",
-				   s->dev->name);
-		else if (said[0])
+		if (!ret && said[0])
 			diag__note(s->notes, "settings of %s as found:%s", s->dev->name, said);
 		s->restore_failed = ret != 0;
 		memset(s->knobs, 0, sizeof(s->knobs));
 	}
-	/* What could not be put back stays in the state file, for `restore DEV`. */
-	if (s->state && !ret && sweep_state__clear(s->state))
-		diag__note(s->notes, "cannot remove the state file of %s", s->dev->name);
-	sweep_state__unlock(s->state);
+	sweep_state__release(s->state, !ret && !s->restore_failed, s->notes);
 	s->state = NULL;
 	if (s->job_open)
 		sweep__close(&s->job);

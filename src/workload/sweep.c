@@ -304,11 +304,9 @@ static void restore_knob(struct sweep *j)
 	if (!j->knob.changed || j->restore_failed)
 		return;
 	if (knob__restore(&j->knob)) {
-		/* knob__restore said what to write where; the state file remembers it too. */
+		/* knob__restore said what to write where; the state file remembers it too
+		 * (sweep_state__release says how to use it). */
 		j->restore_failed = true;
-		if (j->state)
-			diag__note(j->notes, "`blktrace-bench restore %s` tries again",
-				   j->knob_dev->name);
 		return;
 	}
 	diag__note(j->notes, "restored %s=%s on %s", j->knob.name, j->knob.original,
@@ -317,17 +315,8 @@ static void restore_knob(struct sweep *j)
 
 void sweep__close(struct sweep *j)
 {
-	int ret;
-
 	restore_knob(j);
-	/* What could not be restored stays in the state file, for `restore DEV`. */
-	if (j->state && !j->knob.changed) {
-		ret = sweep_state__clear(j->state);
-		if (ret)
-			diag__note(j->notes, "cannot remove the state file of %s: %s",
-				   j->knob_dev->name, strerror(-ret));
-	}
-	sweep_state__unlock(j->state);
+	sweep_state__release(j->state, !j->knob.changed, j->notes);
 	j->state = j->knob.state = NULL;
 	target__close(&j->target);
 	if (j->drop_fd >= 0)

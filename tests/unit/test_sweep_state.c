@@ -209,6 +209,47 @@ static void test_state_written_before_change(void **state)
 	test_free(d);
 }
 
+/*
+ * The end of a run: not everything back, the state file stays and the notes say how to
+ * use it; everything back, it goes, and nothing is said.
+ */
+static void test_release(void **state)
+{
+	struct device *d = resolve();
+	struct sweep_state *s;
+	struct diag dg = {};
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
+	assert_int_equal(sweep_state__put(s, "max_sectors_kb", "64"), 0);
+	f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	sweep_state__release(s, false, f);
+	fclose(f);
+	assert_string_equal(buf, "blktrace-bench: `blktrace-bench restore tst` tries again\n");
+	free(buf);
+	assert_int_equal(access(state_path, F_OK), 0);
+
+	/* The next run puts the original back (said nowhere), then ends with all back. */
+	assert_int_equal(sweep_state__lock(&env, d, &s, &dg), 0);
+	assert_int_equal(sweep_state__recover(s, NULL, &dg), 1);
+	assert_int_equal(sweep_state__save(s, "max_sectors_kb", "1280"), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	sweep_state__release(s, true, f);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	assert_int_equal(access(state_path, F_OK), -1);
+	sweep_state__release(NULL, false, stderr); /* nothing held: nothing to say */
+	test_free(d);
+}
+
 static void test_next_run_restores(void **state)
 {
 	struct device *d = resolve();
@@ -497,6 +538,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lock_names_holder),
 		cmocka_unit_test(test_state_written_before_change),
+		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_next_run_restores),
 		cmocka_unit_test(test_stale_state_discarded),
 		cmocka_unit_test(test_bad_state_not_applied),
