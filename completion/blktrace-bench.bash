@@ -63,7 +63,7 @@ _blktrace_bench()
 		[trace]="command $trace_opts"
 		[info]="disk --json"
 		[compare]="results --json --html --fail-on-regression"
-		[report]="results --output"
+		[report]="results --html --output"
 		[restore]="disk --state-dir"
 		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root"
 		[apply]="results --dry-run --root --undo"

@@ -22,6 +22,7 @@ static bool only_report_options(const struct options *o)
 	rest.argc = 0;
 	rest.argv = NULL;
 	rest.output = NULL;
+	rest.html = NULL;
 	rest.nr_positional = 0;
 	memset(rest.positional, 0, sizeof(rest.positional));
 	return !memcmp(&rest, &none, sizeof(none));
@@ -51,10 +52,16 @@ int cmd_report(const struct options *o, const struct env_config *cfg, struct dia
 
 	(void)cfg;
 	if (!only_report_options(o))
-		return diag__usage(d, "report takes one result file and -o: blktrace-bench report "
-				      "RESULT.json [-o FILE]");
+		return diag__usage(d, "report takes one result file and --html: blktrace-bench "
+				      "report RESULT.json [--html FILE]");
+	if (o->html && o->output)
+		return diag__usage(d, "--html and -o both name report's page: give one");
 	/* The output first: a refused path costs no reading. */
-	err = outfile__open(&out, "-o", o->output ? o->output : "-", &in, 1, d);
+	err = outfile__open(&out, o->html ? "--html" : "-o",
+			    o->html	? o->html
+			    : o->output ? o->output
+					: "-",
+			    &in, 1, d);
 	if (!err)
 		err = result_read__file(o->positional[0], &sr, d);
 	if (!err)

@@ -122,6 +122,14 @@ expect_eq "report of the saved result is the live page (but for the file's name)
 	"$(diff "$TMP/live.html" "$TMP/r.html" | grep -c '^[<>]')" 1
 "$BB" report "$TMP/s.json" | cmp -s - "$TMP/r.html"
 expect_eq "report without -o: the page on stdout" "$?" 0
+"$BB" report "$TMP/s.json" --html "$TMP/r2.html"
+expect_eq "report --html FILE: the page -o writes (--html names it for every command)" \
+	"$(cmp -s "$TMP/r.html" "$TMP/r2.html"; echo $?)" 0
+"$BB" report "$TMP/s.json" --html "$TMP/r3.html" -o "$TMP/r4.html" 2> "$TMP/err"
+expect_eq "report --html and -o: exit 2" "$?" 2
+expect_eq "... one line naming both" "$(cat "$TMP/err")" \
+	"blktrace-bench: --html and -o both name report's page: give one"
+expect_eq "... neither written" "$(ls "$TMP"/r3.html "$TMP"/r4.html 2> /dev/null)" ""
 browse dom "$TMP/r.html" "$TMP/r.dom"
 browse shot "$TMP/r.html" "$TMP/r.png"
 not_blank "sweep report" "$TMP/r.png"

@@ -55,10 +55,18 @@ read_check() { # LABEL [FLAVOUR...]
 			vals "$j" .tracer.flavour .runs[0].block.read.requests \
 				.runs[0].block.request_bytes.p50 .runs[0].block.request_bytes.max \
 				.runs[0].block.segments.max .runs[0].findings[0].kind \
-				.runs[0].findings[0].text
+				.runs[0].findings[0].text '.tracer.skipped_runs // 0'
 			t="xvda $label $flavour ($seg segments)"
 			expect_eq "$t: flavour" "${V[0]}" "$flavour"
-			expect_eq "$t: requests" "${V[1]}" "$want"
+			# Short by no more than the runs of our programs the kernel skipped (one
+			# issuing from the event channel's interrupt while it ran), as at iodepth below.
+			if [ "${V[7]}" = 0 ]; then
+				expect_eq "$t: requests" "${V[1]}" "$want"
+			else
+				echo "  ($t: the kernel skipped ${V[7]} runs of our programs)"
+				expect_cmp "$t: requests <= $want" "${V[1]}" "<=" "$want"
+				expect_cmp "$t: requests + skipped runs >= $want" $((V[1] + V[7])) ">=" "$want"
+			fi
 			expect_eq "$t: requests == diskstats" "$(($(diskstat 1 xvda) - c0))" "$want"
 			expect_eq "$t: request size p50" "${V[2]}" "$size"
 			expect_eq "$t: largest request" "${V[3]}" "$size"
