@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "output/compare_json.h"
+#include "output/compare_text.h"
 #include "base/diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
