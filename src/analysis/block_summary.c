@@ -3,7 +3,9 @@
 #include <string.h>
 #include "analysis/block_summary.h"
 
-void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max)
+/* Count, mean (exact, from sum), percentiles and max of one histogram. */
+static void dist_fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum,
+		      uint64_t max)
 {
 	unsigned int n = hist_nr_buckets(kind);
 
@@ -44,17 +46,17 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 		bytes += c->bytes[k];
 	rw_bytes = c->bytes[BLKIO_OP_READ] + c->bytes[BLKIO_OP_WRITE];
 
-	dist__fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
-	dist__fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
-		   b->max.segments);
-	dist__fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
-		   top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
+	dist_fill(&s->size, HIST_KIND_SIZE, s->size_all, bytes, b->max.bytes);
+	dist_fill(&s->segments, HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], c->sum_segments,
+		  b->max.segments);
+	dist_fill(&s->seg_bytes, HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT], 0,
+		  top_bucket_lo(HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]));
 	/* Bytes per segment: the exact mean is total bytes over total segments. */
 	s->seg_bytes.mean = c->sum_segments ? (double)rw_bytes / c->sum_segments : 0;
-	dist__fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
-		   b->max.depth);
+	dist_fill(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], c->sum_depth,
+		  b->max.depth);
 	for (k = 0; k < BLKIO_NR_LATS; k++)
-		dist__fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
+		dist_fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
 
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		s->requests += c->requests[k];
@@ -88,7 +90,7 @@ void app_summary__compute(const struct app_stats *a, struct app_summary *s)
 	s->iops = secs > 0 ? a->ios / secs : 0.0;
 	s->registered_bufs = a->registered_bufs;
 	s->huge_bufs = a->huge_bufs;
-	dist__fill(&s->lat, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
+	dist_fill(&s->lat, HIST_KIND_LAT, a->lat, a->lat_sum_ns, a->lat_max_ns);
 }
 
 void interval_sample__compute(struct interval_sample *s, const struct block_stats *b, double start,

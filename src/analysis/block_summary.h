@@ -9,9 +9,6 @@
 
 #include "result/run_summary.h"
 
-/* Count, mean (exact, from sum), percentiles and max of one histogram. */
-void dist__fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint64_t sum, uint64_t max);
-
 /* lim may be NULL (no limit-bound shares). */
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s);

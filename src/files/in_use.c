@@ -27,7 +27,7 @@
 
 #define MAX_FIELDS 64
 
-int devset__find(const struct devset *s, dev_t dev)
+static int devset_find(const struct devset *s, dev_t dev)
 {
 	unsigned int i;
 
@@ -86,7 +86,7 @@ int in_use__mounts(const char *path, const struct devset *s, char *why, size_t l
 	const char *bad;
 	size_t cap = 0;
 	int n, i, hit = -1, ret = 0;
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen(path ? path : "/proc/self/mountinfo", "re");
 
 	if (!f)
 		return -errno;
@@ -94,13 +94,13 @@ int in_use__mounts(const char *path, const struct devset *s, char *why, size_t l
 		n = split_fields(line, field, MAX_FIELDS);
 		if (n < 5 || parse_devnum(field[2], &maj, &min, &bad))
 			continue;
-		hit = devset__find(s, makedev(maj, min));
+		hit = devset_find(s, makedev(maj, min));
 		for (i = 5; hit < 0 && i + 2 < n; i++) {
 			if (strcmp(field[i], "-"))
 				continue;
 			unescape_octal(field[i + 2]);
 			if (!strncmp(field[i + 2], "/dev/", 5))
-				hit = devset__find(s, blk_rdev(field[i + 2]));
+				hit = devset_find(s, blk_rdev(field[i + 2]));
 			break;
 		}
 		if (hit >= 0) {
@@ -126,7 +126,7 @@ int in_use__swaps(const char *path, const struct devset *s, dev_t fdev, ino_t in
 	size_t cap = 0;
 	struct stat st;
 	int n, hit, ret = 0;
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen(path ? path : "/proc/swaps", "re");
 
 	if (!f)
 		return errno == ENOENT ? 0 : -errno; /* a kernel without swap */
@@ -144,7 +144,7 @@ int in_use__swaps(const char *path, const struct devset *s, dev_t fdev, ino_t in
 			}
 			continue;
 		}
-		hit = devset__find(s, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+		hit = devset_find(s, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
 		if (hit < 0)
 			continue;
 		if (S_ISBLK(st.st_mode))
@@ -251,17 +251,18 @@ int in_use__loops(const char *root, const char *dev_dir, const struct devset *s,
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(sysdir, sizeof(sysdir), "%s/%s", dir, de->d_name);
-		if (!loop_backing(dev_dir, sysdir, de->d_name, &b, file, sizeof(file)))
+		if (!loop_backing(dev_dir ? dev_dir : "/dev", sysdir, de->d_name, &b, file,
+				  sizeof(file)))
 			continue;
 		if (ino) {
 			if (!b.blk && b.dev == fdev && b.ino == ino) {
 				snprintf(why, len, "it backs %s", de->d_name);
 				ret = 1;
 			}
-		} else if (b.blk && (hit = devset__find(s, b.rdev)) >= 0) {
+		} else if (b.blk && (hit = devset_find(s, b.rdev)) >= 0) {
 			snprintf(why, len, "%s backs %s", s->name[hit], de->d_name);
 			ret = 1;
-		} else if (!b.blk && (hit = devset__find(s, b.dev)) >= 0) {
+		} else if (!b.blk && (hit = devset_find(s, b.dev)) >= 0) {
 			n = snprintf(why, len, "%s holds %s, the backing file of %s", s->name[hit],
 				     file, de->d_name);
 			ret = n > 0 ? 1 : -EIO;

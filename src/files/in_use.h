@@ -22,26 +22,24 @@ struct devset {
 	const char *holders_dir[DEVSET_MAX]; /* "" for the disk itself */
 };
 
-/* The index of dev in s, or -1. */
-int devset__find(const struct devset *s, dev_t dev);
-
-/* Is one of s mounted (mountinfo: /proc/self/mountinfo's format)? */
+/* Is one of s mounted (mountinfo: /proc/self/mountinfo's format; NULL: that file)? */
 int in_use__mounts(const char *mountinfo, const struct devset *s, char *why, size_t len);
 /*
- * Is one of s a swap partition or holding a swap file (/proc/swaps' format); ino != 0:
+ * Is one of s a swap partition or holding a swap file (/proc/swaps' format; NULL: it); ino != 0:
  * is the file (fdev, ino) an active swap file?
  */
 int in_use__swaps(const char *swaps, const struct devset *s, dev_t fdev, ino_t ino, char *why,
 		  size_t len);
 /*
- * Does a bound loop device (ROOT/block/NAME/loop/, its node in dev_dir) have one of s
+ * Does a bound loop device (ROOT/block/NAME/loop/, its node in dev_dir, NULL: /dev) have one of s
  * behind it, or, ino != 0, the file (fdev, ino) as its backing file?
  */
 int in_use__loops(const char *root, const char *dev_dir, const struct devset *s, dev_t fdev,
 		  ino_t ino, char *why, size_t len);
 
 struct stat;
-/* Is the regular file st an active swap file, or the backing file of a loop device? */
+/* Is the regular file st an active swap file, or the backing file of a loop device? NULL
+ * paths as above. */
 int in_use__file(const char *sysfs, const char *swaps, const char *dev_dir, const struct stat *st,
 		 char *why, size_t len);
 

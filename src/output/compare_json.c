@@ -99,7 +99,8 @@ static json_t *underneath_json(const struct series *sa, const struct series *sb)
 	return o;
 }
 
-json_t *compare_json__value(const struct value *v)
+/* One side's value of a change as JSON (null when absent); NULL on ENOMEM. */
+static json_t *value_json(const struct value *v)
 {
 	switch (v->kind) {
 	case VALUE_NULL:
@@ -125,10 +126,9 @@ static json_t *changes_json(const struct changes *c)
 	size_t i;
 
 	for (i = 0; a && i < c->n; i++)
-		json_array_append_new(a,
-				      json_pack("{s:o, s:o, s:o}", "name", text__json(c->v[i].name),
-						"a", compare_json__value(&c->v[i].a), "b",
-						compare_json__value(&c->v[i].b)));
+		json_array_append_new(
+			a, json_pack("{s:o, s:o, s:o}", "name", text__json(c->v[i].name), "a",
+				     value_json(&c->v[i].a), "b", value_json(&c->v[i].b)));
 	return a;
 }
 

@@ -8,7 +8,5 @@
 
 /* The JSON of the comparison; NULL on ENOMEM. */
 json_t *compare_json__doc(const struct comparison *c);
-/* One side's value of a change as JSON (null when absent); NULL on ENOMEM. */
-json_t *compare_json__value(const struct value *v);
 
 #endif /* BLKTRACE_BENCH_COMPARE_JSON_H */

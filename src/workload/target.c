@@ -109,22 +109,13 @@ int target__check_unused(const struct target_env *env, const struct device *dev,
 	devset_of(dev, s);
 	ret = check_holders(dev, s, why, sizeof(why));
 	if (!ret)
-		ret = in_use__swaps(env->swaps ? env->swaps : "/proc/swaps", s, 0, 0, why,
-				    sizeof(why));
+		ret = in_use__swaps(env->swaps, s, 0, 0, why, sizeof(why));
 	if (!ret)
-		ret = in_use__mounts(env->mountinfo ? env->mountinfo : "/proc/self/mountinfo", s,
-				     why, sizeof(why));
+		ret = in_use__mounts(env->mountinfo, s, why, sizeof(why));
 	if (!ret)
-		ret = in_use__loops(env->sysfs, env->dev_dir ? env->dev_dir : "/dev", s, 0, 0, why,
-				    sizeof(why));
+		ret = in_use__loops(env->sysfs, env->dev_dir, s, 0, 0, why, sizeof(why));
 	free(s);
 	return in_use_verdict(name, ret, why, d);
-}
-
-int target__file_in_use(const struct target_env *env, const struct stat *st, char *why, size_t len)
-{
-	return in_use__file(env->sysfs, env->swaps ? env->swaps : "/proc/swaps",
-			    env->dev_dir ? env->dev_dir : "/dev", st, why, len);
 }
 
 /* An existing regular file: not an active swap file, not backing a loop device. */
@@ -133,7 +124,9 @@ static int check_file_unused(const struct target_env *env, const char *path, con
 {
 	char why[PATH_MAX];
 
-	return in_use_verdict(path, target__file_in_use(env, st, why, sizeof(why)), why, d);
+	return in_use_verdict(
+		path, in_use__file(env->sysfs, env->swaps, env->dev_dir, st, why, sizeof(why)), why,
+		d);
 }
 
 /*

@@ -75,14 +75,6 @@ struct diag;
  */
 int target__check_unused(const struct target_env *env, const struct device *dev, struct diag *d);
 
-struct stat;
-/*
- * Is the regular file st an active swap file, or the backing file of a loop device? 1
- * with the reason in why ("it backs loop3"), 0, or -errno when that cannot be checked.
- * The output policy (outfile.c) asks the same of a file it would replace.
- */
-int target__file_in_use(const struct target_env *env, const struct stat *st, char *why, size_t len);
-
 /* Choose and open the target of req for the traced disk, policy applied. t->fd = -1 on error. */
 int target__open(struct target *t, const struct target_env *env, const struct target_req *req,
 		 const struct device *traced, struct diag *d);
