@@ -98,7 +98,7 @@ SAN_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/san/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%)
 SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/san/unit/%)
-SKEL := $(OUT)/blkio.skel.h $(OUT)/blktrace.skel.h
+SKEL := $(OUT)/blkio.skel.h $(OUT)/blktrace.skel.h $(OUT)/blkfront.skel.h
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c) over the parsers of untrusted input,
 # each run for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME; a crash, a leak or a
@@ -112,7 +112,7 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(OUT)/fuzz/fuzz_%)
 FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL:.skel.h=.bpf.o)
+.SECONDARY: $(SAN_OBJS) $(FUZZ_OBJS) $(SKEL) $(SKEL:.skel.h=.bpf.o)
 .PHONY: all deps check check-layers check-unit unit json-keys e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
@@ -125,7 +125,7 @@ $(OUT) $(OUT)/san $(OUT)/unit $(OUT)/san/unit $(OUT)/fuzz:
 	$(Q)mkdir -p $@
 
 # bpf/NAME.bpf.c -> build/NAME.skel.h (skeleton NAME_bpf): blkio, the aggregate;
-# blktrace, the per-event records of --blktrace.
+# blktrace, the per-event records of --blktrace; blkfront, the xen-blkfront probes.
 $(OUT)/%.bpf.o: bpf/%.bpf.c | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

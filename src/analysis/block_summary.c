@@ -29,6 +29,19 @@ static uint64_t top_bucket_lo(enum hist_kind kind, const __u64 *h)
 	return 0;
 }
 
+/* The mean of a count histogram whose values all lie in its exact buckets. */
+static double exact_mean(const __u64 *h)
+{
+	uint64_t n = 0, sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < HIST_COUNT_EXACT; i++) {
+		n += h[i];
+		sum += (uint64_t)i * h[i];
+	}
+	return n ? (double)sum / n : 0;
+}
+
 void block_summary__compute(const struct block_stats *b, const struct queue_limits *lim,
 			    struct block_summary *s)
 {
@@ -75,6 +88,40 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 			HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS], lim->max_segments);
 	s->limit_sectors = (double)s->size_bound / s->data_requests;
 	s->limit_segments = (double)s->segments_bound / s->data_requests;
+}
+
+void ring_summary__compute(const struct blkfront_counts *r, bool present, double seconds,
+			   struct ring_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->present = present;
+	if (!present)
+		return;
+	s->requests = r->requests;
+	s->direct = r->direct;
+	s->indirect = r->indirect;
+	s->no_data = r->no_data;
+	s->grants = r->grants;
+	s->indirect_pages = r->indirect_pages;
+	s->copied_grants = r->copied_grants;
+	s->full_stops = r->full_stops;
+	s->grant_stops = r->grant_stops;
+	s->waits = r->waits;
+	s->unmatched = r->unmatched;
+	s->wait_mean_ns = r->waits ? (double)r->wait_ns / r->waits : 0;
+	s->full_share = seconds > 0 ? r->full_ns / 1e9 / seconds : 0;
+	/* No maxima are kept: the highest bucket's floor stands in (exact for counts). */
+	dist_fill(&s->grants_direct, HIST_KIND_COUNT, r->grants_direct, 0,
+		  top_bucket_lo(HIST_KIND_COUNT, r->grants_direct));
+	dist_fill(&s->grants_indirect, HIST_KIND_COUNT, r->grants_indirect, 0,
+		  top_bucket_lo(HIST_KIND_COUNT, r->grants_indirect));
+	dist_fill(&s->occupancy, HIST_KIND_COUNT, r->occupancy, r->occupancy_sum,
+		  top_bucket_lo(HIST_KIND_COUNT, r->occupancy));
+	dist_fill(&s->backend, HIST_KIND_LAT, r->backend_lat, r->backend_ns,
+		  top_bucket_lo(HIST_KIND_LAT, r->backend_lat));
+	/* The grants' exact mean: direct and indirect from the exact count buckets. */
+	s->grants_direct.mean = exact_mean(r->grants_direct);
+	s->grants_indirect.mean = exact_mean(r->grants_indirect);
 }
 
 void app_summary__compute(const struct app_stats *a, struct app_summary *s)

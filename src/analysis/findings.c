@@ -197,9 +197,23 @@ static void xen_segments_finding(struct ctx *c, uint64_t count)
 static void xen_indirect_finding(struct ctx *c)
 {
 	const struct xen_blkfront *x = &c->dev->xen;
+	const struct blkfront_counts *r = &c->b->ring;
 	uint64_t count = hist_count_at_least(HIST_KIND_COUNT, c->b->count[BLKIO_COUNT_SEGMENTS],
 					     XEN_DIRECT_SEGMENTS + 1);
 
+	/* Where the ring was probed, what the driver did rather than what the segments say. */
+	if (r->direct + r->indirect) {
+		struct finding *f = add(c, "xen_indirect", r->indirect,
+					"%.1f%% of requests went on the ring with indirect "
+					"descriptors (%llu of %llu).",
+					100.0 * r->indirect / (r->direct + r->indirect),
+					(unsigned long long)r->indirect,
+					(unsigned long long)(r->direct + r->indirect));
+
+		if (f)
+			f->share = (double)r->indirect / (r->direct + r->indirect);
+		return;
+	}
 	if (x->indirect_descriptors || count)
 		add(c, "xen_indirect", count,
 		    "%.1f%% of requests needed indirect descriptors (more than %d segments).",
@@ -209,6 +223,47 @@ static void xen_indirect_finding(struct ctx *c)
 		    "No request used indirect descriptors (more than %d segments): they are "
 		    "off on this disk.",
 		    XEN_DIRECT_SEGMENTS);
+}
+
+/* Below this share of the I/O time a full ring did not hold requests back. */
+#define RING_FULL_MIN_SHARE 0.2
+
+/*
+ * The ring full a good share of the time: requests waited in the guest for a slot. What
+ * would hold more, only where the backend offers it (and more queues only with vCPUs).
+ */
+static void xen_ring_finding(struct ctx *c)
+{
+	const struct xen_blkfront *x = &c->dev->xen;
+	const struct blkfront_counts *r = &c->b->ring;
+	double share = c->s.io_seconds > 0 ? r->full_ns / 1e9 / c->s.io_seconds : 0;
+	char advice[192] = "";
+	int64_t order = -1;
+	struct finding *f;
+
+	if (!r->fulls || share < RING_FULL_MIN_SHARE)
+		return;
+	if (x->ring_pages > 0)
+		order = __builtin_ctzll((unsigned long long)x->ring_pages);
+	if (x->backend.max_ring_page_order > order && order >= 0)
+		snprintf(advice, sizeof(advice),
+			 ": a larger ring would hold more (xen_blkfront.max_ring_page_order, the "
+			 "backend offers up to %lld)",
+			 (long long)x->backend.max_ring_page_order);
+	else if (x->backend.max_queues > x->queues && x->queues > 0)
+		snprintf(advice, sizeof(advice),
+			 ": more rings would hold more (xen_blkfront.max_queues, one per vCPU; "
+			 "the backend offers %lld)",
+			 (long long)x->backend.max_queues);
+	else if (x->backend_read)
+		snprintf(advice, sizeof(advice),
+			 "; the backend offers no larger ring nor more queues to use");
+	f = add(c, "xen_ring_full", 0,
+		"The xen-blkfront ring was full %.0f%% of the time (%lld slots): requests "
+		"waited in the guest for a slot%s.",
+		100 * (share > 1 ? 1 : share), (long long)x->ring_requests, advice);
+	if (f)
+		f->share = share > 1 ? 1 : share;
 }
 
 /* " and merging (N bios merged into writes)", by the operation the bios merged into. */
@@ -424,8 +479,10 @@ int findings__compute(const struct device *dev, const struct block_stats *b,
 	if (capped > c.n)
 		capped = c.n;
 	below_limits(&c, c.n - capped, limit_findings);
-	if (dev->xen.present)
+	if (dev->xen.present) {
+		xen_ring_finding(&c);
 		xen_indirect_finding(&c);
+	}
 	sort_findings(c.all, c.nr);
 out:
 	if (c.nr > max)

@@ -75,6 +75,8 @@ int run_summary__compute(struct run_summary *s, const struct result *res, const 
 		app_summary__compute(run->app, &s->app);
 	if (run->has_block) {
 		block_summary__compute(run->block, d ? &d->limits : NULL, &s->block);
+		ring_summary__compute(&run->block->ring, res->ring_probes[0], run->seconds,
+				      &s->ring);
 		memcpy(s->segments_all, run->block->count[BLKIO_COUNT_SEGMENTS],
 		       sizeof(s->segments_all));
 		if (run->command && s->block.io_seconds > 0)

@@ -205,6 +205,7 @@ static void say_serving(const struct http_listen *l, const struct http_metrics *
 int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag *d)
 {
 	struct exporter_opts eo = { .sysfs_root = cfg->sysfs_root,
+				    .kallsyms = cfg->kallsyms,
 				    .spec = o->trace ? o->trace : "all",
 				    .force_raw_tp = o->raw_tp || cfg->force_raw_tp,
 				    .verbose = o->verbose,

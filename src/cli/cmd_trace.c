@@ -126,8 +126,10 @@ static int commit_blktrace(const struct options *o, struct result *res, size_t n
  * not be traced, and the last records must not be lost.
  */
 static int stop_tracing(struct tracer **t, struct snoop **sn, const struct options *o,
-			struct result *res, size_t nr, struct trace_outputs *out, struct diag *d)
+			const struct env_config *cfg, struct result *res, size_t nr,
+			struct trace_outputs *out, struct diag *d)
 {
+	const struct device_env env = env_config__device(cfg);
 	unsigned long long records = 0, lost = 0;
 	struct outfile *snoop_out = &out->snoop;
 	size_t i, k;
@@ -135,6 +137,9 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 
 	tracer__detach(*t);
 	btrace_out__detach(out->blktrace);
+	/* In dom0, a guest that came while tracing: its disk named in the report. */
+	for (k = 0; k < nr; k++)
+		device__find_xen_guest(&env, &res[k].device);
 	for (k = 0; k < nr; k++) /* the tracer's, in every result it traced for */
 		res[k].has_skipped = !tracer__skipped(*t, &res[k].tracer_skipped);
 	err = snoop__stop(*sn, &records);
@@ -239,6 +244,20 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 	return btrace_out__start(out, &bopts, d);
 }
 
+/* Whether xen-blkfront's rings are probed, in each result; a failed load said once. */
+static void note_ring_probes(const struct tracer *t, struct result *res, size_t nr)
+{
+	const char *why, *how = tracer__ring_probes(t, &why);
+	size_t k;
+
+	for (k = 0; k < nr; k++) {
+		snprintf(res[k].ring_probes, sizeof(res[k].ring_probes), "%s", how ? how : "");
+		snprintf(res[k].ring_note, sizeof(res[k].ring_note), "%s", how ? "" : why);
+	}
+	if (!how)
+		driver_probes__say(why, stderr);
+}
+
 /*
  * Attach: the tracer, the snoop writer and the --blktrace writer when asked. -EINTR: a
  * signal came first.
@@ -247,11 +266,14 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 			 size_t nr, struct tracer **t, struct snoop **sn, struct trace_outputs *out,
 			 struct diag *d)
 {
+	const struct driver_probe_env probes = { cfg->kallsyms, cfg->sysfs_root };
 	const struct device *devs[BLKIO_MAX_DEVICES];
 	struct tracer_opts topts = {};
 	size_t k;
 	int err;
 
+	topts.xen_env = &probes;
+	topts.force_kprobes = cfg->force_kprobes;
 	topts.devs = devs;
 	topts.nr_devs = trace_devices(res, nr, devs);
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
@@ -269,6 +291,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	if (err)
 		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
 				  strerror(-err));
+	note_ring_probes(*t, res, nr);
 	if (stop_signal) { /* a signal while loading: nothing ran, nothing to report */
 		d->signal = stop_signal;
 		return -EINTR;
@@ -309,7 +332,7 @@ static int measure_boot_values(const struct options *o, const struct env_config 
 		err = sweep__run_set(&job, t, res, bs->knob->name, bs->now[i], &stop_signal, d);
 	sweep__close(&job);
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, 1, out, d);
+		err = stop_tracing(&t, &sn, o, cfg, res, 1, out, d);
 	tracer__detach(t);
 	snoop__stop(sn, NULL);
 	tracer__close(t);
@@ -390,7 +413,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 		goto cleanup;
 	if (ran == -EINTR)
 		diag__note(stderr, "interrupted: reporting the runs so far");
-	err = stop_tracing(&t, &sn, o, res, 1, out, d);
+	err = stop_tracing(&t, &sn, o, cfg, res, 1, out, d);
 	if (!err)
 		err = report(o, res, 1, out, d);
 	if (!err && ran == -EINTR) {
@@ -500,7 +523,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		trace__last_run(&res[i])->seconds = seconds;
 	/* Detach before writing: the report's own I/O must not be traced. */
 	if (!err)
-		err = stop_tracing(&t, &sn, o, res, nr, out, d);
+		err = stop_tracing(&t, &sn, o, cfg, res, nr, out, d);
 	if (!err)
 		err = report(o, res, nr, out, d);
 cleanup:

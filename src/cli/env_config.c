@@ -23,6 +23,7 @@ void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name))
 	cfg->xenstore = value_or(lookup, "BLKTRACE_BENCH_XENSTORE", NULL);
 	cfg->kallsyms = value_or(lookup, "BLKTRACE_BENCH_KALLSYMS", "/proc/kallsyms");
 	cfg->force_raw_tp = strcmp(value_or(lookup, "BLKTRACE_BENCH_RAW_TP", "0"), "0") != 0;
+	cfg->force_kprobes = strcmp(value_or(lookup, "BLKTRACE_BENCH_KPROBES", "0"), "0") != 0;
 	cfg->lose_completions = 0;
 	if (!parse_uint(value_or(lookup, "BLKTRACE_BENCH_LOSE_COMPLETIONS", "0"), UINT32_MAX, &n))
 		cfg->lose_completions = (unsigned int)n;

@@ -11,10 +11,13 @@
  *                                 fixture tree xenstore is read only from such a file
  *   BLKTRACE_BENCH_KALLSYMS=FILE  kallsyms: FILE instead of /proc/kallsyms
  *   BLKTRACE_BENCH_RAW_TP=1       force_raw_tp: the raw_tp programs, as --raw-tp
+ *   BLKTRACE_BENCH_KPROBES=1      force_kprobes: xen-blkfront's probes by kprobes even
+ *                                 where fentry would do (tests: both give the same numbers)
  *   BLKTRACE_BENCH_LOSE_COMPLETIONS=N  lose_completions: tests ignore about one
  *                                 completion in N, as kernel 6.18 sometimes never reports one
  *
- * An unset or empty variable keeps the default; BLKTRACE_BENCH_RAW_TP=0 is off, and so
+ * An unset or empty variable keeps the default; BLKTRACE_BENCH_RAW_TP=0 (and _KPROBES=0) is
+ * off, and so
  * is a BLKTRACE_BENCH_LOSE_COMPLETIONS that is not a number from 1 to 2^32 - 1.
  */
 #ifndef BLKTRACE_BENCH_ENV_CONFIG_H
@@ -28,6 +31,7 @@ struct env_config {
 	const char *xenstore;	       /* NULL: libxenstore (on /sys) */
 	const char *kallsyms;	       /* "/proc/kallsyms" */
 	bool force_raw_tp;	       /* false */
+	bool force_kprobes;	       /* false */
 	unsigned int lose_completions; /* 0: every completion counts */
 };
 

@@ -105,6 +105,21 @@ struct xen_blkfront {
 };
 
 /*
+ * In dom0: a disk xen-blkback serves to a guest as one of its virtual disks (sysfs
+ * bus/xen-backend/devices/vbd-DOMID-DEVID names it in physical_device), with what
+ * xenstore says of the guest; -1 and "" where not known.
+ */
+struct xen_guest_disk {
+	bool present;
+	int64_t domid;
+	int64_t devid;		  /* the virtual device number the guest sees: 51712 */
+	char vdev[16];		  /* its name there: the toolstack's "dev" node, "xvda" */
+	char domain[64];	  /* the guest's name: /local/domain/DOMID/name */
+	char backend[64];	  /* the backend's xenbus device: "vbd-3-51712" */
+	char xenstore_error[160]; /* why the names were not read */
+};
+
+/*
  * virtio_blk module parameters (-1 absent), the depth the disk really has and the host's
  * segment limit (seg_max). The queue_depth parameter 0 means "the virtqueue's size"; what
  * the disk got is the tag count of its hardware queues.
@@ -181,8 +196,9 @@ struct device {
 	unsigned int nr_hw_queues; /* mq/ entries (0 for bio-based devices) */
 	unsigned int max_tags;	   /* largest mq/N/nr_tags */
 	struct xen_blkfront xen;
-	char sysfs_path[512]; /* resolved directory of the whole disk */
-	bool hidden;	      /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
+	struct xen_guest_disk xen_guest; /* dom0: the guest disk it backs */
+	char sysfs_path[512];		 /* resolved directory of the whole disk */
+	bool hidden; /* no dev_t in sysfs (an NVMe path disk): major:minor 0:0 */
 
 	/* An NVMe multipath head: its requests are issued on these disks, traced with it. */
 	unsigned int nr_paths;
@@ -228,6 +244,11 @@ struct device_env {
 int device__resolve_env(const struct device_env *env, const char *spec, struct device *dev,
 			struct diag *d);
 /* device__resolve_env with sysfs_root and no fake xenstore. */
+/*
+ * dom0: whether xen-blkback serves dev to a guest now, when it did not when dev was
+ * resolved (a trace started before the guest): device.xen_guest filled, or left as it was.
+ */
+void device__find_xen_guest(const struct device_env *env, struct device *dev);
 int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d);
 
 /* Re-read the queue limits (they may have been changed since resolve). */
@@ -267,6 +288,11 @@ void device__xen_in_force(struct xen_blkfront *x, int64_t segments, int64_t para
  * xen-blkfront's boot (or modprobe) parameter for the segments it asks for:
  * "xen_blkfront.max_indirect_segments", "xen_blkfront.max" on 3.11..4.5.
  */
+/*
+ * dom0: "xvda of domU \"web1\" (domid 3)" for a disk xen-blkback serves to a guest, the
+ * name left out where xenstore did not say it; "" otherwise. Returns buf.
+ */
+const char *device__xen_guest_text(const struct xen_guest_disk *g, char *buf, size_t len);
 const char *device__xen_param_name(const struct xen_blkfront *x);
 /* That parameter set to segments, into buf: "xen_blkfront.max_indirect_segments=32". */
 const char *device__xen_boot_parameter(const struct xen_blkfront *x, int64_t segments, char *buf,

@@ -34,5 +34,9 @@ void device_xen__unknown(struct xen_blkfront *x);
  * dev->xen.xenstore_error. Needs the driver's part read (device_driver__read).
  */
 void device_xen__read(struct device *dev, const char *file);
+/* In dom0: whether xen-blkback serves dev to a guest, from sysfs below root (bus/xen-backend). */
+void device_xen__find_guest(const char *root, struct device *dev);
+/* And, when it does, the guest's names from xenstore (file: as device_xen__read). */
+void device_xen__read_guest(struct device *dev, const char *file);
 
 #endif /* BLKTRACE_BENCH_DEVICE_READ_H */

@@ -253,12 +253,29 @@ int device__resolve_env(const struct device_env *env, const char *spec, struct d
 		ret = lookup_result(-ENOENT, root, spec, d);
 	if (!ret)
 		ret = read_device(root, dir, dev, d);
-	if (ret)
+	if (ret) {
 		memset(dev, 0, sizeof(*dev));
+		return ret;
+	}
+	device_xen__find_guest(root, dev);
 	/* A fixture tree has no xenstore of its own: a fake, or none. */
-	else if (dev->xen.present && (env->xenstore || !strcmp(root, "/sys")))
-		device_xen__read(dev, env->xenstore);
-	return ret;
+	if (env->xenstore || !strcmp(root, "/sys")) {
+		if (dev->xen.present)
+			device_xen__read(dev, env->xenstore);
+		device_xen__read_guest(dev, env->xenstore);
+	}
+	return 0;
+}
+
+void device__find_xen_guest(const struct device_env *env, struct device *dev)
+{
+	char root[PATH_MAX];
+
+	if (dev->xen_guest.present || !env->sysfs_root || !realpath(env->sysfs_root, root))
+		return;
+	device_xen__find_guest(root, dev);
+	if (dev->xen_guest.present && (env->xenstore || !strcmp(root, "/sys")))
+		device_xen__read_guest(dev, env->xenstore);
 }
 
 int device__resolve(const char *sysfs_root, const char *spec, struct device *dev, struct diag *d)

@@ -24,6 +24,7 @@
  * xen.xenstore_error, and the sysfs view stays.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@
 #include "disk/device_read.h"
 #include "base/parse.h"
 #include "base/sysfs.h"
+#include "base/text.h"
 #include "disk/xen_store.h"
 
 void device_xen__unknown(struct xen_blkfront *x)
@@ -293,6 +295,118 @@ void device_xen__read(struct device *dev, const char *file)
 	if (fr.err && !x->xenstore_error[0])
 		say(x, "%s: %s", fr.at, strerror(-fr.err));
 	xen_store__close(fr.xs);
+}
+
+/* The name Linux gives virtual device number devid in a guest: xvd + letters (51712: xvda). */
+static void vdev_name(int64_t devid, char *out, size_t len)
+{
+	unsigned int disk;
+	char letters[8];
+	int i = sizeof(letters) - 1;
+
+	out[0] = '\0';
+	if (devid & (1 << 28))
+		disk = (devid & ((1 << 28) - 1)) >> 8; /* extended: xvd, 256 minors each */
+	else if ((devid >> 8) == 202)
+		disk = (devid & 0xff) >> 4;
+	else
+		return;
+	letters[i] = '\0';
+	do {
+		letters[--i] = 'a' + disk % 26;
+		disk = disk / 26;
+	} while (disk-- > 0 && i > 0);
+	snprintf(out, len, "xvd%s", letters + i);
+}
+
+/* Is the backend in dir (bus/xen-backend/devices/vbd-D-N) serving major:minor? */
+static bool backs(const char *dir, unsigned int major, unsigned int minor)
+{
+	char buf[32];
+	unsigned int maj, min;
+	int end = 0;
+
+	return !sysfs__read_attr(dir, "physical_device", buf, sizeof(buf)) &&
+	       sscanf(buf, "%x:%x%n", &maj, &min, &end) == 2 && !buf[end] && maj == major &&
+	       min == minor;
+}
+
+void device_xen__find_guest(const char *root, struct device *dev)
+{
+	struct xen_guest_disk *g = &dev->xen_guest;
+	unsigned int major = dev->part_name[0] ? dev->part_major : dev->major;
+	unsigned int minor = dev->part_name[0] ? dev->part_minor : dev->minor;
+	char devices[PATH_MAX], dir[PATH_MAX];
+	struct dirent **ents = NULL;
+	long long domid, devid;
+	int n, i, end;
+
+	memset(g, 0, sizeof(*g));
+	g->domid = g->devid = -1;
+	if (sysfs__join(devices, sizeof(devices), root, "bus/xen-backend/devices") ||
+	    (n = sysfs__scan(devices, &ents)) <= 0)
+		return;
+	for (i = 0; i < n && !g->present; i++) {
+		end = 0;
+		if (sscanf(ents[i]->d_name, "vbd-%lld-%lld%n", &domid, &devid, &end) != 2 ||
+		    ents[i]->d_name[end] ||
+		    sysfs__join(dir, sizeof(dir), devices, ents[i]->d_name) ||
+		    !backs(dir, major, minor))
+			continue;
+		g->present = true;
+		g->domid = domid;
+		g->devid = devid;
+		text__copy(g->backend, sizeof(g->backend), ents[i]->d_name);
+		vdev_name(devid, g->vdev, sizeof(g->vdev));
+	}
+	sysfs__scan_free(ents, n);
+}
+
+const char *device__xen_guest_text(const struct xen_guest_disk *g, char *buf, size_t len)
+{
+	if (!g->present) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, len, "%s of domU%s%s%s (domid %lld)", g->vdev[0] ? g->vdev : "a disk",
+		 g->domain[0] ? " \"" : "", g->domain, g->domain[0] ? "\"" : "",
+		 (long long)g->domid);
+	return buf;
+}
+
+void device_xen__read_guest(struct device *dev, const char *file)
+{
+	struct xen_guest_disk *g = &dev->xen_guest;
+	struct xen_store *xs = NULL;
+	char path[160], vdev[sizeof(g->vdev)], why[160];
+	int ret;
+
+	if (!g->present)
+		return;
+	ret = xen_store__open(file, &xs, why, sizeof(why));
+	if (ret) {
+		snprintf(g->xenstore_error, sizeof(g->xenstore_error), "%s", why);
+		return;
+	}
+	/* The toolstack's name for the disk ("dev"), and the guest's ("name"). */
+	snprintf(path, sizeof(path), "backend/vbd/%lld/%lld/dev", (long long)g->domid,
+		 (long long)g->devid);
+	ret = xen_store__read(xs, path, vdev, sizeof(vdev));
+	if (!ret && valid_path(vdev, false))
+		snprintf(g->vdev, sizeof(g->vdev), "%s", vdev);
+	else if (ret != -ENOENT && ret)
+		snprintf(g->xenstore_error, sizeof(g->xenstore_error), "%.100s: %s", path,
+			 strerror(-ret));
+	snprintf(path, sizeof(path), "/local/domain/%lld/name", (long long)g->domid);
+	ret = xen_store__read(xs, path, g->domain, sizeof(g->domain));
+	if (ret) {
+		g->domain[0] = '\0';
+		if (!g->xenstore_error[0])
+			snprintf(g->xenstore_error, sizeof(g->xenstore_error), "%.100s: %s", path,
+				 strerror(-ret));
+	}
+	xen_store__close(xs);
 }
 
 static const char *const reason_names[] = {

@@ -170,25 +170,27 @@ int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_pro
 	return 0;
 }
 
+static bool said;
+
+bool driver_probes__say(const char *why, FILE *f)
+{
+	if (said || !why || !why[0])
+		return false;
+	said = true;
+	fprintf(f,
+		"blktrace-bench: xen-blkfront driver probes not available (%s); "
+		"showing the block-layer view\n",
+		why);
+	return true;
+}
+
 bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev, FILE *f)
 {
-	static bool said;
 	struct xen_probe_support s;
 
 	if (said || !dev || !dev->xen.present)
 		return false;
-	if (driver_probes__detect_xen(env, &s))
+	if (driver_probes__detect_xen(env, &s) || s.available)
 		return false;
-	said = true;
-	if (s.available)
-		fprintf(f,
-			"blktrace-bench: xen-blkfront driver probes could attach here (%s), "
-			"but this version has none; showing the block-layer view\n",
-			s.how);
-	else
-		fprintf(f,
-			"blktrace-bench: xen-blkfront driver probes not available (%s); "
-			"showing the block-layer view\n",
-			s.reason);
-	return true;
+	return driver_probes__say(s.reason, f);
 }

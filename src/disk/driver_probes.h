@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Optional driver probes: whether extra programs on xen-blkfront's own functions
- * (requests per ring, grants per request) could attach on this kernel. Detection only:
- * no such programs are built yet, so every run shows the block-layer view, and xen
- * disks are told so once.
+ * Driver probes: whether the programs on xen-blkfront's own functions (the ring's view:
+ * trace/blkfront_probes.h) can attach on this kernel, and which flavour; where they
+ * cannot, xen disks are told why once.
  */
 #ifndef BLKTRACE_BENCH_DRIVER_PROBES_H
 #define BLKTRACE_BENCH_DRIVER_PROBES_H
@@ -35,10 +34,13 @@ struct xen_probe_support {
 int driver_probes__detect_xen(const struct driver_probe_env *env, struct xen_probe_support *out);
 
 /*
- * For xen-blkfront disks: one line on f saying the driver probes are not available (and
- * why) and that the block-layer view is what follows. At most once per process; returns
- * whether it printed.
+ * For xen-blkfront disks where the probes cannot attach: one line on f saying so (and
+ * why) and that the block-layer view is what follows. At most once per process, with
+ * driver_probes__say; returns whether it printed.
  */
 bool driver_probes__notice(const struct driver_probe_env *env, const struct device *dev, FILE *f);
+
+/* The same line for why (a load or attach that failed); at most once per process. */
+bool driver_probes__say(const char *why, FILE *f);
 
 #endif /* BLKTRACE_BENCH_DRIVER_PROBES_H */

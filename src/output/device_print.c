@@ -275,6 +275,15 @@ static void print_drivers(FILE *f, const struct device *d)
 		print_xen(f, &d->xen);
 		print_xenstore(f, &d->xen);
 	}
+	if (d->xen_guest.present) {
+		char who[160];
+
+		fprintf(f, "xen-blkback:\n  %-22s %s, through %s\n", "serves",
+			device__xen_guest_text(&d->xen_guest, who, sizeof(who)),
+			d->xen_guest.backend);
+		if (d->xen_guest.xenstore_error[0])
+			fprintf(f, "  %-22s %s\n", "not read", d->xen_guest.xenstore_error);
+	}
 	if (v->present) {
 		fprintf(f, "virtio_blk:\n");
 		print_limit(f, "queue_depth", v->queue_depth,

@@ -807,6 +807,55 @@ static void stack_part(FILE *f, const struct result *res, const struct run_summa
 	stack_chart(f, res, rs, i);
 }
 
+/* One row of the ring table: a per-request figure of the ring. */
+static void ring_row(FILE *f, const char *what, const struct dist *d, bool ns)
+{
+	char b[3][32];
+
+	if (!d->count)
+		return;
+	if (ns)
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", what,
+			fmt__ns(b[0], sizeof(b[0]), d->mean), fmt__ns(b[1], sizeof(b[1]), d->p50),
+			fmt__ns(b[2], sizeof(b[2]), (double)d->max));
+	else
+		fprintf(f, "<tr><td>%s</td><td>%.2f</td><td>%.0f</td><td>%llu</td></tr>\n", what,
+			d->mean, d->p50, (unsigned long long)d->max);
+}
+
+/* What xen-blkfront did with the requests on its shared rings. */
+static void ring_part(FILE *f, const struct result *res, const struct run_summary *rs)
+{
+	const struct ring_summary *r = &rs->ring;
+	const struct blkfront_counts *c = &rs->run->block->ring;
+	char b[32];
+
+	if (!r->present)
+		return;
+	fprintf(f,
+		"<h3>xen-blkfront ring</h3>\n<p>%llu requests on the ring (%s probes): %llu "
+		"direct, %llu indirect (%llu descriptor pages), %llu without data; ring full "
+		"%llu times, %.1f%% of the time; turned away by the driver %llu times (ring "
+		"full), %llu (no grants)",
+		(unsigned long long)r->requests, res->ring_probes, (unsigned long long)r->direct,
+		(unsigned long long)r->indirect, (unsigned long long)r->indirect_pages,
+		(unsigned long long)r->no_data, (unsigned long long)c->fulls, 100 * r->full_share,
+		(unsigned long long)r->full_stops, (unsigned long long)r->grant_stops);
+	if (r->waits)
+		fprintf(f, ", waiting %s on average", fmt__ns(b, sizeof(b), r->wait_mean_ns));
+	if (r->copied_grants)
+		fprintf(f, "; %llu grants copied through granted pages",
+			(unsigned long long)r->copied_grants);
+	fputs(".</p>\n<table>\n<tr><th>per "
+	      "request</th><th>mean</th><th>p50</th><th>max</th></tr>\n",
+	      f);
+	ring_row(f, "grants (direct)", &r->grants_direct, false);
+	ring_row(f, "grants (indirect)", &r->grants_indirect, false);
+	ring_row(f, "ring slots in use", &r->occupancy, false);
+	ring_row(f, "backend time", &r->backend, true);
+	fputs("</table>\n", f);
+}
+
 static void run_section(FILE *f, const struct report *rep, size_t i)
 {
 	const struct run_summary *rs = &rep->runs[i];
@@ -826,6 +875,7 @@ static void run_section(FILE *f, const struct report *rep, size_t i)
 		size_charts(f, rs, i);
 		shape_charts(f, rs, i);
 		latency_charts(f, rs, i);
+		ring_part(f, rep->res, rs);
 		stack_part(f, rep->res, rs, i);
 	}
 	if (rs->run->nr_intervals)

@@ -197,6 +197,17 @@ static json_t *paths_json(const struct device *dev)
 	return a;
 }
 
+/* dom0: the guest disk xen-blkback serves from this device; null elsewhere. */
+static json_t *xen_guest_json(const struct xen_guest_disk *g)
+{
+	if (!g->present)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "domid", jint(g->domid), "devid",
+			 jint(g->devid), "vdev", jstr_or_null(g->vdev), "domain",
+			 jstr_or_null(g->domain), "backend", jstr_or_null(g->backend),
+			 "xenstore_error", jstr_or_null(g->xenstore_error));
+}
+
 json_t *report_json__device(const struct device *dev)
 {
 	json_t *d, *part = json_null();
@@ -230,6 +241,7 @@ json_t *report_json__device(const struct device *dev)
 	json_object_set_new(d, "scsi_queue_depth", jlimit(dev->scsi_queue_depth));
 	json_object_set_new(d, "hidden", json_boolean(dev->hidden));
 	json_object_set_new(d, "paths", paths_json(dev));
+	json_object_set_new(d, "xen_guest", xen_guest_json(&dev->xen_guest));
 	return drivers_json(dev, d);
 }
 
@@ -344,10 +356,58 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 	return o;
 }
 
+static json_t *rings_json(const struct blkfront_counts *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; a && i < BLKFRONT_MAX_RINGS; i++) {
+		const struct blkfront_ring_counts *c = &r->ring[i];
+
+		if (!c->requests && !c->stops)
+			continue;
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "ring", i,
+						   "requests", jint(c->requests), "backend_ns",
+						   jint(c->backend_ns), "backend_n",
+						   jint(c->backend_n), "stops", jint(c->stops),
+						   "full_ns", jint(c->full_ns)));
+	}
+	return a;
+}
+
+/* What xen-blkfront did with the run's requests: its counts, then their distributions. */
+static json_t *ring_json(const struct blkfront_counts *r, const struct ring_summary *s)
+{
+	json_t *o = json_object();
+	unsigned int k;
+
+	for (k = 0; o && k < NR_RING_COUNT_KEYS; k++)
+		json_object_set_new(
+			o, ring_count_keys[k].key,
+			jint(*(const __u64 *)((const char *)r + ring_count_keys[k].offset)));
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "wait_mean_ns", json_real(s->wait_mean_ns));
+	json_object_set_new(o, "full_share", json_real(s->full_share));
+	json_object_set_new(o, "grants_direct",
+			    dist_json(&s->grants_direct, HIST_KIND_COUNT, r->grants_direct, false));
+	json_object_set_new(
+		o, "grants_indirect",
+		dist_json(&s->grants_indirect, HIST_KIND_COUNT, r->grants_indirect, false));
+	json_object_set_new(o, "occupancy",
+			    dist_json(&s->occupancy, HIST_KIND_COUNT, r->occupancy, false));
+	json_object_set_new(o, "backend_ns",
+			    dist_json(&s->backend, HIST_KIND_LAT, r->backend_lat, true));
+	json_object_set_new(o, "rings", rings_json(r));
+	return o;
+}
+
 static json_t *block_json(const struct run_summary *rs)
 {
 	json_t *o = block_stats_json(rs->run->block, &rs->block);
 
+	if (o && rs->ring.present)
+		json_object_set_new(o, "xen_ring", ring_json(&rs->run->block->ring, &rs->ring));
 	if (o && rs->has_metric[METRIC_DEVICE_PER_APP_BYTE])
 		json_object_set_new(o, "device_bytes_per_app_byte",
 				    json_real(rs->metric[METRIC_DEVICE_PER_APP_BYTE]));
@@ -613,8 +673,15 @@ static json_t *tracer_json(const struct result *res)
 {
 	if (!res->tracer_flavour[0])
 		return json_null();
-	return json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped_runs",
-			 res->has_skipped ? jint(res->tracer_skipped) : json_null());
+	json_t *o = json_pack("{s:s,s:o}", "flavour", res->tracer_flavour, "skipped_runs",
+			      res->has_skipped ? jint(res->tracer_skipped) : json_null());
+
+	/* xen-blkfront disks: the ring probes that ran, or why none did. */
+	if (o && res->ring_probes[0])
+		json_object_set_new(o, "xen_ring_probes", json_string(res->ring_probes));
+	if (o && res->ring_note[0])
+		json_object_set_new(o, "xen_ring_note", text__json(res->ring_note));
+	return o;
 }
 
 json_t *report_json__doc(const struct report *rep)

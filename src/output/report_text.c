@@ -136,11 +136,14 @@ static void run_header(FILE *f, const struct device *dev, const struct run_summa
 		fprintf(f, "%s: %.3f s\n", rs->label, rs->seconds);
 		return;
 	}
-	fprintf(f, "%s: %s (%u:%u%s%s), %.3f s\n", rs->label,
+	char who[160];
+
+	fprintf(f, "%s: %s (%u:%u%s%s%s%s), %.3f s\n", rs->label,
 		dev->part_name[0] ? dev->part_name : dev->name,
 		dev->part_name[0] ? dev->part_major : dev->major,
 		dev->part_name[0] ? dev->part_minor : dev->minor, dev->driver[0] ? ", " : "",
-		dev->driver, rs->seconds);
+		dev->driver, dev->xen_guest.present ? ": " : "",
+		device__xen_guest_text(&dev->xen_guest, who, sizeof(who)), rs->seconds);
 }
 
 /* One "N what" part of a line, when N is not 0: "; " between parts. */
@@ -324,6 +327,64 @@ static void stack_table(FILE *f, const struct result *res, const struct run_summ
 		fprintf(f, "  note: %s\n", res->stack_note);
 }
 
+/*
+ * What xen-blkfront did with the requests on its shared rings: direct or indirect, grants
+ * each, the ring's occupancy, requests turned away, the backend's time.
+ */
+static void ring_section(FILE *f, const struct result *res, const struct run_summary *rs)
+{
+	const struct ring_summary *r = &rs->ring;
+	const struct blkfront_counts *c = &rs->run->block->ring;
+	char b1[32], b2[32], size[32] = "";
+
+	if (!r->present)
+		return;
+	if (res->device.xen.ring_requests > 0)
+		snprintf(size, sizeof(size), " of %lld", (long long)res->device.xen.ring_requests);
+	fprintf(f,
+		"\n  xen-blkfront ring (%s): %llu requests: %llu direct, %llu indirect, %llu "
+		"without data\n",
+		res->ring_probes, (unsigned long long)r->requests, (unsigned long long)r->direct,
+		(unsigned long long)r->indirect, (unsigned long long)r->no_data);
+	fprintf(f, "  %-16s %10s %10s %10s\n", "per request", "mean", "p50", "max");
+	if (r->grants_direct.count)
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "grants (direct)",
+			r->grants_direct.mean, r->grants_direct.p50,
+			(unsigned long long)r->grants_direct.max);
+	if (r->grants_indirect.count)
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu  (+%llu indirect pages)\n",
+			"grants (indir.)", r->grants_indirect.mean, r->grants_indirect.p50,
+			(unsigned long long)r->grants_indirect.max,
+			(unsigned long long)r->indirect_pages);
+	if (r->occupancy.count)
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu%s slots\n", "ring in use",
+			r->occupancy.mean, r->occupancy.p50, (unsigned long long)r->occupancy.max,
+			size);
+	if (r->backend.count)
+		fprintf(f, "  %-16s %10s %10s %10s  (submission to interrupt)\n", "backend time",
+			fmt__ns(b1, sizeof(b1), r->backend.mean),
+			fmt__ns(b2, sizeof(b2), r->backend.p50),
+			fmt__ns(size, sizeof(size), (double)r->backend.max));
+	fprintf(f,
+		"  ring full %llu times, %.1f%% of the time; turned away by the driver: %llu "
+		"(ring full), %llu (no grants)",
+		(unsigned long long)c->fulls, 100 * r->full_share,
+		(unsigned long long)r->full_stops, (unsigned long long)r->grant_stops);
+	if (r->waits)
+		fprintf(f, "; they waited %s on average", fmt__ns(b1, sizeof(b1), r->wait_mean_ns));
+	fputs("\n", f);
+	if (r->copied_grants)
+		fprintf(f, "  copied through granted pages: %llu grants (%s)\n",
+			(unsigned long long)r->copied_grants,
+			fmt__bytes(b1, sizeof(b1), 4096.0 * (double)r->copied_grants));
+	if (r->unmatched)
+		fprintf(f,
+			"  not counted: %llu requests whose driver state did not read as a "
+			"ring's\n",
+			(unsigned long long)r->unmatched);
+	hist_lines(f, "ring slots in use at submission", HIST_KIND_COUNT, c->occupancy);
+}
+
 /* One run: what the disk did, as tables, histograms and findings. */
 static void run_section(FILE *f, const struct result *res, const struct run_summary *rs)
 {
@@ -341,6 +402,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
+	ring_section(f, res, rs);
 	stack_table(f, res, rs);
 	findings_lines(f, rs);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "blkio.h"
+#include "blkfront.h"
 
 /* A counter per operation: a __u64[BLKIO_NR_OPS] of struct blkio_counters. */
 struct blkio_op_counter {
@@ -50,5 +51,14 @@ static inline const char *blkio_counter_label(enum blkio_counter_id id)
 {
 	return blkio_counters_table[id].label;
 }
+
+/* The counts of struct blkfront_counts that are not histograms, under their JSON keys. */
+struct ring_count_key {
+	const char *key;
+	size_t offset; /* of a __u64 in struct blkfront_counts */
+};
+
+#define NR_RING_COUNT_KEYS 17
+extern const struct ring_count_key ring_count_keys[NR_RING_COUNT_KEYS];
 
 #endif /* BLKTRACE_BENCH_COUNTERS_H */

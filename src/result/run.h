@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "blkio.h"
+#include "blkfront.h"
 #include "result/btrace_summary.h"
 #include "disk/device.h"
 #include "disk/stack.h"
@@ -22,6 +23,8 @@ struct block_stats {
 	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
 	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
 	__u64 lat[BLKIO_NR_LATS][HIST_LAT_BUCKETS];
+	/* xen-blkfront's rings (result.ring_probes says whether they were probed): zero else */
+	struct blkfront_counts ring;
 };
 
 /* What the built-in workload saw, application side. */
@@ -136,6 +139,10 @@ struct result {
 	char command_line[1024];
 	struct host_info host;
 	char tracer_flavour[16]; /* "tp_btf" or "raw_tp": the BPF programs that ran */
+	/* The xen-blkfront probes: "fentry" or "kprobe" when they counted block_stats.ring;
+	 * else "" and, for a xen-blkfront disk, why not in ring_note. */
+	char ring_probes[16];
+	char ring_note[256];
 	/* Runs of them the kernel skipped (tracer__skipped), over the whole trace, of the
 	 * traced disks or others; has_skipped: read (not from an older JSON, not --tune). */
 	bool has_skipped;

@@ -62,6 +62,19 @@ struct block_summary {
 	__u64 size_all[HIST_SIZE_BUCKETS]; /* read + write + other */
 };
 
+/* What xen-blkfront did with a run's requests (block_stats.ring), when its rings were probed. */
+struct ring_summary {
+	bool present;
+	uint64_t requests, direct, indirect, no_data;
+	uint64_t grants, indirect_pages, copied_grants;
+	uint64_t full_stops, grant_stops, waits, unmatched;
+	double wait_mean_ns; /* per request turned away: until it went on the ring */
+	double full_share;   /* of the run's seconds, the rings were full (summed over rings) */
+	struct dist grants_direct, grants_indirect; /* data grants per request */
+	struct dist occupancy;			    /* ring slots in use at submission */
+	struct dist backend;			    /* ns, submission to the backend's interrupt */
+};
+
 /* What the application saw in one run of the built-in workload. */
 struct app_summary {
 	uint64_t bytes, ios;
@@ -95,6 +108,7 @@ struct run_summary {
 	bool command;
 	bool has_block, has_app;
 	struct block_summary block;
+	struct ring_summary ring;
 	__u64 segments_all[HIST_COUNT_BUCKETS]; /* segments per request */
 	struct app_summary app;
 	struct queue_limits limits; /* in force during the run */

@@ -81,11 +81,13 @@ static int load(const struct exporter_opts *o, const struct fleet *f, bool start
 		struct tracer **out, struct diag *d)
 {
 	const struct device *devs[BLKIO_MAX_DEVICES];
+	const struct driver_probe_env probes = { o->kallsyms, o->sysfs_root };
 	struct tracer_opts topts = { .devs = devs,
 				     .nr_devs = f->n,
 				     .force_raw_tp = o->force_raw_tp,
 				     .verbose = o->verbose,
-				     .notes = o->notes };
+				     .notes = o->notes,
+				     .xen_env = o->kallsyms ? &probes : NULL };
 	size_t i;
 	int err;
 
@@ -175,6 +177,7 @@ static int render(struct exporter *e, enum om_format fmt, struct exposition **ou
 				.nr_untraced = e->nr_pending };
 	struct om_disk *disks = calloc(e->n ? e->n : 1, sizeof(*disks));
 	struct exposition *x = calloc(1, sizeof(*x));
+	const char *why;
 	FILE *f = NULL;
 	size_t i;
 	int err;
@@ -188,6 +191,8 @@ static int render(struct exporter *e, enum om_format fmt, struct exposition **ou
 					     .in_flight = tracer__in_flight(e->t, i),
 					     .data_requests = d->data_requests,
 					     .live = e->live && !d->stale,
+					     .ring = e->t && d->dev.xen.present &&
+						     tracer__ring_probes(e->t, &why),
 					     .created = d->created };
 		memcpy(disks[i].bound, d->bound, sizeof(d->bound));
 	}

@@ -38,7 +38,8 @@ struct exporter;
 
 struct exporter_opts {
 	const char *sysfs_root;
-	const char *spec; /* --trace DEVS: a disk, a list, or "all" */
+	const char *kallsyms; /* where xen-blkfront's probes look (NULL: not tried) */
+	const char *spec;     /* --trace DEVS: a disk, a list, or "all" */
 	bool force_raw_tp;
 	int verbose;
 	FILE *notes; /* where the tracer's -v output goes */

@@ -99,7 +99,7 @@ static void family(struct om *m, const char *name, const char *type, const char 
 		fprintf(m->f, "# UNIT " PREFIX "%s %s\n", name, unit);
 }
 
-/* NAME{device="..",driver=".."[,KEY="VALUE"]} with the sample name's suffix. */
+/* NAME{device="..",driver=".."[,domain="..",vdev=".."][,KEY="VALUE"]}, the sample name suffixed. */
 static void series(struct om *m, const char *name, const char *suffix, const struct device *dev,
 		   const char *key, const char *value)
 {
@@ -108,6 +108,14 @@ static void series(struct om *m, const char *name, const char *suffix, const str
 	fputs("\",driver=\"", m->f);
 	put_escaped(m->f, dev->driver);
 	fputc('"', m->f);
+	/* dom0: the guest and the virtual disk xen-blkback serves from this device. */
+	if (dev->xen_guest.present) {
+		fputs(",domain=\"", m->f);
+		put_escaped(m->f, dev->xen_guest.domain);
+		fputs("\",vdev=\"", m->f);
+		put_escaped(m->f, dev->xen_guest.vdev);
+		fputc('"', m->f);
+	}
 	if (key) {
 		fprintf(m->f, ",%s=\"", key);
 		put_escaped(m->f, value);
@@ -480,6 +488,95 @@ static void latency_histograms(struct om *m, const struct om_disk *disks, size_t
 		}
 }
 
+/* A ring counter family: every probed disk's value at each of the labels. */
+static void ring_counter(struct om *m, const struct om_disk *disks, size_t n, const char *name,
+			 const char *unit, const char *help, const char *key,
+			 const char *const *values, const size_t *offsets, size_t nv)
+{
+	size_t i, k;
+
+	family(m, name, "counter", unit, help);
+	for (i = 0; i < n; i++)
+		for (k = 0; disks[i].ring && k < nv; k++)
+			counter(m, name, &disks[i], key, key ? values[k] : NULL,
+				*(const __u64 *)((const char *)&disks[i].b->ring + offsets[k]));
+}
+
+#define RING_AT(f) offsetof(struct blkfront_counts, f)
+
+/* What xen-blkfront did on its shared rings, for the disks whose rings are probed. */
+static void ring_families(struct om *m, const struct om_disk *disks, size_t n)
+{
+	static const char *const kinds[] = { "direct", "indirect", "no_data" };
+	static const size_t kind_at[] = { RING_AT(direct), RING_AT(indirect), RING_AT(no_data) };
+	static const char *const grants[] = { "data", "indirect_page", "copied" };
+	static const size_t grant_at[] = { RING_AT(grants), RING_AT(indirect_pages),
+					   RING_AT(copied_grants) };
+	static const char *const reasons[] = { "ring_full", "no_grants" };
+	static const size_t reason_at[] = { RING_AT(full_stops), RING_AT(grant_stops) };
+	static const size_t fulls_at[] = { RING_AT(fulls) };
+	size_t i, any = 0;
+
+	for (i = 0; i < n; i++)
+		any += disks[i].ring;
+	if (!any)
+		return;
+	ring_counter(m, disks, n, "xen_ring_requests", NULL,
+		     "xen-blkfront: requests put on the shared ring, with their grants in the "
+		     "request (direct), in indirect descriptor pages, or without data.",
+		     "kind", kinds, kind_at, NR(kinds));
+	ring_counter(m, disks, n, "xen_ring_grants", NULL,
+		     "xen-blkfront: 4 KiB grants of data, of indirect descriptor pages, and those "
+		     "whose data was copied (persistent grants, bounce buffers).",
+		     "kind", grants, grant_at, NR(grants));
+	ring_counter(m, disks, n, "xen_ring_fulls", NULL,
+		     "xen-blkfront: times a request took a ring's last free slot.", NULL, NULL,
+		     fulls_at, 1);
+	ring_counter(m, disks, n, "xen_ring_turned_away", NULL,
+		     "xen-blkfront: requests its .queue_rq turned away (to come again): the ring "
+		     "full, or no grant references.",
+		     "reason", reasons, reason_at, NR(reasons));
+	family(m, "xen_ring_full_seconds", "counter", "seconds",
+	       "xen-blkfront: time its rings were full (summed over the rings).");
+	for (i = 0; i < n; i++)
+		if (disks[i].ring) {
+			sample_double(m, "xen_ring_full_seconds", "_total", disks[i].dev, NULL,
+				      NULL, disks[i].b->ring.full_ns / 1e9);
+			sample_created(m, "xen_ring_full_seconds", disks[i].dev, NULL, NULL,
+				       disks[i].created);
+		}
+	family(m, "xen_ring_slots_in_use", "histogram", NULL,
+	       "xen-blkfront: ring slots in use when a request goes on the ring, that one "
+	       "included.");
+	for (i = 0; i < n; i++) {
+		struct om_hist x = { .name = "xen_ring_slots_in_use",
+				     .kind = HIST_KIND_COUNT,
+				     .h = disks[i].b->ring.occupancy,
+				     .nr_le = NR(depth_le),
+				     .le = depth_le,
+				     .sum = disks[i].b->ring.occupancy_sum };
+
+		if (disks[i].ring)
+			histogram(m, &x, &disks[i]);
+	}
+	family(m, "xen_ring_backend_seconds", "histogram", "seconds",
+	       "xen-blkfront: from a request's submission on the ring to the backend's "
+	       "interrupt that answered it.");
+	for (i = 0; i < n; i++) {
+		struct om_hist x = { .name = "xen_ring_backend_seconds",
+				     .kind = HIST_KIND_LAT,
+				     .h = disks[i].b->ring.backend_lat,
+				     .nr_le = NR(latency_le),
+				     .le_secs = latency_le,
+				     .sum_secs = disks[i].b->ring.backend_ns / 1e9 };
+
+		if (disks[i].ring)
+			histogram(m, &x, &disks[i]);
+	}
+}
+
+#undef RING_AT
+
 /* A counter of the exporter's own, and when it began. */
 static void self_counter(struct om *m, const char *name, const char *help, uint64_t v,
 			 const struct om_self *self)
@@ -534,6 +631,7 @@ int openmetrics__write(FILE *f, enum om_format fmt, const struct om_disk *disks,
 	gauge_families(&m, disks, n);
 	size_histograms(&m, disks, n);
 	latency_histograms(&m, disks, n);
+	ring_families(&m, disks, n);
 	self_families(&m, disks, n, self);
 	if (fmt == OM_OPENMETRICS_1)
 		fputs("# EOF\n", f);

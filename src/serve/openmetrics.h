@@ -56,6 +56,7 @@ struct om_disk {
 	uint64_t data_requests;	      /* read/write requests with a payload, cumulative */
 	uint64_t bound[OM_NR_LIMITS]; /* of those, at each limit (limits as they were then) */
 	bool live;		      /* its programs are attached: the figures move */
+	bool ring;		      /* xen-blkfront's ring probed: b->ring counts */
 	double created;		      /* when its counters began, Unix seconds; 0: unsaid */
 };
 

@@ -398,6 +398,21 @@ static void read_partition(struct rd *r, json_t *d, const char *at, struct devic
 	dev->part_sectors = rd_u64(r, part, p, "sectors");
 }
 
+/* dom0: the guest disk the device backs ("xen_guest"; null or absent: none). */
+static void read_xen_guest(struct rd *r, json_t *o, const char *at, struct xen_guest_disk *g)
+{
+	g->domid = g->devid = -1;
+	if (!json_is_object(o))
+		return;
+	g->present = true;
+	g->domid = (int64_t)rd_u64(r, o, at, "domid");
+	g->devid = (int64_t)rd_u64(r, o, at, "devid");
+	rd_str(r, o, at, "vdev", g->vdev, sizeof(g->vdev));
+	rd_str(r, o, at, "domain", g->domain, sizeof(g->domain));
+	rd_str(r, o, at, "backend", g->backend, sizeof(g->backend));
+	rd_str(r, o, at, "xenstore_error", g->xenstore_error, sizeof(g->xenstore_error));
+}
+
 /* The device object at path at ("device", "stack.layers[1].device") into dev. */
 static void read_device(struct rd *r, json_t *d, const char *at, struct device *dev)
 {
@@ -426,6 +441,8 @@ static void read_device(struct rd *r, json_t *d, const char *at, struct device *
 	read_module_params(r, d, at, dev);
 	read_entries(r, d, at, "paths", &dev->nr_paths, DEVICE_MAX_PATHS, read_path_entry, dev);
 	read_drivers(r, d, at, dev);
+	read_xen_guest(r, member(d, "xen_guest"), sub(p, sizeof(p), at, "xen_guest"),
+		       &dev->xen_guest);
 }
 
 /* Put the file's name in front of what the header said, on one line. */
@@ -643,6 +660,58 @@ static void read_sizes(struct rd *r, size_t i, const char *base, json_t *block,
 	read_buckets(r, i, path, HIST_KIND_SIZE, member(rb, "buckets"), b->size[only]);
 }
 
+/* xen-blkfront's counts of a run ("xen_ring"), when its rings were probed. */
+static void read_ring(struct rd *r, size_t i, const char *base, json_t *o,
+		      struct blkfront_counts *c)
+{
+	static const struct {
+		const char *name;
+		enum hist_kind kind;
+		size_t hist;
+	} hists[] = {
+		{ "grants_direct", HIST_KIND_COUNT,
+		  offsetof(struct blkfront_counts, grants_direct) },
+		{ "grants_indirect", HIST_KIND_COUNT,
+		  offsetof(struct blkfront_counts, grants_indirect) },
+		{ "occupancy", HIST_KIND_COUNT, offsetof(struct blkfront_counts, occupancy) },
+		{ "backend_ns", HIST_KIND_LAT, offsetof(struct blkfront_counts, backend_lat) },
+	};
+	char at[128], path[160];
+	json_t *rings, *e;
+	unsigned int k;
+	size_t n;
+
+	if (!o)
+		return;
+	snprintf(at, sizeof(at), "runs[%zu].%s.xen_ring", i, base);
+	for (k = 0; k < NR_RING_COUNT_KEYS; k++)
+		*(__u64 *)((char *)c + ring_count_keys[k].offset) =
+			rd_u64(r, o, at, ring_count_keys[k].key);
+	for (k = 0; k < sizeof(hists) / sizeof(hists[0]); k++) {
+		snprintf(path, sizeof(path), "%s.xen_ring.%s.buckets", base, hists[k].name);
+		read_buckets(r, i, path, hists[k].kind,
+			     member(rd_obj(r, o, at, hists[k].name), "buckets"),
+			     (__u64 *)((char *)c + hists[k].hist));
+	}
+	rings = rd_arr(r, o, at, "rings");
+	json_array_foreach(rings, n, e) {
+		int64_t ring = (int64_t)rd_u64(r, e, at, "ring");
+		struct blkfront_ring_counts *rc;
+
+		if (ring < 0 || ring >= BLKFRONT_MAX_RINGS) {
+			rd_fail(r, -ERANGE, "%s.rings[%zu].ring is %lld; at most %d rings", at, n,
+				(long long)ring, BLKFRONT_MAX_RINGS);
+			return;
+		}
+		rc = &c->ring[ring];
+		rc->requests = rd_u64(r, e, at, "requests");
+		rc->backend_ns = rd_u64(r, e, at, "backend_ns");
+		rc->backend_n = rd_u64(r, e, at, "backend_n");
+		rc->stops = rd_u64(r, e, at, "stops");
+		rc->full_ns = rd_u64(r, e, at, "full_ns");
+	}
+}
+
 static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		       struct block_stats *b)
 {
@@ -672,6 +741,7 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 	for (k = 0; k < sizeof(dists) / sizeof(dists[0]); k++)
 		read_dist(r, i, base, block, &dists[k], b);
 	read_sizes(r, i, base, block, b);
+	read_ring(r, i, base, member(block, "xen_ring"), &b->ring);
 }
 
 /*
@@ -840,6 +910,12 @@ static int read_header(struct rd *r)
 	skipped = member(tracer, "skipped_runs") ? "skipped_runs" : "skipped";
 	res->has_skipped = member(tracer, skipped) != NULL;
 	res->tracer_skipped = rd_u64(r, tracer, "tracer", skipped);
+	if (json_is_string(member(tracer, "xen_ring_probes")))
+		rd_str(r, tracer, "tracer", "xen_ring_probes", res->ring_probes,
+		       sizeof(res->ring_probes));
+	if (json_is_string(member(tracer, "xen_ring_note")))
+		rd_str(r, tracer, "tracer", "xen_ring_note", res->ring_note,
+		       sizeof(res->ring_note));
 	if ((dev = rd_obj(r, h, "", "device"))) {
 		res->has_device = true;
 		read_device(r, dev, "device", &res->device);

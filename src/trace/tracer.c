@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "blkio.h" /* before the skeleton, which uses its types */
 #include "blkio.skel.h"
+#include "trace/blkfront_probes.h"
 #include "trace/bpf_load.h"
 #include "trace/bpf_members.h"
 #include "base/diag.h"
@@ -31,8 +32,10 @@ struct tracer {
 	bool snoop;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
-	void *buf;		/* per-CPU read buffer, large enough for the largest value */
-	struct blkio_pcpu *sum; /* a device's `stats` over all CPUs, before tracer__fold */
+	void *buf;		      /* per-CPU read buffer, large enough for the largest value */
+	struct blkio_pcpu *sum;	      /* a device's `stats` over all CPUs, before tracer__fold */
+	struct blkfront_probes *ring; /* xen-blkfront's probes, when loaded */
+	char ring_why[256];	      /* why not, for a xen-blkfront disk */
 };
 
 /*
@@ -149,6 +152,18 @@ static void destroy_skel(void *ctx)
 
 static const struct bpf_load_ops load_ops = { open_skel, configure_skel, destroy_skel };
 
+/* Not loading them is no failure of the trace: the block-layer view stands, ring_why says. */
+static void open_ring_probes(struct tracer *t, const struct tracer_opts *opts)
+{
+	struct blkfront_probes_opts o = { opts->devs,	 opts->nr_devs, opts->xen_env,
+					  opts->verbose, opts->notes,	opts->force_kprobes };
+
+	if (!opts->xen_env || !blkfront_probes__wanted(opts->devs, opts->nr_devs))
+		return;
+	if (blkfront_probes__open(&o, &t->ring, t->ring_why, sizeof(t->ring_why)))
+		t->ring = NULL;
+}
+
 int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct diag *d)
 {
 	struct tracer *t;
@@ -184,6 +199,7 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 	if (err)
 		goto cleanup;
 	t->nr_devs = opts->nr_devs;
+	open_ring_probes(t, opts);
 	*out = t;
 	return 0;
 cleanup:
@@ -217,17 +233,23 @@ int tracer__start(struct tracer *t)
 	__u32 key = 0;
 	__u64 ns;
 	size_t i;
+	int err;
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (!bpf_program__autoload(order[i].prog) || *order[i].link)
 			continue;
 		*order[i].link = bpf_program__attach(order[i].prog);
 		if (!*order[i].link) {
-			int err = -errno;
-
+			err = -errno;
 			blkio_bpf__detach(s);
 			return err;
 		}
+	}
+	if (t->ring && (err = blkfront_probes__start(t->ring))) {
+		snprintf(t->ring_why, sizeof(t->ring_why), "cannot attach to xen-blkfront: %s",
+			 strerror(-err));
+		blkfront_probes__close(t->ring);
+		t->ring = NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
@@ -238,8 +260,11 @@ int tracer__start(struct tracer *t)
 
 void tracer__detach(struct tracer *t)
 {
-	if (t)
-		blkio_bpf__detach(t->skel);
+	if (!t)
+		return;
+	blkio_bpf__detach(t->skel);
+	if (t->ring)
+		blkfront_probes__detach(t->ring);
 }
 
 int tracer__events_fd(const struct tracer *t)
@@ -252,6 +277,7 @@ void tracer__close(struct tracer *t)
 	if (!t)
 		return;
 	blkio_bpf__destroy(t->skel);
+	blkfront_probes__close(t->ring);
 	free(t->buf);
 	free(t->sum);
 	free(t);
@@ -260,6 +286,12 @@ void tracer__close(struct tracer *t)
 bool tracer__walks_slots(const struct tracer *t)
 {
 	return t->walk;
+}
+
+const char *tracer__ring_probes(const struct tracer *t, const char **why)
+{
+	*why = t->ring_why;
+	return t->ring ? blkfront_probes__how(t->ring) : NULL;
 }
 
 const char *tracer__flavour(const struct tracer *t)
@@ -368,6 +400,9 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 					   t->ncpus, t->buf, out->lat[k], HIST_LAT_BUCKETS);
 	if (!err)
 		tracer__fold(t->sum, out);
+	memset(&out->ring, 0, sizeof(out->ring));
+	if (!err && t->ring)
+		err = blkfront_probes__read(t->ring, device, &out->ring);
 	return err;
 }
 
@@ -434,7 +469,7 @@ int tracer__skipped(const struct tracer *t, uint64_t *n)
 			return err;
 		*n += info.recursion_misses;
 	}
-	return 0;
+	return t->ring ? blkfront_probes__skipped(t->ring, n) : 0;
 }
 
 void blkio_maxes__merge(struct blkio_maxes *into, const struct blkio_maxes *m)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "disk/device.h"
+#include "disk/driver_probes.h"
 #include "result/run.h"
 
 struct tracer;
@@ -30,6 +31,13 @@ struct tracer_opts {
 	FILE *notes;		 /* where -v's output goes; NULL: nowhere */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
 	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
+	/*
+	 * Where to look for what the kernel allows (kallsyms, sysfs): given, the probes on
+	 * xen-blkfront's functions count block_stats.ring of its disks (blkfront_probes.h);
+	 * NULL: not tried.
+	 */
+	const struct driver_probe_env *xen_env;
+	bool force_kprobes; /* those probes by kprobes even where fentry would do */
 };
 
 struct diag;
@@ -54,6 +62,11 @@ int tracer__events_fd(const struct tracer *t);
 
 /* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
 bool tracer__walks_slots(const struct tracer *t);
+/*
+ * The xen-blkfront probes: "fentry" or "kprobe" when they count block_stats.ring, else
+ * NULL and *why says why not ("" when no traced device is a xen-blkfront disk).
+ */
+const char *tracer__ring_probes(const struct tracer *t, const char **why);
 /* "tp_btf" or "raw_tp": the program flavour in use. */
 const char *tracer__flavour(const struct tracer *t);
 /* Bytes of BPF map memory the tracer holds (for --verbose). */
@@ -64,7 +77,9 @@ size_t tracer__map_bytes(const struct tracer *t);
  * the middle of a run) is not run. The programs filter the disks themselves, so a skipped
  * run may have been another disk's event. Kernels without that check (it came in 2022,
  * after 5.10) run the program nested instead: 0 there, and true (before 5.12 the kernel
- * has no count to give, nor anything to count). 0, or -errno when the kernel will not say.
+ * has no count to give, nor anything to count). The xen-blkfront probes' count too (a
+ * kprobe skipped because another of ours ran is counted nowhere). 0, or -errno when the
+ * kernel will not say.
  */
 int tracer__skipped(const struct tracer *t, uint64_t *n);
 

@@ -345,6 +345,44 @@ static void check_features(const struct xen_blkfront *x, int64_t persistent, int
 	assert_int_equal(x->discard, discard);
 }
 
+/* dom0: the disk xen-blkback serves named by its guest and virtual disk, or by sysfs alone. */
+static void test_xen_dom0(void **state)
+{
+	struct device *dev = test_calloc(1, sizeof(*dev));
+	struct device_env env = { .sysfs_root = root };
+	char file[PATH_MAX + 64], who[160];
+	struct diag d = {};
+
+	(void)state;
+	assert_non_null(dev);
+	use_fixture("xen-dom0");
+	env.xenstore = test_xenstore_fixture(file, sizeof(file), fixtures, "dom0");
+	assert_int_equal(device__resolve_env(&env, "loop0", dev, &d), 0);
+	assert_true(dev->xen_guest.present);
+	assert_false(dev->xen.present);
+	assert_int_equal(dev->xen_guest.domid, 3);
+	assert_int_equal(dev->xen_guest.devid, 51712);
+	assert_string_equal(dev->xen_guest.vdev, "xvda");
+	assert_string_equal(dev->xen_guest.domain, "web1");
+	assert_string_equal(dev->xen_guest.backend, "vbd-3-51712");
+	assert_string_equal(dev->xen_guest.xenstore_error, "");
+	assert_string_equal(device__xen_guest_text(&dev->xen_guest, who, sizeof(who)),
+			    "xvda of domU \"web1\" (domid 3)");
+	/* loop1 backs no guest (vbd-4-51728 is 253:2's). */
+	assert_int_equal(device__resolve_env(&env, "loop1", dev, &d), 0);
+	assert_false(dev->xen_guest.present);
+	assert_string_equal(device__xen_guest_text(&dev->xen_guest, who, sizeof(who)), "");
+	/* No xenstore (a fixture tree without a fake): the name Linux gives devid 51712. */
+	env.xenstore = NULL;
+	assert_int_equal(device__resolve_env(&env, "loop0", dev, &d), 0);
+	assert_true(dev->xen_guest.present);
+	assert_string_equal(dev->xen_guest.vdev, "xvda");
+	assert_string_equal(dev->xen_guest.domain, "");
+	assert_string_equal(device__xen_guest_text(&dev->xen_guest, who, sizeof(who)),
+			    "xvda of domU (domid 3)");
+	test_free(dev);
+}
+
 /* Linux's blkback offers 256 segments: the module's 32 is what the disk gets. */
 static void test_xen_blkback(void **state)
 {
@@ -1373,6 +1411,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_queue_get_set, make_scratch, remove_scratch),
 		cmocka_unit_test_setup_teardown(test_xen_node_name, make_scratch, remove_scratch),
 		cmocka_unit_test(test_max_request_bytes),
+		cmocka_unit_test(test_xen_dom0),
 		cmocka_unit_test(test_real_sys),
 	};
 

@@ -282,6 +282,62 @@ static void test_xen_backend_offer(void **state)
 	assert_null(strstr(t, "turns them on"));
 }
 
+/* The I/O window of b: first issue at 1 s, last completion seconds later. */
+static void io_window(struct block_stats *b, double seconds)
+{
+	b->max.first_issue_inv = ~(__u64)1000000000;
+	b->max.last_complete = 1000000000 + (__u64)(seconds * 1e9);
+}
+
+/*
+ * Where the ring was probed: what went on it with indirect descriptors, not what the
+ * segments would have; a ring full a good share of the time is a finding of its own,
+ * whose advice stays within what the backend offers.
+ */
+static void test_xen_ring(void **state)
+{
+	struct device *dev = xen_dev("xen-seg32", "blkback");
+	struct block_stats *b = new_stats();
+	struct finding f[FINDINGS_MAX];
+	int n, i;
+
+	(void)state;
+	add_requests(b, BLKIO_OP_READ, 128 * 1024, 32, 100);
+	io_window(b, 2);
+	b->ring.direct = 10;
+	b->ring.indirect = 90;
+	b->ring.fulls = 5;
+	b->ring.full_ns = 500000000; /* 0.5 s of 2 */
+	n = compute(dev, b, f);
+	for (i = 0; i < n && strcmp(f[i].kind, "xen_ring_full"); i++)
+		;
+	assert_true(i < n);
+	assert_share(f[i].share, 0.25);
+	assert_has(f[i].text, "The xen-blkfront ring was full 25% of the time (32 slots)");
+	/* blkback offers rings of up to 16 pages: a larger ring is the advice. */
+	assert_has(f[i].text, "xen_blkfront.max_ring_page_order, the backend offers up to 4");
+	assert_string_equal(f[n - 1].kind, "xen_indirect");
+	assert_share(f[n - 1].share, 0.9);
+	assert_has(f[n - 1].text, "90.0% of requests went on the ring with indirect descriptors "
+				  "(90 of 100)");
+	/* Full 10% of the time: not a finding. */
+	b->ring.full_ns = 200000000;
+	n = compute(dev, b, f);
+	for (i = 0; i < n; i++)
+		assert_string_not_equal(f[i].kind, "xen_ring_full");
+	/* The ring at the backend's largest: nothing to raise, and the text says so. */
+	b->ring.full_ns = 1000000000;
+	dev->xen.ring_pages = 16;
+	dev->xen.queues = 2;
+	n = compute(dev, b, f);
+	for (i = 0; i < n && strcmp(f[i].kind, "xen_ring_full"); i++)
+		;
+	assert_true(i < n);
+	assert_has(f[i].text, "the backend offers no larger ring nor more queues to use");
+	test_free(b);
+	test_free(dev);
+}
+
 /* On xen, a max_sectors_kb lowered below the segments is the cap, not the segments. */
 static void test_xen_lowered_max_sectors(void **state)
 {
@@ -663,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_xen_backend_limited),
 		cmocka_unit_test(test_xen_old_max),
 		cmocka_unit_test(test_xen_backend_offer),
+		cmocka_unit_test(test_xen_ring),
 		cmocka_unit_test(test_xen_lowered_max_sectors),
 		cmocka_unit_test(test_loop_max_sectors_44),
 		cmocka_unit_test(test_max_sectors_at_hw),

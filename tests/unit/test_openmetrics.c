@@ -320,6 +320,87 @@ static void check_types(enum om_format fmt)
 	free(t);
 }
 
+static char *render_one(enum om_format fmt, const struct om_disk *disk)
+{
+	struct om_self self = { .version = "9.9.9", .flavour = "tp_btf" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(openmetrics__write(f, fmt, disk, 1, &self), 0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* The ring's families for a probed xen-blkfront disk, none for a disk not probed. */
+static void test_ring_families(void **state)
+{
+	struct om_disk disk = { .dev = &dev, .b = &b, .live = true, .ring = true };
+	char *t;
+
+	(void)state;
+	make_disk();
+	b.ring.requests = 102;
+	b.ring.direct = 100;
+	b.ring.no_data = 2;
+	b.ring.grants = 1100;
+	b.ring.copied_grants = 40;
+	b.ring.fulls = 3;
+	b.ring.full_ns = 1500000000;
+	b.ring.grant_stops = 1;
+	b.ring.occupancy[hist_count_index(32)] = 2;
+	b.ring.occupancy[hist_count_index(1)] = 100;
+	b.ring.occupancy_sum = 164;
+	b.ring.backend_lat[hist_lat_index(200000)] = 100;
+	b.ring.backend_ns = 100 * 200000ULL;
+	t = render_one(OM_TEXT_0_0_4, &disk);
+	assert_string_equal(value(t, S("xen_ring_requests_total", ",kind=\"direct\"")), "100");
+	assert_string_equal(value(t, S("xen_ring_requests_total", ",kind=\"indirect\"")), "0");
+	assert_string_equal(value(t, S("xen_ring_requests_total", ",kind=\"no_data\"")), "2");
+	assert_string_equal(value(t, S("xen_ring_grants_total", ",kind=\"data\"")), "1100");
+	assert_string_equal(value(t, S("xen_ring_grants_total", ",kind=\"copied\"")), "40");
+	assert_string_equal(value(t, S("xen_ring_fulls_total", "")), "3");
+	assert_string_equal(value(t, S("xen_ring_full_seconds_total", "")), "1.5");
+	assert_string_equal(value(t, S("xen_ring_turned_away_total", ",reason=\"no_grants\"")),
+			    "1");
+	assert_string_equal(value(t, S("xen_ring_slots_in_use_bucket", ",le=\"16\"")), "100");
+	assert_string_equal(value(t, S("xen_ring_slots_in_use_bucket", ",le=\"32\"")), "102");
+	assert_string_equal(value(t, S("xen_ring_slots_in_use_sum", "")), "164");
+	assert_string_equal(value(t, S("xen_ring_backend_seconds_count", "")), "100");
+	assert_string_equal(value(t, S("xen_ring_backend_seconds_sum", "")), "0.02");
+	free(t);
+	disk.ring = false;
+	t = render_one(OM_TEXT_0_0_4, &disk);
+	assert_null(strstr(t, "xen_ring"));
+	free(t);
+}
+
+/* dom0: a disk blkback serves to a guest carries the guest's name and virtual disk. */
+static void test_guest_labels(void **state)
+{
+	struct om_disk disk = { .dev = &dev, .b = &b, .live = true };
+	char *t;
+
+	(void)state;
+	make_disk();
+	strcpy(dev.name, "loop0");
+	strcpy(dev.driver, "loop");
+	dev.xen.present = false;
+	dev.xen_guest = (struct xen_guest_disk){ .present = true, .domid = 3, .devid = 51712 };
+	strcpy(dev.xen_guest.vdev, "xvda");
+	strcpy(dev.xen_guest.domain, "web1");
+	t = render_one(OM_TEXT_0_0_4, &disk);
+	assert_true(has_line(t,
+			     "blktrace_bench_up{device=\"loop0\",driver=\"loop\",domain=\"web1\","
+			     "vdev=\"xvda\"} 1"));
+	assert_string_equal(value(t,
+				  "blktrace_bench_requests_total{device=\"loop0\",driver=\"loop\","
+				  "domain=\"web1\",vdev=\"xvda\",op=\"write\"}"),
+			    "105");
+	free(t);
+}
+
 static void test_family_types(void **state)
 {
 	(void)state;
@@ -436,7 +517,8 @@ int main(void)
 		cmocka_unit_test(test_counters_and_gauges), cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_cumulative),	    cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_family_types),	    cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_negotiate),	    cmocka_unit_test(test_up_and_created),
+		cmocka_unit_test(test_negotiate),	    cmocka_unit_test(test_ring_families),
+		cmocka_unit_test(test_guest_labels),	    cmocka_unit_test(test_up_and_created),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,6 +207,30 @@ static void fill_block(struct block_stats *b, unsigned int kib, unsigned int n)
 	}
 }
 
+/* What xen-blkfront's probes count: n requests of 32 grants, indirect, on ring 0. */
+static void fill_ring(struct blkfront_counts *r, unsigned int n)
+{
+	r->requests = n + 2;
+	r->indirect = n;
+	r->no_data = 2;
+	r->grants = 32ull * n;
+	r->indirect_pages = n;
+	r->copied_grants = 7;
+	r->fulls = 3;
+	r->full_ns = 12345678;
+	r->full_stops = 1;
+	r->waits = 1;
+	r->wait_ns = 4321;
+	r->grants_indirect[hist_count_index(32)] = n;
+	r->occupancy[hist_count_index(32)] = 3;
+	r->occupancy[hist_count_index(5)] = n - 1;
+	r->occupancy_sum = 3 * 32 + 5 * (n - 1);
+	r->backend_lat[hist_lat_index(250000)] = n;
+	r->backend_ns = 250000ull * n + 17;
+	r->backend_n = n;
+	r->ring[0] = (struct blkfront_ring_counts){ n + 2, 250000ull * n + 17, n, 1, 12345678 };
+}
+
 /* A --set sweep (two values, two repetitions each) and a passive run with intervals. */
 static void make_result(struct result *res, char *root)
 {
@@ -221,6 +245,7 @@ static void make_result(struct result *res, char *root)
 	snprintf(res->tracer_flavour, sizeof(res->tracer_flavour), "tp_btf");
 	res->has_skipped = true;
 	res->tracer_skipped = 7;
+	snprintf(res->ring_probes, sizeof(res->ring_probes), "fentry");
 	snprintf(root, PATH_MAX + 64, "%s/xen-seg32", fixtures);
 	if (device__resolve(root, "xvda", &res->device, &d))
 		fail_msg("xvda: %s", d.msg);
@@ -242,6 +267,7 @@ static void make_result(struct result *res, char *root)
 		r->limits = res->device.limits;
 		r->limits.max_sectors_kb = kib[i];
 		fill_block(r->block, kib[i], 1000 + 10 * i);
+		fill_ring(&r->block->ring, 100 + i);
 		r->app->bytes = 64 << 20;
 		r->app->ios = 64;
 		r->app->ns = 123456789 + i * 1000;
@@ -302,6 +328,11 @@ static void test_result_round_trip(void **state)
 	assert_int_equal(sr->res.runs[4].nr_intervals, 3);
 	assert_true(sr->res.has_skipped);
 	assert_int_equal(sr->res.tracer_skipped, 7);
+	/* The ring's counts come back as they were, word for word. */
+	assert_string_equal(sr->res.ring_probes, "fentry");
+	assert_memory_equal(&sr->res.runs[1].block->ring, &res->runs[1].block->ring,
+			    sizeof(struct blkfront_counts));
+	assert_int_equal(sr->res.runs[4].block->ring.requests, 0);
 	b = result_text(&sr->res, sr->recommend);
 	assert_same_text(a, b);
 	/* The findings are there to compare: recomputed from the rebuilt runs. */
@@ -430,8 +461,9 @@ static void test_skipped_runs_named(void **state)
 	assert_non_null(res);
 	make_result(res, root);
 	doc = result_text(res, true);
-	assert_non_null(strstr(doc, "\"tracer\": {\n    \"flavour\": \"tp_btf\",\n    "
-				    "\"skipped_runs\": 7\n  }"));
+	assert_non_null(strstr(doc,
+			       "\"tracer\": {\n    \"flavour\": \"tp_btf\",\n    "
+			       "\"skipped_runs\": 7,\n    \"xen_ring_probes\": \"fentry\"\n  }"));
 	read_skipped(doc, "\"skipped_runs\": 7", "\"skipped\": 9", &has, &n);
 	assert_true(has);
 	assert_int_equal(n, 9);
