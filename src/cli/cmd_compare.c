@@ -10,6 +10,8 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "analysis/compare.h"
+#include "analysis/hypervisor.h"
+#include "output/hypervisor_print.h"
 #include "output/compare_json.h"
 #include "output/compare_text.h"
 #include "output/compare_html.h"
@@ -69,6 +71,58 @@ static int load_input(const struct options *o, const char *path, struct saved_re
 	return o->html ? result_read__file(path, sr, d) : result_load__file(path, &sr->loaded, d);
 }
 
+/* Is the device of a loaded file's header of this kind ("xen_blkfront", "xen_guest")? */
+static bool header_has(const struct loaded_result *l, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(l->header, "device"), key);
+
+	return v && !json_is_null(v);
+}
+
+/*
+ * A guest's trace of its xen-blkfront disk and dom0's of the device blkback serves it
+ * from: not two runs to weigh, but both sides of one. Read both whole and link them.
+ */
+static int link_files(const struct options *o, const char *const files[2], struct outfile *out,
+		      struct diag *d)
+{
+	struct saved_result sr[2] = {};
+	struct hv_link l;
+	bool guest_first = true;
+	char why[256] = "";
+	int ret, g;
+
+	if (o->html)
+		return diag__usage(d, "compare of a guest's trace and dom0's has no --html page: "
+				      "the text, or --json");
+	if (o->fail_on_regression_set)
+		return diag__usage(d, "--fail-on-regression weighs two runs of one disk; a guest's "
+				      "trace and dom0's are two sides of one run");
+	ret = result_read__file(files[0], &sr[0], d);
+	if (!ret)
+		ret = result_read__file(files[1], &sr[1], d);
+	if (!ret && hv_link__pair(&sr[0].res, &sr[1].res, &guest_first, why, sizeof(why)) < 0)
+		ret = diag__usage(d, "%s and %s are not of one disk: %s", files[0], files[1], why);
+	g = guest_first ? 0 : 1;
+	if (!ret && hv_link__build(&l, &sr[g].res, files[g], &sr[1 - g].res, files[1 - g]))
+		ret = diag__fail(d, -ENOMEM, "out of memory");
+	if (!ret) {
+		if (o->json) {
+			json_t *doc = hypervisor_print__json(&l);
+
+			ret = outfile__put_json(out, doc, OUTFILE_JSON_FLAGS, d);
+			json_decref(doc);
+		} else {
+			hypervisor_print__text(stdout, &l);
+		}
+		hv_link__free(&l);
+		ret = ret ? ret : finish_stdout(d);
+	}
+	result_read__free(&sr[0]);
+	result_read__free(&sr[1]);
+	return ret;
+}
+
 /* Load both files and compare them: 0, EXIT_REGRESSION, or -errno with d. */
 static int compare_files(const struct options *o, struct outfile *out, struct outfile *html,
 			 struct diag *d)
@@ -80,6 +134,15 @@ static int compare_files(const struct options *o, struct outfile *out, struct ou
 	ret = load_input(o, o->positional[0], &a, d);
 	if (!ret)
 		ret = load_input(o, o->positional[1], &b, d);
+	if (!ret &&
+	    ((header_has(&a.loaded, "xen_blkfront") && header_has(&b.loaded, "xen_guest")) ||
+	     (header_has(&b.loaded, "xen_blkfront") && header_has(&a.loaded, "xen_guest")))) {
+		const char *files[2] = { o->positional[0], o->positional[1] };
+
+		result_read__free(&a);
+		result_read__free(&b);
+		return link_files(o, files, out, d);
+	}
 	if (!ret && compare__build(&c, &a.loaded, &b.loaded, o->positional[0], o->positional[1]))
 		ret = diag__fail(d, -ENOMEM, "out of memory");
 	if (!ret)

@@ -109,4 +109,36 @@ expect_eq "self with 0%: exit 0" "$?" 0
 "$BB" compare "$TMP/16k.json" "$TMP/512k.json" --fail-on-regression abc > /dev/null 2> "$TMP/err"
 expect_eq "--fail-on-regression abc: exit 2" "$?" 2
 
+# 7. A guest's trace and dom0's of the same disk: both sides linked, not weighed. The
+# devices from the Xen fixtures (a guest's xvda, dom0's loop0 serving it), the runs real.
+FX=$ROOT/tests/fixtures
+BLKTRACE_BENCH_SYSFS=$FX/sysfs/xen-seg32 BLKTRACE_BENCH_XENSTORE=$FX/xenstore/blkback.txt \
+	"$BB" info xvda --json > "$TMP/xvda.json"
+BLKTRACE_BENCH_SYSFS=$FX/sysfs/xen-dom0 BLKTRACE_BENCH_XENSTORE=$FX/xenstore/dom0.txt \
+	"$BB" info loop0 --json > "$TMP/loop0.json"
+jq --slurpfile d "$TMP/xvda.json" '.device = $d[0].device' "$TMP/512k.json" > "$TMP/guest.json"
+jq --slurpfile d "$TMP/loop0.json" '.device = $d[0].device' "$TMP/512k.json" > "$TMP/dom0.json"
+"$BB" compare "$TMP/dom0.json" "$TMP/guest.json" > "$TMP/link.txt" 2>&1
+expect_eq "guest and dom0: exit 0" "$?" 0
+expect_true "guest and dom0: the guest's side first, dom0 serving it" grep -q \
+	"^xvda in the guest ($TMP/guest.json) and loop0 in dom0 ($TMP/dom0.json), which serves it as xvda of domU \"web1\" (domid 3)$" \
+	"$TMP/link.txt"
+expect_true "guest and dom0: the same bytes on both sides" grep -q \
+	"dom0 saw 1.00x the guest's bytes, in 1.00 requests for each of the guest's" "$TMP/link.txt"
+"$BB" compare "$TMP/guest.json" "$TMP/dom0.json" --json > "$TMP/link.json"
+expect_eq "guest and dom0 --json: exit 0" "$?" 0
+expect_eq "guest and dom0 --json: the kind" "$(jqv "$TMP/link.json" .kind)" xen_guest_and_dom0
+expect_eq "guest and dom0 --json: the bytes" "$(jqv "$TMP/link.json" .dom0.bytes.read)" \
+	"$(jqv "$TMP/512k.json" '[.runs[].block.read.bytes] | add')"
+expect_eq "guest and dom0 --json: no ring probed, no backend time" \
+	"$(jqv "$TMP/link.json" .time_ns.backend)" null
+jq '.device.xen_guest.devid = 51728' "$TMP/dom0.json" > "$TMP/other.json"
+"$BB" compare "$TMP/guest.json" "$TMP/other.json" > /dev/null 2> "$TMP/err"
+expect_eq "another guest disk: exit 2" "$?" 2
+expect_true "another guest disk: said" grep -q \
+	"are not of one disk: the guest's xvda is virtual device 51712, but dom0's loop0 serves 51728" \
+	"$TMP/err"
+"$BB" compare "$TMP/guest.json" "$TMP/dom0.json" --html "$TMP/link.html" 2> "$TMP/err"
+expect_eq "guest and dom0 --html: exit 2" "$?" 2
+
 finish
