@@ -380,6 +380,12 @@ static void test_xen_dom0(void **state)
 	assert_string_equal(dev->xen_guest.domain, "");
 	assert_string_equal(device__xen_guest_text(&dev->xen_guest, who, sizeof(who)),
 			    "xvda of domU (domid 3)");
+	/* A trace that began before the guest: looked for again at its end. */
+	memset(&dev->xen_guest, 0, sizeof(dev->xen_guest));
+	env.xenstore = test_xenstore_fixture(file, sizeof(file), fixtures, "dom0");
+	device__find_xen_guest(&env, dev);
+	assert_true(dev->xen_guest.present);
+	assert_string_equal(dev->xen_guest.domain, "web1");
 	test_free(dev);
 }
 
