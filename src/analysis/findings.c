@@ -237,7 +237,7 @@ static void xen_ring_finding(struct ctx *c)
 	const struct xen_blkfront *x = &c->dev->xen;
 	const struct blkfront_counts *r = &c->b->ring;
 	double share = c->s.io_seconds > 0 ? r->full_ns / 1e9 / c->s.io_seconds : 0;
-	char advice[192] = "";
+	char advice[192] = "", queue[80] = "", num[32];
 	int64_t order = -1;
 	struct finding *f;
 
@@ -258,10 +258,15 @@ static void xen_ring_finding(struct ctx *c)
 	else if (x->backend_read)
 		snprintf(advice, sizeof(advice),
 			 "; the backend offers no larger ring nor more queues to use");
+	/* Beyond the ring's slots (the disk's tags) requests wait in the guest's queue. */
+	if (c->s.lat[BLKIO_LAT_QUEUE].count) {
+		fmt__ns(num, sizeof(num), c->s.lat[BLKIO_LAT_QUEUE].mean);
+		snprintf(queue, sizeof(queue), " (%s on average from allocation to issue)", num);
+	}
 	f = add(c, "xen_ring_full", 0,
 		"The xen-blkfront ring was full %.0f%% of the time (%lld slots): requests "
-		"waited in the guest for a slot%s.",
-		100 * (share > 1 ? 1 : share), (long long)x->ring_requests, advice);
+		"waited in the guest for a slot%s%s.",
+		100 * (share > 1 ? 1 : share), (long long)x->ring_requests, queue, advice);
 	if (f)
 		f->share = share > 1 ? 1 : share;
 }

@@ -17,6 +17,8 @@
 #include "base/diag.h"
 #include "output/html.h"
 #include "output/report_json.h"
+#include "output/report_html.h"
+#include "output/report_text.h"
 #include "store/result_read.h"
 #include "disk/stack.h"
 #include "testutil.h"
@@ -307,6 +309,36 @@ static void assert_same_text(const char *a, const char *b)
 		 a + (i > 100 ? i - 100 : 0), b + (i > 100 ? i - 100 : 0));
 }
 
+/* The ring's part of a run, as text and as a page: what fill_ring counted. */
+static void ring_printed(const struct report *rep)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	report_text__print(f, rep, false);
+	fclose(f);
+	has(text, "  xen-blkfront ring (fentry): 102 requests: 0 direct, 100 indirect, 2 without "
+		  "data\n");
+	has(text, "  grants (indir.)       32.00         32         32  (+100 indirect pages)\n");
+	has(text,
+	    "  ring full 3 times, 4.9% of the time; turned away by the driver: 1 (ring full), "
+	    "0 (no grants); they waited 4.32 us on average\n");
+	has(text, "  copied through granted pages: 7 grants (28 KiB)\n");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	report_html__print(f, rep, "t.json");
+	fclose(f);
+	has(text,
+	    "<h3>xen-blkfront ring</h3>\n<p>102 requests on the ring (fentry probes): 0 direct, "
+	    "100 indirect (100 descriptor pages), 2 without data; ring full 3 times");
+	has(text, "<tr><td>grants (indirect)</td><td>32.00</td><td>32</td><td>32</td></tr>");
+	free(text);
+}
+
 static void test_result_round_trip(void **state)
 {
 	struct result *res = calloc(1, sizeof(*res));
@@ -337,6 +369,7 @@ static void test_result_round_trip(void **state)
 	assert_same_text(a, b);
 	/* The findings are there to compare: recomputed from the rebuilt runs. */
 	assert_int_equal(report__build(&rep, &sr->res, true), 0);
+	ring_printed(&rep);
 	assert_true(rep.runs[0].nr_findings > 0);
 	assert_non_null(strstr(rep.runs[0].findings[0].text, "44 KiB"));
 	assert_int_equal(rep.rec.nr, 1);
