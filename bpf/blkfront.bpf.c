@@ -439,7 +439,7 @@ static __always_inline void copy_from_grant(void)
 
 /*
  * A response completes rq: the backend time runs to the interrupt's start, or to now
- * where the interrupt's own probe did not run (a kprobe that fires while another of ours
+ * where the interrupt's own probes did not run (a kprobe that fires while another of ours
  * runs on the CPU is skipped: kprobes, 5.10).
  */
 static __always_inline void complete_request(struct request *rq)
@@ -456,7 +456,9 @@ static __always_inline void complete_request(struct request *rq)
 	if (!st)
 		return;
 	n = counts_of(st->device);
-	at = c->irq.active ? c->irq.start_ns : bpf_ktime_get_ns();
+	/* An interrupt older than the submission is one whose return we did not see. */
+	at = c->irq.active && c->irq.start_ns >= st->submitted ? c->irq.start_ns
+							       : bpf_ktime_get_ns();
 	if (n) {
 		n->copied_grants += c->irq.copies;
 		if (st->submitted && at >= st->submitted) {
