@@ -6,7 +6,7 @@
 # XENDIR is tests/xen/packages.sh's tree (Xen 4.17's tools and dom0's kernel RELEASE).
 # Dom0 needs no root disk: busybox-static and bash, util-linux's losetup, the toolstack
 # (xl, xenstored, xenconsoled, xen-init-dom0, the hotplug scripts and xenstore-utils)
-# with their libraries, and the modules for blkback and for the virtio disk that carries
+# with their libraries, blktrace-bench, and the modules for blkback and for the virtio disk that carries
 # the guests in and the results out. No udev: its coldplug alone costs ~25 s under TCG.
 set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
@@ -34,6 +34,8 @@ add_bin /lib/x86_64-linux-gnu/libgcc_s.so.1
 for b in xl xenstored xenconsoled xen-init-dom0 libxl-save-helper; do
 	add_bin "$xdir$LIBEXEC/bin/$b" "$LIBEXEC/bin/$b" "$xdir"
 done
+# The tool itself: dom0's view of the guests' disks (the loop devices blkback serves).
+add_bin "$ROOT/blktrace-bench" /usr/bin/blktrace-bench
 # xenstore-utils: one binary under every name (hard links in the package).
 for b in "$xdir"/usr/bin/xenstore-*; do
 	[ -L "$b" ] || add_bin "$b" "/usr/bin/${b##*/}" "$xdir"

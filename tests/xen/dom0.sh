@@ -78,6 +78,69 @@ boot_guest() {
 	say "$name: boot done in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 }
 
+# dom0's own view of a guest's xvda over its first boot: blktrace-bench traces the loop
+# device blkback serves it from, and names it (info, once the guest runs). The host's
+# tests/xen/dom0-checks.sh compares the bytes with the guest's own diskstats.
+bbpid=
+dom0_trace_start() { # NAME LOOPDEV OUT
+	local i=0
+	blktrace-bench -v --trace "$2" --json "$3/dom0-xvda.json" > "$3/dom0-trace.txt" \
+		2> "$3/dom0-trace.err" &
+	bbpid=$!
+	while ! grep -q "tracing $(basename "$2")" "$3/dom0-trace.err" 2> /dev/null; do
+		sleep 0.5
+		i=$((i + 1))
+		kill -0 $bbpid 2> /dev/null && [ $i -lt 240 ] ||
+			{ say "$1: blktrace-bench did not start: $(tail -3 "$3/dom0-trace.err")"; return; }
+	done
+	# Once the guest has its disks: what info says of the loop device; then the linked run.
+	{
+		local id
+		i=0
+		while ! id=$(xl domid "$1" 2> /dev/null) && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+		echo "$id" > "$3/dom0-domid.txt"
+		# blkback names the device it serves once the hotplug script has given it one.
+		i=0
+		while [ ! -s "/sys/bus/xen-backend/devices/vbd-$id-51712/physical_device" ] &&
+			[ $i -lt 120 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		blktrace-bench info "$2" --json > "$3/dom0-info.json" 2> "$3/dom0-info.err"
+		blktrace-bench info "$2" > "$3/dom0-info.txt" 2>&1
+		dom0_link "$(cat "$3/dom0-domid.txt")" "$2" "$3"
+	} &
+}
+
+# The guest's linked run (guest-xen.sh, link_check): dom0 traces the loop device while
+# the guest's node data/bb says the guest runs its reads, from "want" to "done".
+dom0_link() { # DOMID LOOPDEV OUT
+	local node=/local/domain/$1/data/bb i=0 pid
+	while [ "$(xenstore-read "$node" 2> /dev/null)" != want ]; do
+		sleep 0.5
+		i=$((i + 1))
+		# Gone, or never asking: nothing to trace.
+		[ $i -lt 1200 ] && xenstore-read "/local/domain/$1/name" > /dev/null 2>&1 || return
+	done
+	blktrace-bench -v --trace "$2" --json "$3/link-dom0.json" -- sh -c \
+		"until [ \"\$(xenstore-read $node 2> /dev/null || echo done)\" = done ]; do sleep 0.2; done" \
+		> "$3/link-dom0.txt" 2> "$3/link-dom0.err" &
+	pid=$!
+	i=0
+	until grep -q "tracing $(basename "$2")" "$3/link-dom0.err" 2> /dev/null || [ $i -ge 240 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	xenstore-write "$node" tracing
+	wait $pid
+}
+dom0_trace_stop() {
+	[ -n "$bbpid" ] || return 0
+	kill -INT "$bbpid" 2> /dev/null
+	wait "$bbpid"
+	bbpid=
+}
+
 # run_guest NAME: the guest's disks as loop devices, its boots, its results out.
 run_guest() {
 	local name=$1 dir=/payload/guests/$1 out=/payload/results/$1 w=/payload/work/$1
@@ -101,8 +164,10 @@ run_guest() {
 	local tailpid=$!
 	while [ $boots -lt "$MAX_BOOTS" ]; do
 		boots=$((boots + 1))
+		[ $boots != 1 ] || dom0_trace_start "$name" "$xa" "$out"
 		boot_guest "$name" "$dir" "$root" xvda="$xa" xvdb="$xb" xvdc="$xc" xvdz="$root" ||
-			break
+			{ dom0_trace_stop; break; }
+		dom0_trace_stop
 		next=done seen=$started
 		if mount -o ro "$root" "/mnt/$name"; then
 			next=$(cat "/mnt/$name/xentest/next" 2> /dev/null || echo done)

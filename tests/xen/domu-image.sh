@@ -46,7 +46,7 @@ stage=$work/root
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,boot,mnt,xentest}
 mkdir -p "$stage"/{etc/modprobe.d,var/lib,lib/modules/"$rel"}
 add_guest_userspace "$ROOT"
-for b in read ls list exists; do
+for b in read write ls list exists; do
 	add_bin "$xdir/usr/bin/xenstore-$b" "/usr/bin/xenstore-$b" "$xdir"
 done
 cp "$ROOT/tests/vm/guest-lib.sh" "$ROOT"/tests/xen/guest-*.sh "$stage/xentest/"

@@ -96,6 +96,15 @@ for name in "${names[@]}"; do
 		[ "$f" -eq 0 ] || fail=1
 	done <<< "$lines"
 done
+# dom0's view of each guest's xvda (tests/xen/dom0.sh traced it), against the guest's.
+echo "=== dom0"
+tests/xen/dom0-checks.sh "$OUT/results" "${names[@]}" > "$OUT/dom0-checks.txt"
+cat "$OUT/dom0-checks.txt"
+line=$(grep '^RESULT' "$OUT/dom0-checks.txt")
+p=$(sed -n 's/.*passed=\([0-9]*\).*/\1/p' <<<"$line")
+f=$(sed -n 's/.*failed=\([0-9]*\).*/\1/p' <<<"$line")
+passed=$((passed + ${p:-0})) failed=$((failed + ${f:-1}))
+[ "${f:-1}" -eq 0 ] || fail=1
 [ $fail -eq 0 ] || { echo "--- Xen and dom0 console (last 60 lines of $OUT/console.log)"; tail -60 "$OUT/console.log"; }
 echo "xentest: $passed passed, $failed failed, $skipped skipped in $(($(date +%s) - start)) s"
 exit $fail
