@@ -80,6 +80,14 @@ for name in "$@"; do
 	expect_eq "$t: info names blkback's device" "$backend" "vbd-$domid-51712"
 	grep -q "serves  *xvda of domU \"$name\"" "$d/dom0-info.txt" &&
 		ok "$t: info's text names it" || not_ok "$t: info's text names it"
+	loop=$(jq -r .device.name "$d/dom0-info.json" 2> /dev/null)
+	v=$(jq -r --arg l "$loop" '.results[] | select(.device.name == $l) |
+		[.device.xen_guest.vdev, .device.xen_guest.domain] | map(tostring) | @tsv' \
+		"$d/dom0-all.json" 2> /dev/null)
+	expect_eq "$t: --trace all names it" "$v" "xvda	$name"
+	grep -q "^blktrace_bench_up{device=\"$loop\",driver=\"loop\",domain=\"$name\",vdev=\"xvda\"} 1$" \
+		"$d/dom0-metrics.txt" 2> /dev/null && ok "$t: the exporter labels it" ||
+		not_ok "$t: the exporter labels it ($(head -c 200 "$d/dom0-serve.err" 2> /dev/null))"
 	link_checks "$name" "$d"
 done
 echo "RESULT passed=$PASS failed=$FAIL skipped=0"

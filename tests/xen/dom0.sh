@@ -99,6 +99,7 @@ dom0_trace_start() { # NAME LOOPDEV OUT
 		i=0
 		while ! id=$(xl domid "$1" 2> /dev/null) && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 		echo "$id" > "$3/dom0-domid.txt"
+		dom0_link "$id" "$2" "$3" &
 		# blkback names the device it serves once the hotplug script has given it one.
 		i=0
 		while [ ! -s "/sys/bus/xen-backend/devices/vbd-$id-51712/physical_device" ] &&
@@ -108,8 +109,29 @@ dom0_trace_start() { # NAME LOOPDEV OUT
 		done
 		blktrace-bench info "$2" --json > "$3/dom0-info.json" 2> "$3/dom0-info.err"
 		blktrace-bench info "$2" > "$3/dom0-info.txt" 2>&1
-		dom0_link "$(cat "$3/dom0-domid.txt")" "$2" "$3"
+		# Every disk at once, and the exporter: the guest's disk named in both.
+		blktrace-bench --trace all --json "$3/dom0-all.json" -- sleep 3 > /dev/null \
+			2> "$3/dom0-all.err"
+		dom0_metrics "$2" "$3"
+		wait
 	} &
+}
+
+# /metrics of serve on the loop device, with the guest's labels.
+dom0_metrics() { # LOOPDEV OUT
+	local pid port i
+	ip link set lo up 2> /dev/null
+	blktrace-bench serve --trace "$1" --listen 127.0.0.1:0 --duration 300 2> "$2/dom0-serve.err" &
+	pid=$!
+	i=0
+	until grep -q 'serving http' "$2/dom0-serve.err" 2> /dev/null || [ $i -ge 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$2/dom0-serve.err")
+	[ -z "$port" ] || wget -q -O "$2/dom0-metrics.txt" "http://127.0.0.1:$port/metrics"
+	kill -TERM $pid 2> /dev/null
+	wait $pid
 }
 
 # The guest's linked run (guest-xen.sh, link_check): dom0 traces the loop device while

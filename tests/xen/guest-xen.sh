@@ -277,7 +277,7 @@ depth_check() {
 link_check() {
 	local i=0 state
 	xenstore-write data/bb want || { not_ok "linked run: xenstore-write data/bb"; return; }
-	while state=$(xenstore-read data/bb 2> /dev/null) && [ "$state" != tracing ] && [ $i -lt 240 ]; do
+	while state=$(xenstore-read data/bb 2> /dev/null) && [ "$state" != tracing ] && [ $i -lt 480 ]; do
 		sleep 0.5
 		i=$((i + 1))
 	done
