@@ -185,17 +185,7 @@ int blkfront_probes__read(struct blkfront_probes *p, unsigned int device,
 
 int blkfront_probes__skipped(const struct blkfront_probes *p, uint64_t *n)
 {
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, p->skel->obj) {
-		struct bpf_prog_info info;
-		int err = bpf_load__prog_info(prog, &info); /* zeroed when not loaded */
-
-		if (err < 0)
-			return err;
-		*n += info.recursion_misses;
-	}
-	return 0;
+	return bpf_load__skipped(p->skel->obj, n);
 }
 
 const char *blkfront_probes__how(const struct blkfront_probes *p)

@@ -368,6 +368,21 @@ int bpf_load__sum_percpu(const struct bpf_map *map, __u32 key, int ncpus, void *
 	return 0;
 }
 
+int bpf_load__skipped(const struct bpf_object *obj, uint64_t *n)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info;
+		int err = bpf_load__prog_info(prog, &info); /* zeroed when not loaded */
+
+		if (err < 0)
+			return err;
+		*n += info.recursion_misses;
+	}
+	return 0;
+}
+
 int bpf_load__prog_info(const struct bpf_program *prog, struct bpf_prog_info *info)
 {
 	__u32 len = sizeof(*info);

@@ -116,5 +116,7 @@ int bpf_load__sum_percpu(const struct bpf_map *map, __u32 key, int ncpus, void *
  * loaded (*info zeroed), or -errno.
  */
 int bpf_load__prog_info(const struct bpf_program *prog, struct bpf_prog_info *info);
+/* The runs of obj's programs the kernel skipped (recursion_misses), added to *n. 0 or -errno. */
+int bpf_load__skipped(const struct bpf_object *obj, uint64_t *n);
 
 #endif /* BLKTRACE_BENCH_BPF_LOAD_H */

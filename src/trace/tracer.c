@@ -458,18 +458,11 @@ size_t tracer__map_bytes(const struct tracer *t)
 
 int tracer__skipped(const struct tracer *t, uint64_t *n)
 {
-	struct bpf_program *prog;
+	int err;
 
 	*n = 0;
-	bpf_object__for_each_program(prog, t->skel->obj) {
-		struct bpf_prog_info info;
-		int err = bpf_load__prog_info(prog, &info); /* zeroed when not loaded */
-
-		if (err < 0)
-			return err;
-		*n += info.recursion_misses;
-	}
-	return t->ring ? blkfront_probes__skipped(t->ring, n) : 0;
+	err = bpf_load__skipped(t->skel->obj, n);
+	return !err && t->ring ? blkfront_probes__skipped(t->ring, n) : err;
 }
 
 void blkio_maxes__merge(struct blkio_maxes *into, const struct blkio_maxes *m)

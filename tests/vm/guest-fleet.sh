@@ -48,13 +48,7 @@ if [ ${#fleet_devs[@]} -eq 10 ]; then
 		dd if=/dev/zero of="${fleet_devs[0]}" bs=4k count=21 oflag=direct 2> /dev/null
 		w=$(($(diskstat 5 "${fleet_names[0]}") - w0))
 		series="blktrace_bench_requests_total{device=\"${fleet_names[0]}\",driver=\"loop\",op=\"write\"}"
-		got=""
-		for i in $(seq 1 50); do
-			got=$(wget -q -O - "http://127.0.0.1:$port/metrics" 2> /dev/null |
-				awk -v s="$series" 'index($0, s) == 1 { print $NF }')
-			[ "$got" = "$w" ] && break
-			sleep 0.1
-		done
+		got=$(scrape "$port" "$series" "$w")
 		expect_eq "serve: requests_total == diskstats ($w)" "$got" "$w"
 	else
 		not_ok "serve did not start: $(head -c 300 "$W/serve.err")"

@@ -51,3 +51,15 @@ run() {
 	return 0
 }
 
+# scrape PORT SERIES WANT: the value of SERIES (the sample's name and labels, as written)
+# on /metrics at PORT, read again for up to 5 s until it is WANT (busybox wget).
+scrape() {
+	local got="" i
+	for i in $(seq 1 25); do
+		got=$(wget -q -O - "http://127.0.0.1:$1/metrics" 2> /dev/null |
+			awk -v s="$2" 'index($0, s) == 1 { print $NF }')
+		[ "$got" = "$3" ] && break
+		sleep 0.2
+	done
+	echo "$got"
+}

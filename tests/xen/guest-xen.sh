@@ -313,12 +313,7 @@ serve_check() {
 	series='blktrace_bench_xen_ring_requests_total{device="xvda",driver="vbd",kind="indirect"}'
 	[ "$(q xvda max_segments)" -gt 11 ] ||
 		series='blktrace_bench_xen_ring_requests_total{device="xvda",driver="vbd",kind="direct"}'
-	for i in $(seq 1 50); do
-		got=$(wget -q -O - "http://127.0.0.1:$port/metrics" 2> /dev/null |
-			awk -v s="$series" 'index($0, s) == 1 { print $NF }')
-		[ "$got" = "$r0" ] && break
-		sleep 0.2
-	done
+	got=$(scrape "$port" "$series" "$r0")
 	expect_eq "serve: the ring's requests == diskstats ($r0)" "$got" "$r0"
 	kill -TERM "$serve" 2> /dev/null
 	wait "$serve"
