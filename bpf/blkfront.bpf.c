@@ -101,8 +101,20 @@ struct irq_ctx {
 	__u32 copies;
 };
 
+/*
+ * .queue_rq calls in progress on this CPU, innermost last: blk-mq may dispatch another
+ * request from an interrupt's completion while one is being put on the ring, and the
+ * inner call's entry must not take the outer one's place. Every call is pushed (key: its
+ * request), ours or not (rq 0), so that a return without arguments (a kretprobe) pops
+ * the right one.
+ */
+#define QDEPTH 4
+
 struct cpu_ctx {
-	struct queue_ctx q;
+	struct queue_ctx q[QDEPTH];
+	__u64 key[QDEPTH];
+	__u32 depth;
+	__u32 pad;
 	struct irq_ctx irq;
 };
 
@@ -232,35 +244,55 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 {
 	struct cpu_ctx *c = this_cpu();
 	struct rq_state *st, fresh = {};
+	struct queue_ctx *q;
 	member_t *m;
 	void *rinfo;
+	__u32 d;
 
 	if (!c)
 		return;
-	c->q.rq = 0;
+	d = c->depth;
+	BOUNDED(d);
+	if (d >= QDEPTH)
+		return; /* deeper than blk-mq goes: its return finds no entry of its own */
+	c->depth = d + 1;
+	c->key[d] = (__u64)rq;
+	q = &c->q[d];
+	q->rq = 0;
 	m = rq_member(rq, false);
 	if (!m)
 		return;
-	c->q.rq = (__u64)rq;
-	c->q.entry_ns = bpf_ktime_get_ns();
-	c->q.device = m->device;
-	c->q.ring = BPF_CORE_READ(hctx, queue_num);
-	c->q.grants = 0;
-	c->q.indirect = 0;
-	c->q.copied = 0;
-	rinfo = ring_info(hctx, c->q.ring);
-	c->q.ring_read = rinfo && read_ring(rinfo, &c->q.in_use, &c->q.nr_ents);
-	c->q.rinfo = (__u64)rinfo;
+	q->rq = (__u64)rq;
+	q->entry_ns = bpf_ktime_get_ns();
+	q->device = m->device;
+	q->ring = BPF_CORE_READ(hctx, queue_num);
+	q->grants = 0;
+	q->indirect = 0;
+	q->copied = 0;
+	rinfo = ring_info(hctx, q->ring);
+	q->ring_read = rinfo && read_ring(rinfo, &q->in_use, &q->nr_ents);
+	q->rinfo = (__u64)rinfo;
 	fresh.born = BPF_CORE_READ(rq, start_time_ns);
-	st = bpf_map_lookup_elem(&requests, &c->q.rq);
+	st = bpf_map_lookup_elem(&requests, &q->rq);
 	if (st && st->born == fresh.born) {
-		st->submitted = c->q.entry_ns;
+		st->submitted = q->entry_ns;
 		return;
 	}
-	fresh.submitted = c->q.entry_ns;
-	fresh.device = c->q.device;
-	fresh.ring = c->q.ring;
-	bpf_map_update_elem(&requests, &c->q.rq, &fresh, BPF_ANY);
+	fresh.submitted = q->entry_ns;
+	fresh.device = q->device;
+	fresh.ring = q->ring;
+	bpf_map_update_elem(&requests, &q->rq, &fresh, BPF_ANY);
+}
+
+/* The innermost .queue_rq in progress, if it is one of ours. */
+static __always_inline struct queue_ctx *current_queue_rq(struct cpu_ctx *c)
+{
+	__u32 d = c->depth;
+
+	BOUNDED(d);
+	if (d == 0 || d > QDEPTH)
+		return NULL;
+	return c->q[d - 1].rq ? &c->q[d - 1] : NULL;
 }
 
 /* One data grant of the request being built. */
@@ -268,13 +300,14 @@ static __always_inline void setup_grant(void *data)
 {
 	struct setup_rw_req___bb *s = data;
 	struct cpu_ctx *c = this_cpu();
+	struct queue_ctx *q = c ? current_queue_rq(c) : NULL;
 	void *ring_req;
 	__u8 op = 0;
 	bool copy;
 
-	if (!c || !c->q.rq)
+	if (!q)
 		return;
-	if (c->q.grants++)
+	if (q->grants++)
 		return; /* the first grant tells the operation and whether data is copied */
 	if (bpf_core_type_exists(struct setup_rw_req___bb)) {
 		ring_req = BPF_CORE_READ(s, ring_req);
@@ -286,8 +319,8 @@ static __always_inline void setup_grant(void *data)
 			return;
 	}
 	bpf_probe_read_kernel(&op, sizeof(op), ring_req); /* blkif_request.operation */
-	c->q.indirect = op == BLKIF_OP_INDIRECT;
-	c->q.copied = copy;
+	q->indirect = op == BLKIF_OP_INDIRECT;
+	q->copied = copy;
 }
 
 /* This request took the ring's last slot: full until an interrupt frees one. */
@@ -361,28 +394,52 @@ static __always_inline void count_stop(struct queue_ctx *q, struct blkfront_coun
 		st->wait_since = q->entry_ns;
 }
 
-static __always_inline void queue_rq_return(long ret)
+/*
+ * Which pushed call returns: the one of request rq (an fexit knows it; none when its
+ * entry was not seen), or with rq 0 (a kretprobe) the innermost. It is popped, and
+ * whatever lies above it: calls whose return we did not see.
+ */
+static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c, __u64 rq)
+{
+	__u32 d = c->depth, i, at = QDEPTH;
+
+	BOUNDED(d);
+	if (d == 0 || d > QDEPTH)
+		return NULL;
+	if (!rq)
+		at = d - 1;
+#pragma unroll
+	for (i = 0; i < QDEPTH; i++)
+		if (rq && i < d && c->key[i] == rq)
+			at = i;
+	BOUNDED(at);
+	if (at >= QDEPTH)
+		return NULL;
+	c->depth = at;
+	return c->q[at].rq ? &c->q[at] : NULL;
+}
+
+static __always_inline void queue_rq_return(__u64 rq, long ret)
 {
 	struct cpu_ctx *c = this_cpu();
+	struct queue_ctx *q = c ? pop_queue_rq(c, rq) : NULL;
 	struct blkfront_counts *n;
 	__u32 ring;
 
-	if (!c || !c->q.rq)
+	if (!q)
 		return;
-	n = counts_of(c->q.device);
+	n = counts_of(q->device);
 	if (!n)
-		goto out;
-	if (!c->q.ring_read) {
+		return;
+	if (!q->ring_read) {
 		n->unmatched++;
-		goto out;
+		return;
 	}
-	ring = ring_slot(c->q.ring);
+	ring = ring_slot(q->ring);
 	if (ret == 0)
-		count_put(&c->q, n, ring, bpf_ktime_get_ns());
+		count_put(q, n, ring, bpf_ktime_get_ns());
 	else if (ret == BLK_STS_DEV_RESOURCE || ret == BLK_STS_RESOURCE)
-		count_stop(&c->q, n, ring);
-out:
-	c->q.rq = 0;
+		count_stop(q, n, ring);
 }
 
 static __always_inline void interrupt_entry(void *rinfo)
@@ -494,7 +551,9 @@ int fentry_queue_rq(__u64 *ctx)
 SEC("fexit/blkif_queue_rq")
 int fexit_queue_rq(__u64 *ctx)
 {
-	queue_rq_return((__u8)ctx[2]);
+	const struct blk_mq_queue_data *bd = (void *)ctx[1];
+
+	queue_rq_return((__u64)BPF_CORE_READ(bd, rq), (__u8)ctx[2]);
 	return 0;
 }
 
@@ -547,7 +606,7 @@ int kprobe_queue_rq(struct pt_regs *ctx)
 SEC("kretprobe/blkif_queue_rq")
 int kretprobe_queue_rq(struct pt_regs *ctx)
 {
-	queue_rq_return((__u8)PT_REGS_RC(ctx));
+	queue_rq_return(0, (__u8)PT_REGS_RC(ctx));
 	return 0;
 }
 

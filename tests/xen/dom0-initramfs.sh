@@ -34,8 +34,10 @@ add_bin /lib/x86_64-linux-gnu/libgcc_s.so.1
 for b in xl xenstored xenconsoled xen-init-dom0 libxl-save-helper; do
 	add_bin "$xdir$LIBEXEC/bin/$b" "$LIBEXEC/bin/$b" "$xdir"
 done
-# The tool itself: dom0's view of the guests' disks (the loop devices blkback serves).
+# The tool itself: dom0's view of the guests' disks (the loop devices blkback serves), and
+# serve's HTTP server, which it opens itself (xl brings libxenstore).
 add_bin "$ROOT/blktrace-bench" /usr/bin/blktrace-bench
+add_dlopened libmicrohttpd.so.12
 # xenstore-utils: one binary under every name (hard links in the package).
 for b in "$xdir"/usr/bin/xenstore-*; do
 	[ -L "$b" ] || add_bin "$b" "/usr/bin/${b##*/}" "$xdir"
