@@ -78,7 +78,8 @@ struct {
 
 /* A request between blkif_queue_rq's entry and its return, on this CPU. */
 struct queue_ctx {
-	__u64 rq;
+	__u64 key; /* the request of the call, ours or not */
+	__u64 rq;  /* the request, when it is ours; else 0 */
 	__u64 entry_ns;
 	__u32 device;
 	__u32 ring;
@@ -111,12 +112,18 @@ struct irq_ctx {
 #define QDEPTH 4
 
 struct cpu_ctx {
-	struct queue_ctx q[QDEPTH];
-	__u64 key[QDEPTH];
-	__u32 depth;
+	__u32 depth; /* calls in qstack */
 	__u32 pad;
 	struct irq_ctx irq;
 };
+
+/* The stack itself, a slot per depth: a lookup by key keeps every verifier content. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, QDEPTH);
+	__type(key, __u32);
+	__type(value, struct queue_ctx);
+} qstack SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -252,12 +259,11 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	if (!c)
 		return;
 	d = c->depth;
-	BOUNDED(d);
-	if (d >= QDEPTH)
+	q = d < QDEPTH ? bpf_map_lookup_elem(&qstack, &d) : NULL;
+	if (!q)
 		return; /* deeper than blk-mq goes: its return finds no entry of its own */
 	c->depth = d + 1;
-	c->key[d] = (__u64)rq;
-	q = &c->q[d];
+	q->key = (__u64)rq;
 	q->rq = 0;
 	m = rq_member(rq, false);
 	if (!m)
@@ -287,12 +293,10 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 /* The innermost .queue_rq in progress, if it is one of ours. */
 static __always_inline struct queue_ctx *current_queue_rq(struct cpu_ctx *c)
 {
-	__u32 d = c->depth;
+	__u32 k = c->depth - 1;
+	struct queue_ctx *q = c->depth ? bpf_map_lookup_elem(&qstack, &k) : NULL;
 
-	BOUNDED(d);
-	if (d == 0 || d > QDEPTH)
-		return NULL;
-	return c->q[d - 1].rq ? &c->q[d - 1] : NULL;
+	return q && q->rq ? q : NULL;
 }
 
 /* One data grant of the request being built. */
@@ -401,22 +405,25 @@ static __always_inline void count_stop(struct queue_ctx *q, struct blkfront_coun
  */
 static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c, __u64 rq)
 {
-	__u32 d = c->depth, i, at = QDEPTH;
+	struct queue_ctx *q;
+	__u32 k;
 
-	BOUNDED(d);
-	if (d == 0 || d > QDEPTH)
+	if (!c->depth)
 		return NULL;
-	if (!rq)
-		at = d - 1;
+		/* The innermost, nearly always; else the one below it that has rq. */
 #pragma unroll
-	for (i = 0; i < QDEPTH; i++)
-		if (rq && i < d && c->key[i] == rq)
-			at = i;
-	BOUNDED(at);
-	if (at >= QDEPTH)
-		return NULL;
-	c->depth = at;
-	return c->q[at].rq ? &c->q[at] : NULL;
+	for (k = QDEPTH; k-- > 0;) {
+		if (k >= c->depth)
+			continue;
+		q = bpf_map_lookup_elem(&qstack, &k);
+		if (!q)
+			return NULL;
+		if (!rq || q->key == rq) {
+			c->depth = k;
+			return q->rq ? q : NULL;
+		}
+	}
+	return NULL;
 }
 
 static __always_inline void queue_rq_return(__u64 rq, long ret)
