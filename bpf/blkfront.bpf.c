@@ -558,9 +558,7 @@ int fentry_queue_rq(__u64 *ctx)
 SEC("fexit/blkif_queue_rq")
 int fexit_queue_rq(__u64 *ctx)
 {
-	const struct blk_mq_queue_data *bd = (void *)ctx[1];
-
-	queue_rq_return((__u64)BPF_CORE_READ(bd, rq), (__u8)ctx[2]);
+	queue_rq_return(0, (__u8)ctx[2]);
 	return 0;
 }
 
