@@ -115,6 +115,16 @@ ring_check() { # LABEL JSON SEGMENTS REQUESTS SKIPPED FLAVOUR
 			$((V[1] + skipped)) ">=" "$want"
 		return
 	fi
+	# Kprobes: the kernel skips, and counts nowhere, a kprobe that fires while another of
+	# ours runs on the CPU (a request dispatched from an interrupt that came during one):
+	# now and then a request goes unseen (1 of 768 once, on 5.10).
+	if [ $how = kprobe ] && [ "${V[1]}" != "$want" ]; then
+		echo "  ($t: $((want - V[1])) requests unseen by the kprobes)"
+		expect_cmp "$t: requests on the ring <= diskstats" "${V[1]}" "<=" "$want"
+		expect_cmp "$t: requests on the ring >= diskstats - 2" "${V[1]}" ">=" $((want - 2))
+		expect_eq "$t: all $kind" "${V[2]}" "${V[1]}"
+		return
+	fi
 	expect_eq "$t: requests on the ring == diskstats" "${V[1]}" "$want"
 	expect_eq "$t: all $kind" "${V[2]}" "$want"
 	expect_eq "$t: grants == 8192 (32 MiB / 4 KiB)" "${V[4]}" 8192
@@ -284,12 +294,12 @@ link_check() {
 	done
 	if [ "$state" != tracing ]; then
 		not_ok "linked run: dom0 did not start tracing (data/bb: $state)"
-		xenstore-write data/bb done
+		xenstore-write data/bb "done"
 		return
 	fi
 	ok "linked run: dom0 traces xvda's disk"
 	run link --trace xvda --raw --rw read --bs 1M --size 32M --direct --json "$W/link.json"
-	xenstore-write data/bb done
+	xenstore-write data/bb "done"
 	cp "$W/link.json" /xentest/results/link-guest.json
 	cp "$W/link.out" /xentest/results/link-guest.txt
 }
@@ -334,7 +344,7 @@ ring_boots() {
 	*)
 		rm -f $RING_CONF
 		update-initramfs -u > /dev/null
-		echo done > /xentest/ringstep
+		echo "done" > /xentest/ringstep
 		return
 		;;
 	esac
@@ -369,7 +379,7 @@ if [ "$step" = 1 ] && [ "${BOOT:-1}" = 1 ]; then
 	depth_check
 fi
 [ $SWEEP = 1 ] && . /xentest/guest-sweep.sh
-[ $SWEEP = 1 ] || [ -e /sys/kernel/btf/xen_blkfront ] || [ "$(cat /xentest/ringstep 2> /dev/null)" = done ] ||
+[ $SWEEP = 1 ] || [ -e /sys/kernel/btf/xen_blkfront ] || [ "$(cat /xentest/ringstep 2> /dev/null)" = "done" ] ||
 	ring_boots
 [ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
 echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"
