@@ -78,9 +78,9 @@ struct {
 
 /* A request between blkif_queue_rq's entry and its return, on this CPU. */
 struct queue_ctx {
-	__u64 key; /* the request of the call, ours or not */
-	__u64 rq;  /* the request, when it is ours; else 0 */
+	__u64 rq; /* the request, when it is ours; else 0 */
 	__u64 entry_ns;
+	__u64 wait_since; /* turned away before: since when (0: not) */
 	__u32 device;
 	__u32 ring;
 	__u64 rinfo;
@@ -105,9 +105,8 @@ struct irq_ctx {
 /*
  * .queue_rq calls in progress on this CPU, innermost last: blk-mq may dispatch another
  * request from an interrupt's completion while one is being put on the ring, and the
- * inner call's entry must not take the outer one's place. Every call is pushed (key: its
- * request), ours or not (rq 0), so that a return without arguments (a kretprobe) pops
- * the right one.
+ * inner call's entry must not take the outer one's place. Every call is pushed, ours or
+ * not (rq 0), and each return pops the innermost: calls return in the order they entered.
  */
 #define QDEPTH 4
 
@@ -263,7 +262,6 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	if (!q)
 		return; /* deeper than blk-mq goes: its return finds no entry of its own */
 	c->depth = d + 1;
-	q->key = (__u64)rq;
 	q->rq = 0;
 	m = rq_member(rq, false);
 	if (!m)
@@ -275,6 +273,7 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	q->grants = 0;
 	q->indirect = 0;
 	q->copied = 0;
+	q->wait_since = 0;
 	rinfo = ring_info(hctx, q->ring);
 	q->ring_read = rinfo && read_ring(rinfo, &q->in_use, &q->nr_ents);
 	q->rinfo = (__u64)rinfo;
@@ -282,6 +281,7 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	st = bpf_map_lookup_elem(&requests, &q->rq);
 	if (st && st->born == fresh.born) {
 		st->submitted = q->entry_ns;
+		q->wait_since = st->wait_since;
 		return;
 	}
 	fresh.submitted = q->entry_ns;
@@ -290,11 +290,18 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	bpf_map_update_elem(&requests, &q->rq, &fresh, BPF_ANY);
 }
 
+/* The innermost .queue_rq call in progress, ours or not; NULL when none is. */
+static __always_inline struct queue_ctx *innermost(struct cpu_ctx *c)
+{
+	__u32 k = c->depth - 1;
+
+	return c->depth ? bpf_map_lookup_elem(&qstack, &k) : NULL;
+}
+
 /* The innermost .queue_rq in progress, if it is one of ours. */
 static __always_inline struct queue_ctx *current_queue_rq(struct cpu_ctx *c)
 {
-	__u32 k = c->depth - 1;
-	struct queue_ctx *q = c->depth ? bpf_map_lookup_elem(&qstack, &k) : NULL;
+	struct queue_ctx *q = innermost(c);
 
 	return q && q->rq ? q : NULL;
 }
@@ -334,9 +341,9 @@ static __always_inline void start_full(struct queue_ctx *q, struct blkfront_coun
 	__u32 key = q->device * BLKFRONT_MAX_RINGS + ring;
 	__u64 *since = bpf_map_lookup_elem(&full_since, &key);
 
-	bpf_map_update_elem(&ring_keys, &q->rinfo, &key, BPF_ANY);
 	if (!since || *since)
 		return;
+	bpf_map_update_elem(&ring_keys, &q->rinfo, &key, BPF_ANY);
 	*since = now;
 	n->fulls++;
 }
@@ -344,7 +351,7 @@ static __always_inline void start_full(struct queue_ctx *q, struct blkfront_coun
 static __always_inline void count_put(struct queue_ctx *q, struct blkfront_counts *n, __u32 ring,
 				      __u64 now)
 {
-	struct rq_state *st = bpf_map_lookup_elem(&requests, &q->rq);
+	struct rq_state *st;
 	__u32 g = q->grants, i;
 
 	n->requests++;
@@ -376,12 +383,14 @@ static __always_inline void count_put(struct queue_ctx *q, struct blkfront_count
 		n->occupancy[i]++;
 	if (q->in_use + 1 >= q->nr_ents)
 		start_full(q, n, ring, now);
+	if (!q->wait_since)
+		return;
+	n->waits++;
+	n->wait_ns += now - q->wait_since;
 	/* None: answered and completed before .queue_rq returned. */
-	if (st && st->wait_since) {
-		n->waits++;
-		n->wait_ns += now - st->wait_since;
+	st = bpf_map_lookup_elem(&requests, &q->rq);
+	if (st)
 		st->wait_since = 0;
-	}
 }
 
 static __always_inline void count_stop(struct queue_ctx *q, struct blkfront_counts *n, __u32 ring)
@@ -398,38 +407,21 @@ static __always_inline void count_stop(struct queue_ctx *q, struct blkfront_coun
 		st->wait_since = q->entry_ns;
 }
 
-/*
- * Which pushed call returns: the one of request rq (an fexit knows it; none when its
- * entry was not seen), or with rq 0 (a kretprobe) the innermost. It is popped, and
- * whatever lies above it: calls whose return we did not see.
- */
-static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c, __u64 rq)
+/* The innermost call returns: popped, ours or not. */
+static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c)
 {
-	struct queue_ctx *q;
-	__u32 k;
+	struct queue_ctx *q = innermost(c);
 
-	if (!c->depth)
+	if (!q)
 		return NULL;
-		/* The innermost, nearly always; else the one below it that has rq. */
-#pragma unroll
-	for (k = QDEPTH; k-- > 0;) {
-		if (k >= c->depth)
-			continue;
-		q = bpf_map_lookup_elem(&qstack, &k);
-		if (!q)
-			return NULL;
-		if (!rq || q->key == rq) {
-			c->depth = k;
-			return q->rq ? q : NULL;
-		}
-	}
-	return NULL;
+	c->depth--;
+	return q->rq ? q : NULL;
 }
 
-static __always_inline void queue_rq_return(__u64 rq, long ret)
+static __always_inline void queue_rq_return(long ret)
 {
 	struct cpu_ctx *c = this_cpu();
-	struct queue_ctx *q = c ? pop_queue_rq(c, rq) : NULL;
+	struct queue_ctx *q = c ? pop_queue_rq(c) : NULL;
 	struct blkfront_counts *n;
 	__u32 ring;
 
@@ -558,7 +550,7 @@ int fentry_queue_rq(__u64 *ctx)
 SEC("fexit/blkif_queue_rq")
 int fexit_queue_rq(__u64 *ctx)
 {
-	queue_rq_return(0, (__u8)ctx[2]);
+	queue_rq_return((__u8)ctx[2]);
 	return 0;
 }
 
@@ -611,7 +603,7 @@ int kprobe_queue_rq(struct pt_regs *ctx)
 SEC("kretprobe/blkif_queue_rq")
 int kretprobe_queue_rq(struct pt_regs *ctx)
 {
-	queue_rq_return(0, (__u8)PT_REGS_RC(ctx));
+	queue_rq_return((__u8)PT_REGS_RC(ctx));
 	return 0;
 }
 

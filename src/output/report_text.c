@@ -335,7 +335,7 @@ static void ring_section(FILE *f, const struct result *res, const struct run_sum
 {
 	const struct ring_summary *r = &rs->ring;
 	const struct blkfront_counts *c = &rs->run->block->ring;
-	char b1[32], b2[32], size[32] = "";
+	char b1[32], b2[32], b3[32], size[32] = "";
 
 	if (!r->present)
 		return;
@@ -364,7 +364,7 @@ static void ring_section(FILE *f, const struct result *res, const struct run_sum
 		fprintf(f, "  %-16s %10s %10s %10s  (submission to interrupt)\n", "backend time",
 			fmt__ns(b1, sizeof(b1), r->backend.mean),
 			fmt__ns(b2, sizeof(b2), r->backend.p50),
-			fmt__ns(size, sizeof(size), (double)r->backend.max));
+			fmt__ns(b3, sizeof(b3), (double)r->backend.max));
 	fprintf(f,
 		"  ring full %llu times, %.1f%% of the time; turned away by the driver: %llu "
 		"(ring full), %llu (no grants)",
