@@ -4,17 +4,20 @@
  * device time, merges, splits, requeues and errors, aggregated in per-CPU maps.
  *
  * Hot-path rules: the disk filter is the first thing every program does; no hash
- * map; the only shared writes are the in-flight counts, issues and completions each on
- * a cache line of its own (struct blkio_inflight). The per-request state is the issue
- * time and the request's address in an array slot indexed by (hardware queue, driver
- * tag), which is unique while a request is in flight.
+ * map; the only shared writes are the in-flight counts of the request's hardware queue,
+ * issues and completions each on a cache line of its own (struct blkio_queue), which a
+ * CPU that issues and completes on its own queue keeps to itself. The per-request state
+ * is the issue time and the request's address in an array slot indexed by (hardware
+ * queue, driver tag), which is unique while a request is in flight. A disk of several
+ * queues has its depth summed over them only one issue in 16 or more per CPU
+ * (on_issue); doc/performance.md has every program's cache lines.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines.
  *
  * What each event costs, and what each part of it costs, is measured by `make bench`
  * (tools/bench/README.md has the method and the figures). Variants attached side by
  * side settled the layout: zeroing the slot or padding it to a cache line gains
- * nothing; one shared in-flight counter costs more than the two of blkio_inflight.
+ * nothing; one shared in-flight counter costs more than the two of blkio_queue.
  *
  * Each program exists twice: tp_btf (direct loads through BTF) and a raw_tp twin
  * (probe reads) for kernels without tp_btf. User space autoloads one set.
@@ -48,8 +51,16 @@ const volatile __u32 nr_slots = 1;
  */
 const volatile __u32 lose_every = 0;
 
-/* The shared atomics, one pair per device. */
-struct blkio_inflight inflight[BLKIO_MAX_DEVICES] SEC(".data.inflight") = {};
+/*
+ * The in-flight counts, one pair per hardware queue of each member disk (a bio-based
+ * member has one); the loader sizes it. Indexed by member.queue + the queue's number.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blkio_queue);
+} queues SEC(".maps");
 
 /* The interval the maxima in `stats` belong to; bumped by the loader (tracer__reset_max). */
 __u64 max_epoch SEC(".data.epoch") = 0;
@@ -92,6 +103,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct blkio_lat_hist);
 } lat_hist SEC(".maps");
+
+/* Depth within the hardware queue, per device (blkio.h); disks of several queues only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1); /* nr_devices */
+	__type(key, __u32);
+	__type(value, struct blkio_hwq_hist);
+} hwq_depth SEC(".maps");
 
 /* The request in flight on each slot and its issue time (blkio.h). Resized by the loader. */
 struct {
@@ -143,13 +162,12 @@ static __always_inline struct blkio_pcpu *my_stats(__u32 device)
 	return bpf_map_lookup_elem(&stats, &device);
 }
 
-/* The device's in-flight counts; NULL out of range (the verifier wants it said). */
-static __always_inline struct blkio_inflight *inflight_of(__u32 device)
+/* The in-flight counts of the member's hardware queue HWQ. */
+static __always_inline struct blkio_queue *queue_of(member_t *m, __u32 hwq)
 {
-	BOUNDED(device);
-	if (device >= BLKIO_MAX_DEVICES)
-		return NULL;
-	return &inflight[device];
+	__u32 idx = m->queue + hwq;
+
+	return bpf_map_lookup_elem(&queues, &idx);
 }
 
 /* The CPU's maxima, cleared first if the loader has started a new interval. */
@@ -207,23 +225,23 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
  * Each member disk has tags of its own, so the member's base is part of the index.
  */
 static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *m, bool btf,
-						  __u32 *idx)
+						  __u32 *idx, __u32 *hwq)
 {
 	__s32 tag = RD(btf, rq, tag);
 	struct blk_mq_hw_ctx *hctx;
-	__u32 hwq;
 
 	if (tag < 0 || (__u32)tag >= m->tags)
 		return NULL;
 	if (one_hwq) {
 		*idx = tag;
+		*hwq = 0;
 		return bpf_map_lookup_elem(&slots, idx);
 	}
 	hctx = RD(btf, rq, mq_hctx);
-	hwq = RD(btf, hctx, queue_num);
-	if (hwq >= m->hwqs)
+	*hwq = RD(btf, hctx, queue_num);
+	if (*hwq >= m->hwqs)
 		return NULL;
-	*idx = m->slot_base + hwq * m->tags + tag;
+	*idx = m->slot_base + *hwq * m->tags + tag;
 	if (*idx >= nr_slots)
 		return NULL;
 	return bpf_map_lookup_elem(&slots, idx);
@@ -327,36 +345,31 @@ static int lost_one(__u32 i, void *data)
 }
 
 /*
+ * The depth of a request at issue, COUNTED by the in-flight counts of the slots from BASE
+ * (N of them, TAGS per queue; the issuer's is IDX), less what it holds of lost
+ * completions, and never more than the requests the slots hold in flight besides this
+ * one. (That second bound catches what the first cannot explain: under heavy load one
+ * run in ~80 of make check-loaded's depth test saw the count one above every slot, with
+ * no lost slot to blame. Issues in progress on other CPUs have counted but not yet taken
+ * their slot, so the bound can only ever lower a sample.) Only a new maximum (above
+ * SEEN) is checked: that is where lost completions would show.
+ *
  * Walked with bpf_loop (5.17): the verifier checks the step once. A plain bounded loop
  * over a table of 1024 slots already exceeds its budget; kernels without bpf_loop load
  * the issue program without the walk (tracer.c).
  */
-static __always_inline void walk_slots(member_t *m, struct lost_walk *w)
+static __always_inline __u64 issue_depth(struct blkio_rare *r, __u64 seen, __u32 base, __u32 n,
+					 __u32 tags, __u32 idx, __u64 counted)
 {
-	bpf_loop(m->hwqs * m->tags, lost_one, w, 0);
-}
-
-/*
- * The depth of a request at issue: the counts' difference, less what it holds of lost
- * completions, and never more than the requests the slots hold in flight besides this
- * one. (That second bound catches what the first cannot explain: under heavy load one
- * run in ~80 of make check-loaded's depth test saw the count one above every slot, with
- * no lost slot to blame. Issues in progress on other CPUs have counted but not yet taken their
- * slot, so the bound can only ever lower a sample.)
- */
-static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxes *m, member_t *mb,
-					 __u32 idx, __u64 counted)
-{
-	struct lost_walk w = { .base = mb->slot_base, .tags = mb->tags, .self = idx };
+	struct lost_walk w = { .base = base, .tags = tags, .self = idx };
 	__u64 depth;
 	__u32 origin = walk_origin;
 
-	/* Only a new maximum is checked: that is where lost completions would show. */
-	if (counted <= m->depth || !mb->tags)
+	if (counted <= seen || !tags)
 		return counted;
 	w.lost = origin;
 	w.held = origin;
-	walk_slots(mb, &w);
+	bpf_loop(n, lost_one, &w, 0);
 	w.lost -= origin;
 	w.held -= origin;
 	depth = w.lost < counted ? counted - w.lost : 1;
@@ -370,6 +383,56 @@ static __always_inline __u64 issue_depth(struct blkio_rare *r, struct blkio_maxe
 	 */
 	bpf_probe_read_kernel(&counted, sizeof(counted), &depth);
 	return counted;
+}
+
+/* The sum of a device's queue counts (struct blkio_queue), from its first queue. */
+struct queue_sum {
+	__u32 first;
+	__s64 sum;
+};
+
+static int add_queue(__u32 i, void *data)
+{
+	struct queue_sum *s = data;
+	__u32 idx = s->first + i;
+	struct blkio_queue *q = bpf_map_lookup_elem(&queues, &idx);
+	__s64 n;
+
+	if (!q)
+		return 1;
+	/* Issued first, then done (inflight_now): low rather than high; never below 0. */
+	n = *(volatile __s64 *)&q->issued;
+	n -= *(volatile __s64 *)&q->done;
+	if (n > 0)
+		s->sum += n;
+	return 0;
+}
+
+/* Queues a kernel without bpf_loop sums; a device of more counts only these. */
+#define SUM_QUEUES_UNROLLED 32
+
+/*
+ * The depth of the device of several queues: the requests in flight on all its queues,
+ * at least QDEPTH (its own queue's, this request included). Reads a line per queue that
+ * the queue's CPUs write: the reason it is read only on a sample of the issues.
+ */
+static __always_inline __u64 device_depth(member_t *mb, __u64 qdepth, bool loop)
+{
+	struct queue_sum s = { .first = mb->dev_queue };
+	__u32 i;
+
+	s.sum = walk_origin; /* unknown to the verifier: bpf_loop's step converges */
+	if (loop) {
+		bpf_loop(mb->dev_queues, add_queue, &s, 0);
+	} else {
+		for (i = 0; i < SUM_QUEUES_UNROLLED; i++) {
+			if (i >= mb->dev_queues)
+				break;
+			add_queue(i, &s);
+		}
+	}
+	s.sum -= walk_origin;
+	return s.sum > (__s64)qdepth ? (__u64)s.sum : qdepth;
 }
 
 /*
@@ -423,6 +486,57 @@ static __always_inline void count_request(struct blkio_pcpu *p, __u32 op, __u64 
 	}
 }
 
+/*
+ * A request of a disk of several queues, in its queue's depth histogram (per CPU) and
+ * maximum (the queue's own line, which its issuers write anyway).
+ */
+static __always_inline void count_hwq_depth(member_t *mb, struct blkio_queue *q, __u64 qdepth)
+{
+	__u32 device = mb->device;
+	__u64 epoch = max_epoch;
+	struct blkio_hwq_hist *h;
+
+	if (q->max_epoch != epoch) {
+		q->max_depth = 0;
+		q->max_epoch = epoch;
+	}
+	if (qdepth > q->max_depth)
+		q->max_depth = qdepth;
+	h = bpf_map_lookup_elem(&hwq_depth, &device);
+	if (h)
+		HIST_INC(h->slots, hist_count_index(qdepth), HIST_COUNT_BUCKETS);
+}
+
+/*
+ * The request's depths at issue, after it took its queue's count (QDEPTH): on a disk of
+ * one queue (loop, xen-blkfront's one ring, most stacks), the disk's depth is the
+ * queue's, exact on every issue. On a disk of several, each issue counts its queue's
+ * depth (exact: CPU- or queue-local lines only), and one issue in blkio_depth_sample()
+ * per CPU (every one in snoop mode, whose records carry it) also sums all the queues for
+ * the disk's depth histogram. 0: not sampled.
+ */
+static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_maxes *m, member_t *mb,
+					  struct blkio_queue *q, __u32 hwq, __u32 idx, __u64 qdepth,
+					  bool walk)
+{
+	__u64 depth = qdepth;
+
+	if (mb->dev_queues > 1) {
+		if (walk)
+			qdepth = issue_depth(&p->r, q->max_epoch == max_epoch ? q->max_depth : 0,
+					     mb->slot_base + hwq * mb->tags, mb->tags, mb->tags,
+					     idx, qdepth);
+		count_hwq_depth(mb, q, qdepth);
+		if (!snoop && (p->issues++ & mb->depth_mask))
+			return 0;
+		depth = device_depth(mb, qdepth, walk);
+	}
+	if (walk)
+		depth = issue_depth(&p->r, m->depth, mb->slot_base, mb->hwqs * mb->tags, mb->tags,
+				    idx, depth);
+	return depth;
+}
+
 static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 {
 	member_t *mb = rq_member(rq, btf);
@@ -430,14 +544,13 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	struct blkio_pcpu *p;
 	__u64 now, start, bytes, depth, flags;
 	struct blkio_slot *slot;
-	struct blkio_inflight *n;
-	__u32 op, idx = 0;
+	struct blkio_queue *q;
+	__u32 op, idx = 0, hwq = 0;
 
 	if (!mb)
 		return 0;
 	p = my_stats(mb->device);
-	n = inflight_of(mb->device);
-	if (!p || !n)
+	if (!p)
 		return 0;
 	m = my_maxes(p);
 
@@ -453,22 +566,23 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 		p->r.ra_bytes += bytes;
 	}
 
-	slot = rq_slot(rq, mb, btf, &idx);
-	if (slot) {
+	slot = rq_slot(rq, mb, btf, &idx, &hwq);
+	q = slot ? queue_of(mb, hwq) : NULL;
+	if (slot && q) {
 		if (slot->issued) {
 			/* The previous owner's completion was lost: this one takes its count. */
 			p->r.lost_completions++;
-			depth = inflight_now(n);
+			depth = inflight_now(q);
 		} else {
-			depth = inflight_inc(n);
+			depth = inflight_inc(q);
 		}
-		if (walk)
-			depth = issue_depth(&p->r, m, mb, idx, depth);
+		depth = issue_depths(p, m, mb, q, hwq, idx, depth, walk);
 		slot->issued = now;
 		slot->rq = (__u64)rq;
 		if (snoop)
 			who_issue(rq, btf, idx, depth);
-		count_depth(p, m, depth);
+		if (depth)
+			count_depth(p, m, depth);
 	} else {
 		p->r.slot_overflow++;
 	}
@@ -530,8 +644,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	struct blkio_slot *slot;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
-	__u32 data_len, idx = 0;
-	struct blkio_inflight *n;
+	__u32 data_len, idx = 0, hwq = 0;
+	struct blkio_queue *q;
 
 	if (!mb)
 		return 0;
@@ -542,13 +656,12 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	if (nr_bytes < data_len)
 		return 0;
 	p = my_stats(mb->device);
-	n = inflight_of(mb->device);
-	if (!p || !n)
+	if (!p)
 		return 0;
 	if (error)
 		p->r.errors++;
 
-	slot = rq_slot(rq, mb, btf, &idx);
+	slot = rq_slot(rq, mb, btf, &idx, &hwq);
 	/* Outside the slot table: said at issue (slot_overflow). No driver tag at all is a
 	 * request never issued: under an I/O scheduler, the empty pre-flush write. */
 	if (!slot && RD(btf, rq, tag) >= 0)
@@ -564,7 +677,9 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		return 0;
 	}
 	/* The atomic first: the store then drains after it, not in front of it. */
-	inflight_dec(n);
+	q = queue_of(mb, hwq);
+	if (q)
+		inflight_dec(q);
 	slot->issued = 0;
 
 	now = bpf_ktime_get_ns();
@@ -587,21 +702,22 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	member_t *mb = rq_member(rq, btf);
 	struct blkio_slot *slot;
 	struct blkio_pcpu *p;
-	struct blkio_inflight *n;
-	__u32 idx;
+	struct blkio_queue *q;
+	__u32 idx, hwq = 0;
 
 	if (!mb)
 		return 0;
 	p = my_stats(mb->device);
-	n = inflight_of(mb->device);
-	if (!p || !n)
+	if (!p)
 		return 0;
 	p->r.requeues++;
-	slot = rq_slot(rq, mb, btf, &idx);
+	slot = rq_slot(rq, mb, btf, &idx, &hwq);
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && slot->issued) {
 		slot->issued = 0;
-		inflight_dec(n);
+		q = queue_of(mb, hwq);
+		if (q)
+			inflight_dec(q);
 	}
 	return 0;
 }
@@ -656,13 +772,13 @@ static __always_inline int on_bio_queue(struct bio *bio, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, bytes, key = (__u64)bio;
-	struct blkio_inflight *n;
+	struct blkio_queue *n;
 	__u32 op;
 
 	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
 		return 0;
 	p = my_stats(mb->device);
-	n = inflight_of(mb->device);
+	n = queue_of(mb, 0);
 	if (!p || !n)
 		return 0;
 	m = my_maxes(p);
@@ -687,12 +803,12 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
 	__u64 now, *start, ns, key = (__u64)bio;
-	struct blkio_inflight *n;
+	struct blkio_queue *n;
 
 	if (!mb || !(mb->flags & BLKIO_MEMBER_BIO))
 		return 0;
 	p = my_stats(mb->device);
-	n = inflight_of(mb->device);
+	n = queue_of(mb, 0);
 	if (!p || !n)
 		return 0;
 	if (RD(btf, bio, bi_status))

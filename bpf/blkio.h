@@ -77,6 +77,15 @@ struct blkio_lat_hist {
 };
 
 /*
+ * The value of the hwq_depth map, per device: its requests in flight on their hardware
+ * queue at issue, this one included. Disks of several queues only; a map of its own, as
+ * a per-CPU value holds at most 32 KiB.
+ */
+struct blkio_hwq_hist {
+	__u64 slots[HIST_COUNT_BUCKETS];
+};
+
+/*
  * What the BPF programs count outside the hot words of struct blkio_pcpu: the rare
  * events, and what the histograms cannot give exactly.
  */
@@ -90,15 +99,20 @@ struct blkio_rare {
 };
 
 /*
- * A device's requests in flight: those issued less those completed (or requeued), each
- * count written by its own side on its own cache line. With one counter, an issue and
- * a completion on different CPUs each took the line over from the other, and each took
- * it exclusively; now the completing CPU keeps its line, and the issuing CPU only reads
- * it (tools/bench/README.md has what that saves). Read as issued - done.
+ * The requests in flight on one hardware queue of a member disk: those issued less those
+ * completed (or requeued), each count written by its own side on its own cache line.
+ * Where a queue's issues and completions stay on one CPU (NVMe, multi-queue virtio-blk:
+ * a queue per CPU) both lines stay in that CPU's cache; where another CPU completes (a
+ * loop disk's worker, one queue for all CPUs) only the completer writes the done line,
+ * and the issuer reads it. The queue's deepest point in the current interval
+ * (max_epoch, as struct blkio_pcpu's maxima) sits on the issue line: only the queue's
+ * issuers write it. Read as issued - done. doc/performance.md has what each line costs.
  */
-struct blkio_inflight {
+struct blkio_queue {
 	__s64 issued;
-	__u8 pad_issued[56];
+	__u64 max_depth;
+	__u64 max_epoch;
+	__u8 pad_issued[40];
 	__s64 done;
 	__u8 pad_done[56];
 };
@@ -125,6 +139,7 @@ struct blkio_inflight {
  */
 struct blkio_pcpu {
 	__u64 rw_bytes[2]; /* bytes of reads, of writes */
+	__u64 issues; /* this CPU's issues on disks of several queues: the depth sample's clock */
 	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
@@ -199,6 +214,20 @@ enum blkio_tp {
  */
 #define BLKIO_MAX_DISKS 8
 #define BLKIO_MAX_DEVICES 64
+/*
+ * The disk's depth of a device of several hardware queues is the sum of their counts:
+ * two lines per queue that other CPUs write. It is read on one issue in K per CPU, K the
+ * power of two at least 16 and 4 x the queues: on average at most half a line another
+ * CPU wrote per issue, however many queues (doc/performance.md).
+ */
+static inline __u32 blkio_depth_sample(__u32 queues)
+{
+	__u32 k = 16;
+
+	while (k < 4 * queues && k < (1u << 30))
+		k <<= 1;
+	return k;
+}
 /* Bytes of disk_name compared for members without a dev_t (NUL included). */
 #define BLKIO_DISK_NAME_BYTES 16
 
@@ -212,6 +241,10 @@ struct blkio_member {
 	__u32 slot_base;  /* its first slot: (hw queue, tag) -> slot_base + hwq * tags + tag */
 	__u32 hwqs;	  /* hardware queues */
 	__u32 tags;	  /* tags per hardware queue */
+	__u32 queue;	  /* its first element of the `queues` map (one per hardware queue) */
+	__u32 dev_queue;  /* the traced device's first element: its members' queues follow */
+	__u32 dev_queues; /* the traced device's queues, over all its members */
+	__u32 depth_mask; /* several queues: blkio_depth_sample(dev_queues) - 1 */
 	__u64 part_start; /* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
 };

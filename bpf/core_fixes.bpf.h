@@ -126,7 +126,7 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
  * cannot see through), so a weakly ordered CPU (arm64) cannot take it first either;
  * x86 keeps loads in order anyway.
  */
-static __always_inline __s64 inflight_now(struct blkio_inflight *n)
+static __always_inline __s64 inflight_now(struct blkio_queue *n)
 {
 	__s64 issued = *(volatile __s64 *)&n->issued, depth;
 	__u64 dep = (__u64)issued;
@@ -136,13 +136,13 @@ static __always_inline __s64 inflight_now(struct blkio_inflight *n)
 	return depth > 0 ? depth : 1;
 }
 
-static __always_inline __s64 inflight_inc(struct blkio_inflight *n)
+static __always_inline __s64 inflight_inc(struct blkio_queue *n)
 {
 	__sync_fetch_and_add(&n->issued, 1); /* result unused: BPF_XADD */
 	return inflight_now(n);
 }
 
-static __always_inline void inflight_dec(struct blkio_inflight *n)
+static __always_inline void inflight_dec(struct blkio_queue *n)
 {
 	__sync_fetch_and_add(&n->done, 1);
 }

@@ -18,6 +18,23 @@ static void dist_fill(struct dist *d, enum hist_kind kind, const __u64 *h, uint6
 	d->p999 = hist_percentile(kind, h, 99.9, max);
 }
 
+/*
+ * Depth within the hardware queues: the mean from the exact buckets (a depth beyond them,
+ * 512 and more, counts as its bucket's floor), the maximum the queues' own.
+ */
+static void hwq_fill(struct dist *d, const struct hwq_stats *q)
+{
+	uint64_t sum = 0, max = 0;
+	unsigned int k;
+
+	for (k = 1; k < HIST_COUNT_BUCKETS; k++)
+		sum += q->depth[k] * hist_bucket_lo(HIST_KIND_COUNT, k);
+	for (k = 0; k < q->nr && k < BLOCK_HWQS_MAX; k++)
+		if (q->max_depth[k] > max)
+			max = q->max_depth[k];
+	dist_fill(d, HIST_KIND_COUNT, q->depth, sum, max);
+}
+
 /* No maximum is kept for bytes per segment: the highest bucket's floor stands in. */
 static uint64_t top_bucket_lo(enum hist_kind kind, const __u64 *h)
 {
@@ -70,6 +87,8 @@ void block_summary__compute(const struct block_stats *b, const struct queue_limi
 		  b->max.depth);
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		dist_fill(&s->lat[k], HIST_KIND_LAT, b->lat[k], c->sum_ns[k], b->max.ns[k]);
+	if (b->hwq.nr > 1)
+		hwq_fill(&s->hwq_depth, &b->hwq);
 
 	for (k = 0; k < BLKIO_NR_OPS; k++)
 		s->requests += c->requests[k];

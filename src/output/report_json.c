@@ -402,9 +402,31 @@ static json_t *ring_json(const struct blkfront_counts *r, const struct ring_summ
 	return o;
 }
 
+/* A disk of several hardware queues: each queue's requests and deepest point, their depths. */
+static json_t *hwq_json(const struct hwq_stats *q, const struct block_summary *s)
+{
+	json_t *o = json_object(), *a = json_array();
+	unsigned int k;
+
+	for (k = 0; a && k < q->nr && k < BLOCK_HWQS_MAX; k++)
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o}", "queue", k, "requests",
+						   jint(q->issued[k]), "max_depth",
+						   jint(q->max_depth[k])));
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "count", jint(q->nr));
+	json_object_set_new(o, "queue_depth_sample_every", json_integer(blkio_depth_sample(q->nr)));
+	json_object_set_new(o, "depth", dist_json(&s->hwq_depth, HIST_KIND_COUNT, q->depth, false));
+	json_object_set_new(o, "queues", a);
+	return o;
+}
+
 static json_t *block_json(const struct run_summary *rs)
 {
 	json_t *o = block_stats_json(rs->run->block, &rs->block);
+
+	if (o && rs->run->block->hwq.nr > 1)
+		json_object_set_new(o, "hw_queues", hwq_json(&rs->run->block->hwq, &rs->block));
 
 	if (o && rs->ring.present)
 		json_object_set_new(o, "xen_ring", ring_json(&rs->run->block->ring, &rs->ring));

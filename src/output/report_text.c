@@ -242,6 +242,9 @@ static void per_request_table(FILE *f, const struct run_summary *rs)
 	if (s->depth.count)
 		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "queue depth", s->depth.mean,
 			s->depth.p50, (unsigned long long)s->depth.max);
+	if (s->hwq_depth.count)
+		fprintf(f, "  %-16s %10.2f %10.0f %10llu\n", "hw queue depth", s->hwq_depth.mean,
+			s->hwq_depth.p50, (unsigned long long)s->hwq_depth.max);
 	/* A limit the disk (or an imported trace) does not say is not weighed. */
 	if (s->data_requests && rs->limits.max_sectors_kb > 0 && rs->limits.max_segments > 0)
 		fprintf(f,
@@ -385,6 +388,30 @@ static void ring_section(FILE *f, const struct result *res, const struct run_sum
 	hist_lines(f, "ring slots in use at submission", HIST_KIND_COUNT, c->occupancy);
 }
 
+/*
+ * A disk of several hardware queues: what each took and how deep it went, and what the
+ * disk's depth is (a sample, so that an issue reads no other queue's counts).
+ */
+static void hwq_lines(FILE *f, const struct hwq_stats *q)
+{
+	unsigned int k, n = q->nr < BLOCK_HWQS_MAX ? (unsigned int)q->nr : BLOCK_HWQS_MAX;
+
+	if (q->nr <= 1)
+		return;
+	fprintf(f,
+		"\n  hardware queues: %llu; the disk's depth is a sample, 1 issue in %d per CPU; "
+		"each queue's is exact\n  %-8s %12s %12s\n",
+		(unsigned long long)q->nr, blkio_depth_sample(q->nr), "queue", "requests",
+		"max depth");
+	for (k = 0; k < n; k++)
+		if (q->issued[k])
+			fprintf(f, "  %-8u %12llu %12llu\n", k, (unsigned long long)q->issued[k],
+				(unsigned long long)q->max_depth[k]);
+	if (n < q->nr)
+		fprintf(f, "  (the first %u queues shown)\n", n);
+	hist_lines(f, "depth in its hardware queue at issue", HIST_KIND_COUNT, q->depth);
+}
+
 /* One run: what the disk did, as tables, histograms and findings. */
 static void run_section(FILE *f, const struct result *res, const struct run_summary *rs)
 {
@@ -400,6 +427,7 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
+	hwq_lines(f, &b->hwq);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);
 	ring_section(f, res, rs);

@@ -17,6 +17,19 @@
 #include "disk/stack.h"
 
 /* What the tracer saw over one interval: sums over CPUs, deltas of two snapshots. */
+/*
+ * A device's hardware queues, from the in-flight counts of each (bpf/blkio.h, struct
+ * blkio_queue): what was issued to each, and its deepest point. All __u64 (delta).
+ */
+#define BLOCK_HWQS_MAX 64
+
+struct hwq_stats {
+	__u64 nr; /* the device's queues (over its members); the first BLOCK_HWQS_MAX here */
+	__u64 issued[BLOCK_HWQS_MAX];	 /* requests issued to each (again after a requeue) */
+	__u64 max_depth[BLOCK_HWQS_MAX]; /* in flight on it at an issue, at most (interval) */
+	__u64 depth[HIST_COUNT_BUCKETS]; /* in flight on its queue at each issue (all queues) */
+};
+
 struct block_stats {
 	struct blkio_counters c;
 	struct blkio_maxes max;
@@ -25,6 +38,8 @@ struct block_stats {
 	__u64 lat[BLKIO_NR_LATS][HIST_LAT_BUCKETS];
 	/* xen-blkfront's rings (result.ring_probes says whether they were probed): zero else */
 	struct blkfront_counts ring;
+	/* Its hardware queues; their figures only when it has several (nr > 1). */
+	struct hwq_stats hwq;
 };
 
 /* What the built-in workload saw, application side. */

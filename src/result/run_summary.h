@@ -49,7 +49,8 @@ struct block_summary {
 	struct dist size;      /* bytes per request with a payload */
 	struct dist segments;  /* physical segments per read/write request */
 	struct dist seg_bytes; /* bytes per segment */
-	struct dist depth;     /* in flight at issue */
+	struct dist depth;     /* in flight at issue (several queues: a sample of the issues) */
+	struct dist hwq_depth; /* in flight on its hardware queue at issue (several queues) */
 	struct dist lat[BLKIO_NR_LATS];
 	uint64_t data_requests;	 /* read + write requests with a payload */
 	uint64_t size_bound;	 /* of those, size >= max_sectors_kb */

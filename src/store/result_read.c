@@ -712,6 +712,34 @@ static void read_ring(struct rd *r, size_t i, const char *base, json_t *o,
 	}
 }
 
+/* A disk of several hardware queues ("hw_queues"): each queue's figures, their depths. */
+static void read_hwq(struct rd *r, size_t i, const char *base, json_t *o, struct hwq_stats *q)
+{
+	char at[128], path[160];
+	json_t *queues, *e;
+	size_t n;
+
+	if (!o)
+		return;
+	snprintf(at, sizeof(at), "runs[%zu].%s.hw_queues", i, base);
+	q->nr = rd_u64(r, o, at, "count");
+	snprintf(path, sizeof(path), "%s.hw_queues.depth.buckets", base);
+	read_buckets(r, i, path, HIST_KIND_COUNT, member(rd_obj(r, o, at, "depth"), "buckets"),
+		     q->depth);
+	queues = rd_arr(r, o, at, "queues");
+	json_array_foreach(queues, n, e) {
+		uint64_t k = rd_u64(r, e, at, "queue");
+
+		if (k >= BLOCK_HWQS_MAX || k >= q->nr) {
+			rd_fail(r, -ERANGE, "%s.queues[%zu].queue is %llu; the disk has %llu", at,
+				n, (unsigned long long)k, (unsigned long long)q->nr);
+			return;
+		}
+		q->issued[k] = rd_u64(r, e, at, "requests");
+		q->max_depth[k] = rd_u64(r, e, at, "max_depth");
+	}
+}
+
 static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		       struct block_stats *b)
 {
@@ -742,6 +770,7 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 		read_dist(r, i, base, block, &dists[k], b);
 	read_sizes(r, i, base, block, b);
 	read_ring(r, i, base, member(block, "xen_ring"), &b->ring);
+	read_hwq(r, i, base, member(block, "hw_queues"), &b->hwq);
 }
 
 /*

@@ -54,6 +54,8 @@ static int add_member(volatile struct blkio_filter *f, struct member_set *ms, un
 
 	if (dev->bio_based)
 		m.flags |= BLKIO_MEMBER_BIO;
+	m.queue = ms->queues;
+	ms->queues += hwqs ? hwqs : 1;
 	if (dev->part_name[0]) {
 		m.part_start = dev->part_start;
 		m.part_end = dev->part_start + dev->part_sectors;
@@ -106,6 +108,7 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 		return diag__usage_err(d, -E2BIG, "cannot trace %u devices at once: at most %d", n,
 				       BLKIO_MAX_DEVICES);
 	for (k = 0; k < n && !err; k++) {
+		unsigned int first = ms->n, first_over = ms->in_map, q0 = ms->queues;
 		const struct device *dev = devs[k];
 		/* Bio-based devices and multipath heads issue no requests: no slots. */
 		bool rq_based = !dev->bio_based && !dev->nr_paths;
@@ -119,6 +122,19 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 				dev->paths[i].nr_hw_queues ? dev->paths[i].nr_hw_queues : 1,
 				dev->paths[i].max_tags ? dev->paths[i].max_tags : DEFAULT_TAGS, d);
 		ms->any_bio |= dev->bio_based;
+		/* The device's queues: those of its members, added just now, in order. */
+		ms->dev_queue[k] = q0;
+		ms->dev_queues[k] = ms->queues - q0;
+		for (i = first; i < ms->n; i++) {
+			f->members[i].dev_queue = ms->dev_queue[k];
+			f->members[i].dev_queues = ms->dev_queues[k];
+			f->members[i].depth_mask = blkio_depth_sample(ms->dev_queues[k]) - 1;
+		}
+		for (i = first_over; i < ms->in_map; i++) {
+			ms->over[i].dev_queue = ms->dev_queue[k];
+			ms->over[i].dev_queues = ms->dev_queues[k];
+			ms->over[i].depth_mask = blkio_depth_sample(ms->dev_queues[k]) - 1;
+		}
 	}
 	f->nr_disks = ms->n;
 	f->use_member_map = ms->in_map > 0;

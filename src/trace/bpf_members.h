@@ -15,7 +15,10 @@ struct member_set {
 	unsigned int n;	     /* members in the read-only arrays */
 	unsigned int in_map; /* members beyond them, in member_map */
 	unsigned int slots;  /* slot table entries (hw queue x tag of request-based members) */
-	bool any_bio;	     /* some member is a bio-based device (counted in bios) */
+	unsigned int queues; /* `queues` entries: a hw queue of a member (a bio-based one: 1) */
+	/* Each traced device's queues: its first entry in `queues`, and how many. */
+	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
+	bool any_bio; /* some member is a bio-based device (counted in bios) */
 	struct blkio_member over[BLKIO_MAX_DEVICES * (DEVICE_MAX_PATHS + 1)];
 };
 

@@ -35,7 +35,9 @@ struct tracer {
 	void *buf;		      /* per-CPU read buffer, large enough for the largest value */
 	struct blkio_pcpu *sum;	      /* a device's `stats` over all CPUs, before tracer__fold */
 	struct blkfront_probes *ring; /* xen-blkfront's probes, when loaded */
-	char ring_why[256];	      /* why not, for a xen-blkfront disk */
+	/* Each device's queues: its first element of the `queues` map, how many. */
+	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
+	char ring_why[256]; /* why not, for a xen-blkfront disk */
 };
 
 /*
@@ -96,7 +98,11 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
 	s->rodata->lose_every = opts->lose_every;
+	memcpy(t->dev_queue, ms->dev_queue, sizeof(t->dev_queue));
+	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.queues, ms->queues ? ms->queues : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
 	if (!err)
@@ -181,8 +187,9 @@ int tracer__open(const struct tracer_opts *opts, struct tracer **out, struct dia
 	}
 	_Static_assert(sizeof(struct blkio_pcpu) % 8 == 0, "per-CPU values are 8-byte strided");
 	/* The same buffer takes the latency histograms' lookups (tracer__snapshot). */
-	_Static_assert(sizeof(struct blkio_pcpu) >= sizeof(struct blkio_lat_hist),
-		       "the lookup buffer holds a latency histogram per CPU");
+	_Static_assert(sizeof(struct blkio_pcpu) >= sizeof(struct blkio_lat_hist) &&
+			       sizeof(struct blkio_pcpu) >= sizeof(struct blkio_hwq_hist),
+		       "the lookup buffer holds a latency or depth histogram per CPU");
 	bufsz = (size_t)t->ncpus * sizeof(struct blkio_pcpu);
 	t->buf = malloc(bufsz);
 	t->sum = malloc(sizeof(*t->sum));
@@ -387,6 +394,31 @@ void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
 	out->max = v->max;
 }
 
+/*
+ * The device's queues (several: their issues and maxima; one: nr only, the disk's own
+ * figures are the queue's). The maximum only from a queue on the current epoch.
+ */
+static int read_queues(const struct tracer *t, unsigned int device, struct hwq_stats *out)
+{
+	int fd = bpf_map__fd(t->skel->maps.queues);
+	struct blkio_queue q;
+	__u32 i, key;
+
+	memset(out, 0, sizeof(*out));
+	out->nr = t->dev_queues[device];
+	for (i = 0; out->nr > 1 && i < out->nr && i < BLOCK_HWQS_MAX; i++) {
+		key = t->dev_queue[device] + i;
+		if (bpf_map_lookup_elem(fd, &key, &q))
+			return -errno;
+		out->issued[i] = q.issued;
+		out->max_depth[i] = q.max_epoch == t->max_epoch ? q.max_depth : 0;
+	}
+	if (out->nr <= 1)
+		return 0;
+	return bpf_load__sum_percpu(t->skel->maps.hwq_depth, device, t->ncpus, t->buf, out->depth,
+				    HIST_COUNT_BUCKETS);
+}
+
 int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *out)
 {
 	__u32 k;
@@ -400,6 +432,8 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 					   t->ncpus, t->buf, out->lat[k], HIST_LAT_BUCKETS);
 	if (!err)
 		tracer__fold(t->sum, out);
+	if (!err)
+		err = read_queues(t, device, &out->hwq);
 	memset(&out->ring, 0, sizeof(out->ring));
 	if (!err && t->ring)
 		err = blkfront_probes__read(t->ring, device, &out->ring);
@@ -422,21 +456,25 @@ unsigned int tracer__nr_devices(const struct tracer *t)
 }
 
 /*
- * The device's in-flight counts, from the mmapped .data section: reads the programs
- * never wait for. Completions first (and the issues not before them): a request issued
- * and completed between the two reads counts as in flight, so the figure may be a
- * little high, never negative. Only requests issued since attach take part (tracer.h).
+ * The device's in-flight counts, summed over its queues: a lookup copies each queue's
+ * value in one go, so a request issued and completed meanwhile may or may not count; a
+ * queue's figure is never below 0. Only requests issued since attach take part (tracer.h).
  */
 long long tracer__in_flight(const struct tracer *t, unsigned int device)
 {
-	const struct blkio_inflight *n;
-	long long done;
+	int fd = bpf_map__fd(t->skel->maps.queues);
+	long long sum = 0;
+	struct blkio_queue q;
+	__u32 i, key;
 
-	if (device >= t->nr_devs || !t->skel->data_inflight)
+	if (device >= t->nr_devs)
 		return 0;
-	n = &t->skel->data_inflight->inflight[device];
-	done = __atomic_load_n(&n->done, __ATOMIC_ACQUIRE);
-	return __atomic_load_n(&n->issued, __ATOMIC_RELAXED) - done;
+	for (i = 0; i < t->dev_queues[device]; i++) {
+		key = t->dev_queue[device] + i;
+		if (!bpf_map_lookup_elem(fd, &key, &q) && q.issued > q.done)
+			sum += q.issued - q.done;
+	}
+	return sum;
 }
 
 /* A new interval for the maxima: the BPF side clears a CPU's on its next event. */
@@ -481,14 +519,19 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 {
 	const __u64 *a = (const __u64 *)after, *b = (const __u64 *)before;
 	struct blkio_maxes max = after->max; /* out may be after itself */
+	__u64 nr_hwq = after->hwq.nr, hwq_max[BLOCK_HWQS_MAX];
 	__u64 *o = (__u64 *)out;
 	size_t i;
+
+	memcpy(hwq_max, after->hwq.max_depth, sizeof(hwq_max));
 
 	_Static_assert(sizeof(*out) % sizeof(__u64) == 0, "block_stats must be all __u64");
 	/* Every field is a __u64 counter except the maxima, which are per interval. */
 	for (i = 0; i < sizeof(*out) / sizeof(__u64); i++)
 		o[i] = a[i] - b[i];
 	out->max = max;
+	out->hwq.nr = nr_hwq;
+	memcpy(out->hwq.max_depth, hwq_max, sizeof(hwq_max));
 }
 
 void block_stats__delta_n(struct block_stats *out, const struct block_stats *after,

@@ -9,7 +9,9 @@
 # controller and a two-controller NVMe subsystem (a multipath head with two
 # hidden path disks). The guest (tests/vm/init) runs tests/vm/guest.sh and writes
 # its report to a second serial port; this script collects the reports, prints
-# them, and on a failure shows the guest's kernel log. Guests boot in parallel
+# them, and on a failure shows the guest's kernel log. Each kernel boots a second
+# time with 4 vCPUs, a 4-queue virtio-blk disk and an NVMe controller of a queue per
+# CPU, for tests/vm/guest-mq.sh (NAME-mq). Guests boot in parallel
 # (VMTEST_JOBS at a time, default 2). Exit 0 when every guest passed.
 # VMTEST_GUEST=NAME runs tests/vm/NAME in the guests instead of guest.sh.
 set -uo pipefail
@@ -31,10 +33,16 @@ SCRATCH=$(mktemp -d /dev/shm/bb-vm.XXXXXX)
 trap 'rm -rf "$SCRATCH"; kill $(jobs -p) 2>/dev/null' EXIT
 trap 'exit 130' INT TERM
 
-# One boot of the guest NAME, on fresh disks; qemu's status.
+# One boot of the guest NAME, on fresh disks; qemu's status. NAME-mq: the multi-queue guest.
 qemu_once() { # NAME KDIR
 	local name=$1 kdir=$2 d=$OUT/$1 img=$SCRATCH/$1 rc
 	rm -rf "$img" && mkdir -p "$img"
+	if [[ $name == *-mq ]]; then
+		qemu_mq "$name" "$kdir"
+		rc=$?
+		rm -rf "$img"
+		return $rc
+	fi
 	for disk in vda vdb sda nvme mpath; do truncate -s 256M "$img/$disk.img"; done
 	# vdc, vdd: the stacks (the guide's examples put a 1 GiB file on them); sparse.
 	for disk in vdc vdd; do truncate -s 2G "$img/$disk.img"; done
@@ -60,6 +68,24 @@ qemu_once() { # NAME KDIR
 	return $rc
 }
 
+# The multi-queue guest: 4 vCPUs; vda of 4 queues, an NVMe controller (a queue per CPU)
+# and sda, which init waits for.
+qemu_mq() { # NAME KDIR
+	local name=$1 kdir=$2 d=$OUT/$1 img=$SCRATCH/$1 disk
+	local opts=if=none,format=raw,cache=none,aio=threads
+	for disk in vda sda nvme; do truncate -s 256M "$img/$disk.img"; done
+	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu "${VMTEST_CPU:-qemu64,-cx16}" -smp 4 -m 1024 \
+		-nographic -no-reboot -monitor none -net none \
+		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet bbguest=guest-mq.sh" \
+		-serial "file:$d/console.log" -serial "file:$d/report.txt" \
+		-drive "file=$img/vda.img,id=vda,$opts" -device virtio-blk-pci,drive=vda,num-queues=4 \
+		-device virtio-scsi-pci,id=scsi0 \
+		-drive "file=$img/sda.img,id=sda,$opts" -device scsi-hd,drive=sda,bus=scsi0.0 \
+		-drive "file=$img/nvme.img,id=nvme,$opts" -device nvme,serial=bbmq,drive=nvme,max_ioqpairs=4 \
+		> "$d/qemu.log" 2>&1
+}
+
 # The guest NAME booted, once more when its kernel crashed before the tests began (an
 # int3 oops of the kernel patching its own text, under TCG: seen once on 6.12); the
 # first console is kept as console-1.log. A crash once the tests ran is their result.
@@ -80,6 +106,12 @@ boot() { # NAME RELEASE KDIR
 	fi
 	return $rc
 }
+
+# Each kernel twice: the guest of every disk kind, and the multi-queue guest.
+list=$(while read -r name rel kdir; do
+	echo "$name $rel $kdir"
+	[ -n "${VMTEST_GUEST:-}" ] || echo "$name-mq $rel $kdir"
+done <<< "$list")
 
 start=$(date +%s)
 while read -r name rel kdir; do
