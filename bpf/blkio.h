@@ -213,7 +213,16 @@ enum blkio_tp {
  * compares (by dev_t, or by name for hidden disks without one); more go to a hash map.
  */
 #define BLKIO_MAX_DISKS 8
-#define BLKIO_MAX_DEVICES 64
+#define BLKIO_MAX_DEVICES 1024
+/*
+ * Members beyond the arrays live in an array map used as a hash table (member_map):
+ * open addressing, linear probing, at most this many probes (the loader sizes the table
+ * until every member is found within them). An array's lookup is a few instructions the
+ * verifier inlines; a hash map's is a helper call (bpf/members.bpf.h).
+ */
+#define BLKIO_MEMBER_PROBES 4
+/* The table's slot of a dev_t: multiplicative (Fibonacci) hashing, the top bits. */
+#define BLKIO_MEMBER_HASH(dev, shift) ((__u32)((__u32)(dev)*2654435761u) >> (shift))
 /*
  * The disk's depth of a device of several hardware queues is the sum of their counts:
  * two lines per queue that other CPUs write. It is read on one issue in K per CPU, K the
@@ -252,15 +261,15 @@ struct blkio_member {
 /*
  * The disk filter in read-only data, one for each BPF object (bpf/members.bpf.h matches
  * it): the common case is one disk, member 0; more members follow in the arrays, and
- * beyond BLKIO_MAX_DISKS in a hash map. A member whose dev is 0 is matched by name.
- * What every event reads, the flags and member 0 with its dev_t, lies in the first 64
- * bytes; the names only several members need come after.
+ * beyond BLKIO_MAX_DISKS in member_map, an array used as a hash table. A member whose
+ * dev is 0 is matched by name. What every event reads, the flags and member 0 with its
+ * dev_t, lies in the first 64 bytes; the names only several members need come after.
  */
 struct blkio_filter {
 	__u32 nr_disks;
-	__u32 by_name;	      /* some member has no dev_t */
-	__u32 use_member_map; /* more members than the arrays hold */
-	__u32 pad;
+	__u32 by_name;	  /* some member has no dev_t */
+	__u32 map_shift;  /* member_map: 32 - log2(its size); used when map_probes */
+	__u32 map_probes; /* member_map: slots to probe at most; 0: no members there */
 	struct blkio_member members[BLKIO_MAX_DISKS];
 	__u64 disk_names[BLKIO_MAX_DISKS][2]; /* disk_name, NUL-padded */
 	/*

@@ -18,9 +18,12 @@
 
 const volatile struct blkio_filter filter = { .nr_disks = 1 };
 
-/* Members beyond the arrays, by dev_t (a fleet); one entry otherwise. */
+/*
+ * Members beyond the arrays (a fleet): a hash table by dev_t in an array (blkio.h,
+ * BLKIO_MEMBER_PROBES), dev 0 in a free slot; the loader sizes it, one entry otherwise.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct blkio_member);
@@ -39,17 +42,27 @@ static __always_inline member_t *disk_member(struct gendisk *disk, bool btf)
 
 	if (dev == filter.members[0].dev)
 		return &filter.members[0];
-	if (filter.nr_disks == 1 && !filter.by_name && !filter.use_member_map)
+	if (filter.nr_disks == 1 && !filter.by_name && !filter.map_probes)
 		return NULL;
 #pragma unroll
 	for (i = 1; i < BLKIO_MAX_DISKS; i++)
 		if (i < filter.nr_disks && filter.members[i].dev && dev == filter.members[i].dev)
 			return &filter.members[i];
-	if (filter.use_member_map) {
-		member_t *m = bpf_map_lookup_elem(&member_map, &dev);
+	if (filter.map_probes) {
+		__u32 h = BLKIO_MEMBER_HASH(dev, filter.map_shift), k;
+		member_t *m;
 
-		if (m)
-			return m;
+#pragma unroll
+		for (i = 0; i < BLKIO_MEMBER_PROBES; i++) {
+			if (i >= filter.map_probes)
+				break;
+			k = h + i; /* the table runs on past its last hash slot: no wrap */
+			m = bpf_map_lookup_elem(&member_map, &k);
+			if (!m || !m->dev)
+				break;
+			if (m->dev == dev)
+				return m;
+		}
 	}
 	if (!filter.by_name || bpf_core_read(name, sizeof(name), &disk->disk_name))
 		return NULL;

@@ -77,8 +77,8 @@ static int configure(struct blkfront_probes *p, const struct blkfront_probes_opt
 	err = bpf_map__set_max_entries(s->maps.counts, o->nr_devs);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.full_since, o->nr_devs * BLKFRONT_MAX_RINGS);
-	if (!err && ms->in_map)
-		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
 	if (err)
 		snprintf(why, len, "cannot size the BPF maps: %s", strerror(-err));
 	return err;

@@ -3,6 +3,7 @@
  * The member disks of the BPF disk filter, for both loaders. See bpf_members.h.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include "trace/bpf_members.h"
@@ -93,6 +94,57 @@ static int add_member(volatile struct blkio_filter *f, struct member_set *ms, un
 }
 
 /*
+ * Where each member beyond the arrays goes in member_map, a table of 2^bits slots (and
+ * BLKIO_MEMBER_PROBES - 1 more, so that a probe never wraps): at slot[k], the index in
+ * ms->over, or -1. 0 when every member lies within BLKIO_MEMBER_PROBES of its hash slot.
+ */
+static int place(const struct member_set *ms, unsigned int bits, int *slot)
+{
+	unsigned int i, k, n = (1U << bits) + BLKIO_MEMBER_PROBES - 1;
+
+	for (k = 0; k < n; k++)
+		slot[k] = -1;
+	for (i = 0; i < ms->in_map; i++) {
+		unsigned int h = BLKIO_MEMBER_HASH(ms->over[i].dev, 32 - bits);
+
+		for (k = h; k < h + BLKIO_MEMBER_PROBES && slot[k] >= 0; k++)
+			;
+		if (k == h + BLKIO_MEMBER_PROBES)
+			return -EAGAIN;
+		slot[k] = (int)i;
+	}
+	return 0;
+}
+
+/* The table's size: the least power of two, at least twice the members, where all fit. */
+static int plan_map(volatile struct blkio_filter *f, struct member_set *ms, struct diag *d)
+{
+	unsigned int bits = 1;
+	int *slot, err = -EAGAIN;
+
+	ms->map_entries = 1;
+	if (!ms->in_map)
+		return 0;
+	while ((1U << bits) < 2 * ms->in_map)
+		bits++;
+	for (; err == -EAGAIN && bits <= 20; bits++) {
+		slot = malloc(((1U << bits) + BLKIO_MEMBER_PROBES) * sizeof(*slot));
+		if (!slot)
+			return diag__fail(d, -ENOMEM, "out of memory");
+		err = place(ms, bits, slot);
+		free(slot);
+		if (!err) {
+			f->map_shift = 32 - bits;
+			f->map_probes = BLKIO_MEMBER_PROBES;
+			ms->map_entries = (1U << bits) + BLKIO_MEMBER_PROBES - 1;
+		}
+	}
+	return err ? diag__fail(d, -E2BIG, "cannot place %u disks in the BPF member table",
+				ms->in_map)
+		   : 0;
+}
+
+/*
  * The members the BPF filter matches, device by device: the disk (or the bio-based
  * device), or an NVMe multipath head (for its bio splits; it issues no requests) followed
  * by its path disks, matched by name since the kernel gives them no dev_t. Each member
@@ -137,16 +189,25 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 		}
 	}
 	f->nr_disks = ms->n;
-	f->use_member_map = ms->in_map > 0;
-	return err;
+	return err ? err : plan_map(f, ms, d);
 }
 
 int bpf_members__fill_map(const struct member_set *ms, int member_map_fd)
 {
-	unsigned int i;
+	unsigned int bits = ms->map_entries - (BLKIO_MEMBER_PROBES - 1), k;
+	int *slot, err = 0;
 
-	for (i = 0; i < ms->in_map; i++)
-		if (bpf_map_update_elem(member_map_fd, &ms->over[i].dev, &ms->over[i], BPF_NOEXIST))
-			return -errno;
-	return 0;
+	if (!ms->in_map)
+		return 0;
+	slot = malloc(ms->map_entries * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	bits = __builtin_ctz(bits);
+	err = place(ms, bits, slot);
+	for (k = 0; !err && k < ms->map_entries; k++)
+		if (slot[k] >= 0 &&
+		    bpf_map_update_elem(member_map_fd, &k, &ms->over[slot[k]], BPF_ANY))
+			err = -errno;
+	free(slot);
+	return err;
 }

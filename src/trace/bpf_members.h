@@ -12,9 +12,10 @@
 #include "disk/device.h"
 
 struct member_set {
-	unsigned int n;	     /* members in the read-only arrays */
-	unsigned int in_map; /* members beyond them, in member_map */
-	unsigned int slots;  /* slot table entries (hw queue x tag of request-based members) */
+	unsigned int n;		  /* members in the read-only arrays */
+	unsigned int in_map;	  /* members beyond them, in member_map */
+	unsigned int map_entries; /* member_map's size (bpf_members__set): 1 when none */
+	unsigned int slots;	  /* slot table entries (hw queue x tag of request-based members) */
 	unsigned int queues; /* `queues` entries: a hw queue of a member (a bio-based one: 1) */
 	/* Each traced device's queues: its first entry in `queues`, and how many. */
 	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
@@ -31,7 +32,10 @@ struct diag;
  */
 int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 		     const struct device *const *devs, unsigned int n, struct diag *d);
-/* After load: the members beyond the read-only arrays into member_map. 0 or -errno. */
+/*
+ * After load: the members beyond the read-only arrays into member_map, each at the slot
+ * bpf_members__set planned (blkio.h, BLKIO_MEMBER_HASH). 0 or -errno.
+ */
 int bpf_members__fill_map(const struct member_set *ms, int member_map_fd);
 /*
  * A disk name as the BPF side compares it: its first BLKIO_DISK_NAME_BYTES in out, and

@@ -100,8 +100,8 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 
 	choose_programs(b, vmlinux, btf, ms->any_bio);
 	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
-	if (!err && ms->in_map)
-		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
 	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
 }
 

@@ -107,8 +107,10 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.lat_hist, opts->nr_devs * BLKIO_NR_LATS);
-	if (!err && ms->in_map)
-		err = bpf_map__set_max_entries(s->maps.member_map, ms->in_map);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.hwq_depth, opts->nr_devs);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
 	if (!err && s->rodata->any_bio_level)
 		err = bpf_map__set_max_entries(s->maps.bio_start, BIO_TABLE);
 	if (err || !snoop_bytes)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# A storage host's fleet: 256 loop disks in one process, with --trace all and with serve.
+# The first 8 disks are matched by the programs' read-only arrays, the other 248 through
+# member_map (an array probed as a hash table: bpf/members.bpf.h). Disk i takes
+# (i % 7) + 1 direct 4 KiB writes, so a request counted for the wrong disk shows; each
+# disk's count is held to its own /proc/diskstats delta. (What 256 disks cost, per I/O
+# and per scrape, is `make bench`'s fleet part, not a timed test.)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve_lib.sh"
+
+N=${FLEET_DISKS:-256}
+disks=() names=()
+for i in $(seq 0 $((N - 1))); do
+	make_loop D 1M || { not_ok "losetup $i"; finish; exit 1; }
+	disks+=("$D") names+=("$(basename "$D")")
+done
+want() { echo $(($1 % 7 + 1)); }
+
+# The writes, all disks in one shell: disk i gets want(i) direct 4 KiB writes.
+script="$TMP/writes.sh"
+{
+	echo "set -e"
+	for i in "${!disks[@]}"; do
+		echo "dd if=/dev/zero of=${disks[$i]} bs=4k count=$(want "$i") oflag=direct status=none"
+	done
+} > "$script"
+declare -A before
+snap() { for i in "${!disks[@]}"; do before[$i]=$(diskstat "${disks[$i]}" 5); done; }
+
+# 1. --trace all: every disk of the machine, ours among them, one set of programs.
+snap
+"$BB" --trace all --json "$TMP/all.json" -- sh "$script" > /dev/null 2> "$TMP/all.err"
+expect_eq "--trace all, $N loop disks among them: exit status" "$?" 0
+jq -r '.results[] | [.device.name, .runs[0].block.write.requests] | @tsv' "$TMP/all.json" \
+	> "$TMP/all.tsv" 2> /dev/null
+bad=0
+for i in "${!disks[@]}"; do
+	got=$(awk -v d="${names[$i]}" '$1 == d { print $2 }' "$TMP/all.tsv")
+	ds=$(($(diskstat "${disks[$i]}" 5) - before[$i]))
+	[ "$got" = "$ds" ] && [ "$got" = "$(want "$i")" ] || {
+		bad=$((bad + 1))
+		[ $bad -gt 5 ] || echo "    ${names[$i]}: traced '$got', diskstats $ds, dd $(want "$i")"
+	}
+done
+expect_eq "--trace all: each of the $N disks exact against its diskstats" "$bad" 0
+expect_cmp "--trace all: at least the $N disks traced" "$(wc -l < "$TMP/all.tsv")" ">=" "$N"
+
+# 2. serve of the same disks as a list: each disk's write counter on /metrics.
+list=$(IFS=,; echo "${names[*]}")
+if start_serve PORT "$TMP/serve.log" --trace "$list"; then
+	snap
+	sh "$script"
+	last=$((N - 1))
+	wait_until 20 "the last disk's writes on /metrics" metric_is "$PORT" \
+		"blktrace_bench_requests_total{device=\"${names[$last]}\",driver=\"loop\",op=\"write\"}" \
+		"$(want $last)"
+	curl -s -m 30 "http://127.0.0.1:$PORT/metrics" > "$TMP/m.txt"
+	bad=0
+	for i in "${!disks[@]}"; do
+		s="blktrace_bench_requests_total{device=\"${names[$i]}\",driver=\"loop\",op=\"write\"}"
+		got=$(awk -v s="$s" 'index($0, s) == 1 { print $NF }' "$TMP/m.txt")
+		ds=$(($(diskstat "${disks[$i]}" 5) - before[$i]))
+		[ "$got" = "$ds" ] && [ "$got" = "$(want "$i")" ] || {
+			bad=$((bad + 1))
+			[ $bad -gt 5 ] || echo "    ${names[$i]}: served '$got', diskstats $ds, dd $(want "$i")"
+		}
+	done
+	expect_eq "serve --trace (a list of $N): each disk exact on /metrics" "$bad" 0
+else
+	not_ok "serve of $N disks did not start: $(tail -c 300 "$TMP/serve.log")"
+fi
+finish
