@@ -5,7 +5,8 @@
 # each (busybox dd: the guest has no fio; 8 readers keep at most 8 requests in flight,
 # as one job at iodepth 8 does), under one trace of the disk, both program flavours.
 # Asserted against the guest's own /proc/diskstats and the queues sysfs lists:
-#   - every read counted, each queue's requests summing to them, all 4 queues used;
+#   - every read counted (short by no more than the runs the kernel skipped, where it
+#     skipped any), each queue's requests summing to them, all 4 queues used;
 #   - each queue's depth at most 8 (its one job), the disk's at most 32;
 #   - the queue depth histogram has every issue, the disk's one issue in 16 per CPU, and
 #     the disk's mean depth is above its queues' (the other queues' counts are summed).
@@ -48,10 +49,21 @@ for disk in vda $NVME; do
 		run "mq-$disk-$flavour" $flag --trace "$disk" --json "$W/mq.json" -- \
 			bash -c "jobs_on $disk" || continue
 		j=$W/mq.json b=.runs[0].block
-		reads=$(($(diskstat 1 "$disk") - c0))
-		expect_eq "$t: reads == diskstats" "$(jqv "$j" "$b.read.requests")" "$reads"
-		expect_eq "$t: every 64 KiB read one request" "$reads" \
+		want=$(($(diskstat 1 "$disk") - c0))
+		expect_eq "$t: every 64 KiB read one request (diskstats)" "$want" \
 			$((CPUS * READERS * BLOCKS))
+		reads=$(jqv "$j" "$b.read.requests")
+		# Where the kernel skipped runs of our programs (7.3: a run of the issue program
+		# on a CPU where it is running already), the count is short by no more than those.
+		skipped=$(jqv "$j" '.tracer.skipped_runs // 0')
+		if [ "$skipped" = 0 ]; then
+			expect_eq "$t: reads == diskstats" "$reads" "$want"
+		else
+			echo "  ($t: the kernel skipped $skipped runs of our programs)"
+			expect_cmp "$t: reads <= diskstats" "$reads" "<=" "$want"
+			expect_cmp "$t: reads + skipped runs >= diskstats" $((reads + skipped)) ">=" \
+				"$want"
+		fi
 		expect_eq "$t: the tool sees $queues queues" "$(jqv "$j" "$b.hw_queues.count")" \
 			"$queues"
 		expect_eq "$t: the queues' requests sum to the reads" \
