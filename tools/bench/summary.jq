@@ -47,6 +47,7 @@ $runs as $runs
 | [$io[] | select(.config == "untraced")] as $untraced
 | [$cost[] | select(.config == "libbpf-biolatency")] as $bio
 | [$cost[] | select(.config == "floor-clock")] as $floor
+| [$cost[] | select(.config == "floor-device")] as $fdev
 | [$cost[] | select(.config == "blktrace-bench")] as $ours
 | ($meta.parts | any(.[]; . == "tracers")) as $ran_tracers
 | {schema: "blktrace-bench-bench/3", date: $meta.date, mode: $meta.mode, parts: $meta.parts,
@@ -85,6 +86,8 @@ $runs as $runs
 	       x_blktrace_bench: ([same_round($cs; $ours)[]
 	           | .[0].bpf_ns_per_io / .[1].bpf_ns_per_io] | stat),
 	       x_floor_clock: ([same_round($cs; $floor)[] | .[0].bpf_ns_per_io / .[1].bpf_ns_per_io]
+	           | stat),
+	       x_floor_device: ([same_round($cs; $fdev)[] | .[0].bpf_ns_per_io / .[1].bpf_ns_per_io]
 	           | stat),
 	       ns_above_floor_clock: ([same_round($cs; $floor)[]
 	           | .[0].bpf_ns_per_io - .[1].bpf_ns_per_io] | stat),
@@ -129,20 +132,25 @@ $runs as $runs
   def floor_device($f): ($cfg["floor-device"][$f].median) as $v
 	| if $v == null then {} else {floor_device: $v} end;
   .targets = [
+	($cfg["blktrace-bench"].x_floor_device.median as $v
+	 | target("blktrace-bench <= 1.25x floor-device, BPF ns/IO"; $v; "x"; $v <= 1.25)),
 	($cfg["blktrace-bench"].x_biolatency.median as $v
-	 | target("blktrace-bench <= 0.35x libbpf-tools biolatency, BPF ns/IO"; $v; "x";
-	          $v <= 0.35) + floor_device("x_biolatency")),
-	($cfg["blktrace-bench"].x_floor_clock.median as $v
-	 | target("blktrace-bench <= 1.25x floor-clock, BPF ns/IO"; $v; "x"; $v <= 1.25)
-	   + floor_device("x_floor_clock")),
+	 | target("blktrace-bench <= 0.40x libbpf-tools biolatency, BPF ns/IO"; $v; "x";
+	          $v <= 0.40) + floor_device("x_biolatency")),
 	($cfg["blktrace-bench-snoop"].x_blktrace_bench.median as $v
-	 | target("--snoop <= 1.5x blktrace-bench, BPF ns/IO"; $v; "x"; $v <= 1.5)),
-	(([$ourcfgs[].lost_records] + [.soak.lost_records // empty])
+	 | target("--snoop <= 1.3x blktrace-bench, BPF ns/IO"; $v; "x"; $v <= 1.3)),
+	($cfg["blktrace-bench-blktrace"].x_blktrace_bench.median as $v
+	 | target("--blktrace <= 2.0x blktrace-bench, BPF ns/IO"; $v; "x"; $v <= 2.0)),
+	(([$ourcfgs[].lost_records] + [$cfg["blktrace-bench-blktrace"].lost_records // empty]
+	  + [.soak.lost_records // empty])
 	 | (if length == 0 then null else add end) as $v
-	 | target("zero lost events (blktrace-bench, --snoop, soak)"; $v; ""; $v == 0)),
+	 | target("zero lost events (blktrace-bench, --snoop, --blktrace, soak)"; $v; ""; $v == 0)),
 	(([$ourcfgs[].tool_peak_rss_kib // empty] + [.soak.peak_rss_kib // empty])
 	 | (if length == 0 then null else max / 1024 end) as $v
-	 | target("peak RSS <= 16 MiB"; $v; "MiB"; $v <= 16)),
+	 | target("peak RSS of a trace (and --snoop) <= 16 MiB"; $v; "MiB"; $v <= 16)),
+	(($cfg["blktrace-bench-blktrace"].tool_peak_rss_kib // null)
+	 | (if . == null then null else . / 1024 end) as $v
+	 | target("peak RSS of --blktrace <= 24 MiB"; $v; "MiB"; $v <= 24)),
 	((if .soak != null and .soak.seconds >= 590 then .soak.growth_kib else null end) as $v
 	 | target("memory constant over a 10-minute run (RSS growth by the fitted line < 64 KiB)";
 	          $v; "KiB"; $v < 64)),
