@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Time in seconds as a double, and the next tick of a period: the loops of passive
- * trace (--interval reports) and serve (the disk watch, --textfile).
+ * Time in seconds as a double, the next tick of a period, and the pace of a slow check:
+ * the loops of passive trace (--interval reports, the disk watch) and serve (the disk
+ * watch, --textfile).
  */
 #ifndef BLKTRACE_BENCH_CLOCK_H
 #define BLKTRACE_BENCH_CLOCK_H
@@ -39,6 +40,20 @@ static inline double clock__next(double due, double now, double period)
 	if (next > now)
 		return next;
 	return now + period > now ? now + period : nextafter(now, INFINITY);
+}
+
+/*
+ * When to do again a check that ran from START to END: PERIOD later, or later still when
+ * the check is slow (reading sysfs for hundreds of disks), so that it never takes more
+ * than 1/CLOCK_PACE of a CPU.
+ */
+#define CLOCK_PACE 50
+
+static inline double clock__paced(double start, double end, double period)
+{
+	double cost = (end - start) * CLOCK_PACE;
+
+	return end + (cost > period ? cost : period);
 }
 
 #endif /* BLKTRACE_BENCH_CLOCK_H */

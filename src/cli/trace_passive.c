@@ -70,11 +70,19 @@ struct disk_watch {
 	const char *root, *spec;
 	uint64_t fingerprint;
 	bool said;
+	double next; /* the next look: 1 s on, later for hundreds of disks (clock__paced) */
 };
 
 static void watch_disks(struct disk_watch *w)
 {
-	if (!w || w->said || fleet__fingerprint(w->root, w->spec) == w->fingerprint)
+	double t0 = clock__now();
+	uint64_t fp;
+
+	if (!w || w->said || t0 < w->next)
+		return;
+	fp = fleet__fingerprint(w->root, w->spec);
+	w->next = clock__paced(t0, clock__now(), 1);
+	if (fp == w->fingerprint)
 		return;
 	w->said = true;
 	diag__note(stderr,
@@ -156,9 +164,13 @@ int trace_passive__run(struct tracer *t, const struct options *o, const struct e
 		       struct result *res, size_t nr, struct block_stats *all,
 		       const struct block_stats *start, struct diag *d)
 {
+	double t0 = clock__now();
 	struct disk_watch watch = { cfg->sysfs_root, o->trace,
-				    fleet__fingerprint(cfg->sysfs_root, o->trace), false };
-	int err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
+				    fleet__fingerprint(cfg->sysfs_root, o->trace), false, 0 };
+	int err;
+
+	watch.next = clock__paced(t0, clock__now(), 1);
+	err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
 
 	if (err == -ENOMEM)
 		return diag__fail(d, err, "out of memory");

@@ -34,11 +34,22 @@ static void test_never_spins(void **state)
 	assert_true(clock__next(0, 1e9, 1e-300) > 1e9);
 }
 
+/* A slow check waits CLOCK_PACE times what it took; a quick one its period. */
+static void test_paced(void **state)
+{
+	(void)state;
+	assert_true(clock__paced(10, 10.001, 1) == 11.001); /* 1 ms: the period */
+	assert_true(fabs(clock__paced(10, 10.5, 1) - (10.5 + 0.5 * CLOCK_PACE)) < 1e-9);
+	assert_true(clock__paced(10, 10.02, 1) == 10.02 + 1); /* 20 ms x 50 = 1 s */
+	assert_true(clock__paced(10, 10.1, 1) - 10.1 > 0.1 * CLOCK_PACE - 1e-9); /* 2% */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_on_the_grid),
 		cmocka_unit_test(test_never_spins),
+		cmocka_unit_test(test_paced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
