@@ -127,11 +127,11 @@ for n in 1 "${SIZES[-1]}"; do
 	list=$(IFS=,; echo "${names[*]:0:$n}")
 	"$BB" serve --listen 127.0.0.1:0 --trace "$list" 2> "$work/serve.err" &
 	tracer=$!
-	port=""
-	for ((i = 0; i < 600 && -z "$port"; i++)); do
+	port="" i=0
+	while [ -z "$port" ] && [ $i -lt 600 ] && [ -e "/proc/$tracer" ]; do
 		port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$work/serve.err")
-		[ -e "/proc/$tracer" ] || break
 		[ -n "$port" ] || sleep 0.05
+		i=$((i + 1))
 	done
 	if [ -z "$port" ]; then
 		say "serve of $n disks did not start: $(cat "$work/serve.err")" >&2
