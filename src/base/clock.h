@@ -43,15 +43,21 @@ static inline double clock__next(double due, double now, double period)
 }
 
 /*
- * When to do again a check that ran from START to END: PERIOD later, or later still when
- * the check is slow (reading sysfs for hundreds of disks), so that it never takes more
- * than 1/CLOCK_PACE of a CPU.
+ * When to do again a check that took CPU seconds of this thread (clock__cpu) and ended
+ * at END: PERIOD later, or later still when the check is costly (reading sysfs for
+ * hundreds of disks), so that it never takes more than 1/CLOCK_PACE of a CPU. CPU time,
+ * not wall time: a check that waited for a busy CPU cost nothing meanwhile.
  */
 #define CLOCK_PACE 50
 
-static inline double clock__paced(double start, double end, double period)
+static inline double clock__cpu(void)
 {
-	double cost = (end - start) * CLOCK_PACE;
+	return clock__seconds(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static inline double clock__paced(double cpu, double end, double period)
+{
+	double cost = cpu * CLOCK_PACE;
 
 	return end + (cost > period ? cost : period);
 }

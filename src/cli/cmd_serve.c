@@ -165,9 +165,9 @@ static int serve_loop(const struct options *o, struct exporter *e, struct http_m
 			if (exporter__refresh(e, stderr, &d) < 0)
 				diag__say(&d);
 			http_metrics__sweep(h);
-			/* Hundreds of disks: each look at sysfs takes a while; at most 2% of a CPU.
-			 */
-			c.next_watch = clock__paced(now, clock__now(), SERVE_WATCH_SECONDS);
+			/* Hundreds of disks: a look at sysfs takes a while; 2% of a CPU at most. */
+			c.next_watch = clock__paced(exporter__watch_cpu(e), clock__now(),
+						    SERVE_WATCH_SECONDS);
 		}
 		wake = next_wake(&c, tf != NULL);
 		now = clock__now();

@@ -75,13 +75,13 @@ struct disk_watch {
 
 static void watch_disks(struct disk_watch *w)
 {
-	double t0 = clock__now();
+	double cpu = clock__cpu();
 	uint64_t fp;
 
-	if (!w || w->said || t0 < w->next)
+	if (!w || w->said || clock__now() < w->next)
 		return;
 	fp = fleet__fingerprint(w->root, w->spec);
-	w->next = clock__paced(t0, clock__now(), 1);
+	w->next = clock__paced(clock__cpu() - cpu, clock__now(), 1);
 	if (fp == w->fingerprint)
 		return;
 	w->said = true;
@@ -164,12 +164,12 @@ int trace_passive__run(struct tracer *t, const struct options *o, const struct e
 		       struct result *res, size_t nr, struct block_stats *all,
 		       const struct block_stats *start, struct diag *d)
 {
-	double t0 = clock__now();
+	double cpu = clock__cpu();
 	struct disk_watch watch = { cfg->sysfs_root, o->trace,
 				    fleet__fingerprint(cfg->sysfs_root, o->trace), false, 0 };
 	int err;
 
-	watch.next = clock__paced(t0, clock__now(), 1);
+	watch.next = clock__paced(clock__cpu() - cpu, clock__now(), 1);
 	err = run_passive(t, o, res, nr, fleet__several(o->trace) ? &watch : NULL, all, start);
 
 	if (err == -ENOMEM)

@@ -35,6 +35,7 @@ struct exporter {
 	struct device *pending; /* named now but not traced: their reload failed */
 	size_t nr_pending;
 	uint64_t fingerprint; /* of the set traced, as resolved; 0: resolve again */
+	double watch_cpu;     /* CPU seconds the last look at the disks took */
 	double retry_at;      /* after a failure: not before this (CLOCK_MONOTONIC) */
 	double backoff;	      /* the wait after the last failure, doubled by the next */
 	uint64_t reloads, failures;
@@ -507,9 +508,14 @@ int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
 	uint64_t fp = 0;
 	int err;
 
+	double cpu = clock__cpu();
+	uint64_t now_fp;
+
 	if (clock__now() < e->retry_at)
 		return 0;
-	if (fleet__fingerprint(e->opts.sysfs_root, e->opts.spec) == e->fingerprint && e->live)
+	now_fp = fleet__fingerprint(e->opts.sysfs_root, e->opts.spec);
+	e->watch_cpu = clock__cpu() - cpu;
+	if (now_fp == e->fingerprint && e->live)
 		return 0;
 	err = fleet__resolve(e->opts.sysfs_root, e->opts.spec, BLKIO_MAX_DEVICES, false, &f, d);
 	if (!err) {
@@ -521,6 +527,11 @@ int exporter__refresh(struct exporter *e, FILE *log, struct diag *d)
 	}
 	fleet__free(&f);
 	return settle(e, err, fp, d);
+}
+
+double exporter__watch_cpu(const struct exporter *e)
+{
+	return e->watch_cpu;
 }
 
 void exporter__rescan(struct exporter *e)

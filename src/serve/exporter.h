@@ -69,6 +69,11 @@ int exporter__open(const struct exporter_opts *opts, struct exporter **out, stru
  * What changed is said on log.
  */
 int exporter__refresh(struct exporter *e, FILE *log, struct diag *d);
+/*
+ * CPU seconds the last exporter__refresh took to look at the disks (without a reload):
+ * hundreds of disks named in a list take a while (fleet__fingerprint).
+ */
+double exporter__watch_cpu(const struct exporter *e);
 /* Resolve the disks again at the next exporter__refresh, backoff or not (SIGHUP). */
 void exporter__rescan(struct exporter *e);
 /* The exposition in fmt, fresh or at most fresh_seconds old. 0 or -errno. */
