@@ -100,19 +100,25 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		       const struct block_stats *start)
 {
 	size_t i, n = tracer__nr_devices(t);
-	struct block_stats *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
-	struct block_stats *delta = calloc(n, sizeof(*delta));
-	struct blkio_maxes *all_max = calloc(n, sizeof(*all_max));
+	/*
+	 * Intervals only: a snapshot is ~107 KiB a device (its histograms), 27 MiB for 256
+	 * disks; a trace without --interval keeps none but start and total.
+	 */
+	size_t m = o->interval ? n : 0;
+	struct block_stats *prev = calloc(m, sizeof(*prev)), *cur = calloc(m, sizeof(*cur));
+	struct block_stats *delta = calloc(m, sizeof(*delta));
+	struct blkio_maxes *all_max = calloc(m, sizeof(*all_max));
 	double t0 = clock__seconds(CLOCK_MONOTONIC), next = o->interval ? t0 + o->interval : 0,
 	       last = t0;
 	unsigned int nr = 0;
 	int err = 0;
 
-	if (!prev || !cur || !delta || !all_max) {
+	if (m && (!prev || !cur || !delta || !all_max)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	memcpy(prev, start, n * sizeof(*prev));
+	if (m)
+		memcpy(prev, start, n * sizeof(*prev));
 	while (!stop_signal) {
 		double now = clock__seconds(CLOCK_MONOTONIC),
 		       wake = o->duration ? t0 + o->duration : now + 3600;
@@ -146,11 +152,11 @@ static int run_passive(struct tracer *t, const struct options *o, struct result 
 		/* A wakeup later than a whole interval folds the missed ones into this one. */
 		next = clock__next(next, now, o->interval);
 	}
-	err = tracer__snapshot_all(t, cur);
+	err = tracer__snapshot_all(t, total);
 	if (err)
 		goto cleanup;
-	block_stats__delta_n(total, cur, start, n);
-	for (i = 0; i < n; i++)
+	block_stats__delta_n(total, total, start, n);
+	for (i = 0; i < m; i++)
 		blkio_maxes__merge(&total[i].max, &all_max[i]);
 cleanup:
 	free(all_max);
