@@ -55,8 +55,9 @@ static int add_member(volatile struct blkio_filter *f, struct member_set *ms, un
 
 	if (dev->bio_based)
 		m.flags |= BLKIO_MEMBER_BIO;
+	/* In-flight counts: one per queue; a bio-based device one, a multipath head none. */
 	m.queue = ms->queues;
-	ms->queues += hwqs ? hwqs : 1;
+	ms->queues += hwqs ? hwqs : dev->bio_based ? 1 : 0;
 	if (dev->part_name[0]) {
 		m.part_start = dev->part_start;
 		m.part_end = dev->part_start + dev->part_sectors;

@@ -267,6 +267,17 @@ if [ -n "$NVME_HEAD" ]; then
 		expect_eq "path $first: requests == its diskstats" \
 			"$(jqv "$W/path.json" .runs[0].block.read.requests)" $(($(diskstat 1 "$first") - c0))
 	fi
+	# The head's hardware queues are its paths' (the head itself has none).
+	want=0
+	for p in $NVME_PATHS; do want=$((want + $(ls /sys/block/"$p"/mq | wc -l))); done
+	if run head-queues --trace "$NVME_HEAD" --json "$W/head.json" -- \
+		dd if=/dev/"$NVME_HEAD" of=/dev/null bs=64k count=32 iflag=direct; then
+		expect_eq "$NVME_HEAD: hardware queues == its paths' ($want)" \
+			"$(jqv "$W/head.json" '.runs[0].block.hw_queues.count // 1')" "$want"
+		[ "$want" -le 1 ] || expect_eq "$NVME_HEAD: the queues' requests == its reads" \
+			"$(jqv "$W/head.json" '[.runs[0].block.hw_queues.queues[].requests] | add')" \
+			"$(jqv "$W/head.json" .runs[0].block.read.requests)"
+	fi
 else
 	skip "no NVMe multipath head came up"
 fi
