@@ -488,20 +488,27 @@ static __always_inline void count_request(struct blkio_pcpu *p, __u32 op, __u64 
 
 /*
  * A request of a disk of several queues, in its queue's depth histogram (per CPU) and
- * maximum (the queue's own line, which its issuers write anyway).
+ * maximum (the queue's own line, which its issuers write anyway), cleared first when the
+ * loader has started a new interval, as my_maxes does a CPU's.
  */
-static __always_inline void count_hwq_depth(member_t *mb, struct blkio_queue *q, __u64 qdepth)
+static __always_inline __u64 *queue_max(struct blkio_queue *q)
 {
-	__u32 device = mb->device;
 	__u64 epoch = max_epoch;
-	struct blkio_hwq_hist *h;
 
 	if (q->max_epoch != epoch) {
 		q->max_depth = 0;
 		q->max_epoch = epoch;
 	}
-	if (qdepth > q->max_depth)
-		q->max_depth = qdepth;
+	return &q->max_depth;
+}
+
+static __always_inline void count_hwq_depth(member_t *mb, __u64 *max, __u64 qdepth)
+{
+	__u32 device = mb->device;
+	struct blkio_hwq_hist *h;
+
+	if (qdepth > *max)
+		*max = qdepth;
 	h = bpf_map_lookup_elem(&hwq_depth, &device);
 	if (h)
 		HIST_INC(h->slots, hist_count_index(qdepth), HIST_COUNT_BUCKETS);
@@ -519,14 +526,14 @@ static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_max
 					  struct blkio_queue *q, __u32 hwq, __u32 idx, __u64 qdepth,
 					  bool walk)
 {
-	__u64 depth = qdepth;
+	__u64 depth = qdepth, *max;
 
 	if (mb->dev_queues > 1) {
+		max = queue_max(q);
 		if (walk)
-			qdepth = issue_depth(&p->r, q->max_epoch == max_epoch ? q->max_depth : 0,
-					     mb->slot_base + hwq * mb->tags, mb->tags, mb->tags,
-					     idx, qdepth);
-		count_hwq_depth(mb, q, qdepth);
+			qdepth = issue_depth(&p->r, *max, mb->slot_base + hwq * mb->tags, mb->tags,
+					     mb->tags, idx, qdepth);
+		count_hwq_depth(mb, max, qdepth);
 		if (!snoop && (p->issues++ & mb->depth_mask))
 			return 0;
 		depth = device_depth(mb, qdepth, walk);

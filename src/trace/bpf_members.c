@@ -137,6 +137,7 @@ static int plan_map(volatile struct blkio_filter *f, struct member_set *ms, stru
 		if (!err) {
 			f->map_shift = 32 - bits;
 			f->map_probes = BLKIO_MEMBER_PROBES;
+			ms->map_bits = bits;
 			ms->map_entries = (1U << bits) + BLKIO_MEMBER_PROBES - 1;
 		}
 	}
@@ -195,16 +196,15 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 
 int bpf_members__fill_map(const struct member_set *ms, int member_map_fd)
 {
-	unsigned int bits = ms->map_entries - (BLKIO_MEMBER_PROBES - 1), k;
-	int *slot, err = 0;
+	unsigned int k;
+	int *slot, err;
 
 	if (!ms->in_map)
 		return 0;
 	slot = malloc(ms->map_entries * sizeof(*slot));
 	if (!slot)
 		return -ENOMEM;
-	bits = __builtin_ctz(bits);
-	err = place(ms, bits, slot);
+	err = place(ms, ms->map_bits, slot);
 	for (k = 0; !err && k < ms->map_entries; k++)
 		if (slot[k] >= 0 &&
 		    bpf_map_update_elem(member_map_fd, &k, &ms->over[slot[k]], BPF_ANY))

@@ -15,6 +15,7 @@ struct member_set {
 	unsigned int n;		  /* members in the read-only arrays */
 	unsigned int in_map;	  /* members beyond them, in member_map */
 	unsigned int map_entries; /* member_map's size (bpf_members__set): 1 when none */
+	unsigned int map_bits;	  /* its hash slots: 2^map_bits (and BLKIO_MEMBER_PROBES - 1) */
 	unsigned int slots;	  /* slot table entries (hw queue x tag of request-based members) */
 	unsigned int queues; /* `queues` entries: a hw queue of a member (a bio-based one: 1) */
 	/* Each traced device's queues: its first entry in `queues`, and how many. */

@@ -400,23 +400,31 @@ void tracer__fold(const struct blkio_pcpu *v, struct block_stats *out)
  * The device's queues (several: their issues and maxima; one: nr only, the disk's own
  * figures are the queue's). The maximum only from a queue on the current epoch.
  */
+/* Queue I of the device's (the `queues` map's value): 0, or -errno. */
+static int read_queue(const struct tracer *t, unsigned int device, __u32 i, struct blkio_queue *q)
+{
+	__u32 key = t->dev_queue[device] + i;
+
+	return bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.queues), &key, q) ? -errno : 0;
+}
+
 static int read_queues(const struct tracer *t, unsigned int device, struct hwq_stats *out)
 {
-	int fd = bpf_map__fd(t->skel->maps.queues);
 	struct blkio_queue q;
-	__u32 i, key;
+	__u32 i;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->nr = t->dev_queues[device];
-	for (i = 0; out->nr > 1 && i < out->nr && i < BLOCK_HWQS_MAX; i++) {
-		key = t->dev_queue[device] + i;
-		if (bpf_map_lookup_elem(fd, &key, &q))
-			return -errno;
+	if (out->nr <= 1)
+		return 0;
+	for (i = 0; i < out->nr && i < BLOCK_HWQS_MAX; i++) {
+		err = read_queue(t, device, i, &q);
+		if (err)
+			return err;
 		out->issued[i] = q.issued;
 		out->max_depth[i] = q.max_epoch == t->max_epoch ? q.max_depth : 0;
 	}
-	if (out->nr <= 1)
-		return 0;
 	return bpf_load__sum_percpu(t->skel->maps.hwq_depth, device, t->ncpus, t->buf, out->depth,
 				    HIST_COUNT_BUCKETS);
 }
@@ -464,18 +472,15 @@ unsigned int tracer__nr_devices(const struct tracer *t)
  */
 long long tracer__in_flight(const struct tracer *t, unsigned int device)
 {
-	int fd = bpf_map__fd(t->skel->maps.queues);
 	long long sum = 0;
 	struct blkio_queue q;
-	__u32 i, key;
+	__u32 i;
 
 	if (device >= t->nr_devs)
 		return 0;
-	for (i = 0; i < t->dev_queues[device]; i++) {
-		key = t->dev_queue[device] + i;
-		if (!bpf_map_lookup_elem(fd, &key, &q) && q.issued > q.done)
+	for (i = 0; i < t->dev_queues[device]; i++)
+		if (!read_queue(t, device, i, &q) && q.issued > q.done)
 			sum += q.issued - q.done;
-	}
 	return sum;
 }
 
