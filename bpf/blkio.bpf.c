@@ -227,22 +227,7 @@ static __always_inline __u32 op_class(__u32 cmd_flags)
 static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *m, bool btf,
 						  __u32 *idx, __u32 *hwq)
 {
-	__s32 tag = RD(btf, rq, tag);
-	struct blk_mq_hw_ctx *hctx;
-
-	if (tag < 0 || (__u32)tag >= m->tags)
-		return NULL;
-	if (one_hwq) {
-		*idx = tag;
-		*hwq = 0;
-		return bpf_map_lookup_elem(&slots, idx);
-	}
-	hctx = RD(btf, rq, mq_hctx);
-	*hwq = RD(btf, hctx, queue_num);
-	if (*hwq >= m->hwqs)
-		return NULL;
-	*idx = m->slot_base + *hwq * m->tags + tag;
-	if (*idx >= nr_slots)
+	if (!rq_slot_index(rq, m, btf, one_hwq, nr_slots, idx, hwq))
 		return NULL;
 	return bpf_map_lookup_elem(&slots, idx);
 }

@@ -104,4 +104,32 @@ static __always_inline member_t *bio_member(struct bio *bio, bool btf)
 	return in_range(m, RD(btf, bio, bi_iter.bi_sector)) ? m : NULL;
 }
 
+/*
+ * The index of a request's slot (blkio.h) in a table of NR slots: its member's, its
+ * hardware queue's and its driver tag's, unique while the request is in flight; its
+ * hardware queue in *hwq. False when it falls outside the table (no driver tag, more
+ * queues or tags than planned). ONE: one member of one queue, whose slot is the tag
+ * (the hardware queue is never read).
+ */
+static __always_inline bool rq_slot_index(struct request *rq, member_t *m, bool btf, bool one,
+					  __u32 nr, __u32 *idx, __u32 *hwq)
+{
+	__s32 tag = RD(btf, rq, tag);
+	struct blk_mq_hw_ctx *hctx;
+
+	if (tag < 0 || (__u32)tag >= m->tags)
+		return false;
+	if (one) {
+		*idx = tag;
+		*hwq = 0;
+		return true;
+	}
+	hctx = RD(btf, rq, mq_hctx);
+	*hwq = RD(btf, hctx, queue_num);
+	if (*hwq >= m->hwqs)
+		return false;
+	*idx = m->slot_base + *hwq * m->tags + tag;
+	return *idx < nr;
+}
+
 #endif /* BLKTRACE_BENCH_MEMBERS_BPF_H */
