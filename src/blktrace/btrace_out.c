@@ -19,10 +19,29 @@
 #include "disk/fleet.h" /* fleet__name: a set is named as its disk is everywhere */
 #include "trace/ringbuf_drain.h"
 
-/* 10 ms at 150k IOPS and ~5 records per I/O is ~600 KB of the 16 MiB ring buffer. */
+/*
+ * The drain's period. The ring buffer holds 4 of them at 200k requests a second per CPU
+ * (a record of struct btrace_rec each): 4 MiB on 2 CPUs.
+ */
 #define BTRACE_TICK_MS 10
+#define RING_RATE_PER_CPU 200000ULL
+#define RING_TICKS 4
+#define RING_MAX (64U << 20)
 /* stdio's buffer per file: fewer, larger writes from the drain thread. */
 #define FILE_BUFFER (256 << 10)
+/*
+ * Events are held back until their epoch is complete (blktrace.h), at most this many
+ * epochs (~2.1 s) and this many events (8 MiB): past either, the oldest epoch is
+ * written, and an event of it that comes later is written late (counted: `late`).
+ */
+#define HOLD_EPOCHS 128
+#define HOLD_EVENTS (128U << 10)
+/*
+ * A few epochs are held at a time: the arrays of written ones are kept for the next
+ * (their memory stays that of the few, not of all BTRACE_EPOCHS buckets).
+ */
+#define SPARE_BUCKETS 8
+#define SPARE_MAX (16U << 10) /* events: a larger array (a burst) is freed */
 
 /* One traced device's files. */
 struct out_set {
@@ -30,7 +49,26 @@ struct out_set {
 	char **paths;	       /* per CPU: DIR/NAME.blktrace.CPU */
 	struct outfile *files; /* per CPU */
 	uint32_t *seq;	       /* per CPU: the last sequence number written */
+	uint32_t *last_pid;    /* per CPU: 1 + the pid of the last event written; 0: none */
 	void *noted;	       /* tsearch tree of the tasks whose name was written */
+};
+
+/* An event, held until its epoch is written. */
+struct held_event {
+	uint64_t time; /* CLOCK_MONOTONIC */
+	uint64_t sector;
+	uint32_t bytes, action, pid;
+	uint32_t order; /* read order: events of one time keep it */
+	uint16_t cpu, error;
+	uint16_t device, pdu_len;
+	uint8_t pdu[BTRACE_PDU_MAX];
+};
+
+/* The held events of one epoch. */
+struct bucket {
+	uint32_t epoch;
+	size_t n, cap;
+	struct held_event *ev;
 };
 
 struct btrace_out {
@@ -44,6 +82,19 @@ struct btrace_out {
 	struct ringbuf_drain *drain;
 	uint64_t t0; /* CLOCK_MONOTONIC when tracing started */
 	int err;     /* the drain thread's first write error */
+	/* The hold: see "The order of the files" below. */
+	struct bucket buckets[BTRACE_EPOCHS];
+	uint32_t next_epoch; /* every event of an earlier epoch is written */
+	uint32_t now_epoch;  /* when the programs' counts were read */
+	uint64_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS]; /* the programs', by then */
+	uint64_t closed[BTRACE_EPOCHS];	    /* records read, of epochs not yet written */
+	uint64_t debt[BTRACE_EPOCHS];	    /* records of epochs written before they came */
+	size_t held;			    /* events in the buckets */
+	struct bucket spare[SPARE_BUCKETS]; /* arrays of written epochs, to reuse */
+	unsigned int nr_spare;
+	uint32_t order;
+	uint64_t late;
+	void *tasks; /* tsearch tree of struct task_name: the tasks' names */
 };
 
 static uint32_t set_dev(const struct device *dev)
@@ -84,7 +135,8 @@ static int open_set(struct btrace_out *o, struct out_set *s, const char *name,
 	s->paths = calloc(o->ncpus, sizeof(*s->paths));
 	s->files = calloc(o->ncpus, sizeof(*s->files));
 	s->seq = calloc(o->ncpus, sizeof(*s->seq));
-	if (!s->paths || !s->files || !s->seq)
+	s->last_pid = calloc(o->ncpus, sizeof(*s->last_pid));
+	if (!s->paths || !s->files || !s->seq || !s->last_pid)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	for (c = 0; c < o->ncpus; c++) {
 		if (asprintf(&s->paths[c], "%s/%s.blktrace.%u", o->dir, name, c) < 0) {
@@ -169,13 +221,49 @@ static int cmp_task(const void *a, const void *b)
 	return memcmp(x->comm, y->comm, sizeof(x->comm));
 }
 
+/* A task's name, as the programs first sent it: by pid, and for pid 0 by CPU. */
+struct task_name {
+	uint32_t pid, cpu;
+	char comm[BTRACE_COMM_LEN];
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct task_name *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static int keep_name(struct btrace_out *o, const struct btrace_task *t)
+{
+	struct task_name key = { .pid = t->pid, .cpu = t->pid ? 0 : t->cpu }, *n, **found;
+
+	/* The first name, as the kernel notes a task once (at its first event). */
+	if (tfind(&key, &o->tasks, cmp_name))
+		return 0;
+	n = malloc(sizeof(*n));
+	if (n) {
+		*n = key;
+		memcpy(n->comm, t->comm, sizeof(t->comm));
+	}
+	found = n ? tsearch(n, &o->tasks, cmp_name) : NULL;
+	if (!found) {
+		free(n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * A task's name before its first event on this device, as trace_note_tsk writes it:
  * the kernel notes each task once, so a pid gets a note per name it has (pid 0's idle
- * task is swapper/N on each CPU N; blkparse keeps a pid's first).
+ * task is swapper/N on each CPU N; blkparse keeps a pid's first). The CPU's last pid
+ * spares the lookups of a task's next events.
  */
 static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_summary *sum,
-		     const struct btrace_event *e, uint64_t time)
+		     const struct held_event *e, uint64_t time)
 {
 	struct blk_io_trace t = {
 		.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
@@ -184,12 +272,19 @@ static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_
 		.pid = e->pid,
 		.device = s->dev,
 		.cpu = e->cpu,
-		.pdu_len = sizeof(e->comm),
+		.pdu_len = BTRACE_COMM_LEN,
 	};
+	struct task_name name = { .pid = e->pid, .cpu = e->pid ? 0 : e->cpu }, **known;
 	struct noted_task key = { .pid = e->pid }, *n;
 	void *found;
 
-	memcpy(key.comm, e->comm, sizeof(key.comm));
+	if (s->last_pid[e->cpu] == e->pid + 1)
+		return 0;
+	known = tfind(&name, &o->tasks, cmp_name);
+	if (!known) /* its name was lost with a full ring buffer (counted) */
+		return 0;
+	s->last_pid[e->cpu] = e->pid + 1;
+	memcpy(key.comm, (*known)->comm, sizeof(key.comm));
 	if (tfind(&key, &s->noted, cmp_task))
 		return 0;
 	n = malloc(sizeof(*n));
@@ -198,32 +293,25 @@ static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_
 	found = n ? tsearch(n, &s->noted, cmp_task) : NULL;
 	if (!found) {
 		free(n);
-		o->err = o->err ?: -ENOMEM;
 		return -ENOMEM;
 	}
-	return put(o, s, sum, &t, e->comm);
+	return put(o, s, sum, &t, key.comm);
 }
 
-/* The drain thread's callback: one event, after its task's note if it has none yet. */
-static int on_event(void *ctx, void *data, size_t size)
+/* One event into its device's file of its CPU, after its task's note if it has none yet. */
+static int write_event(struct btrace_out *o, const struct held_event *e)
 {
-	struct btrace_out *o = ctx;
-	const struct btrace_event *e = data;
 	struct blk_io_trace t = { .magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION };
-	struct btrace_set_summary *sum;
-	struct out_set *s;
+	struct btrace_set_summary *sum = &o->sum.sets[e->device];
+	struct out_set *s = &o->sets[e->device];
 	int err;
 
-	/* The programs write nothing else; anything else is not ours to write. */
-	if (size < sizeof(*e) || e->device >= o->n || e->cpu >= o->ncpus ||
-	    e->pdu_len > BTRACE_PDU_MAX)
-		return 0;
-	s = &o->sets[e->device];
-	sum = &o->sum.sets[e->device];
 	t.time = e->time > o->t0 ? e->time - o->t0 : 0;
 	err = note_task(o, s, sum, e, t.time);
-	if (err)
+	if (err) {
+		o->err = o->err ?: err;
 		return err;
+	}
 	t.sequence = ++s->seq[e->cpu];
 	t.sector = e->sector;
 	t.bytes = e->bytes;
@@ -234,6 +322,201 @@ static int on_event(void *ctx, void *data, size_t size)
 	t.error = e->error;
 	t.pdu_len = e->pdu_len;
 	return put(o, s, sum, &t, e->pdu);
+}
+
+/*
+ * The order of the files. The kernel's blktrace writes each CPU's events in the order
+ * they happen; ours come a request at a time, when it completes, so a request's Q may be
+ * read after a later request's C. Events are therefore held in buckets by epoch
+ * (blktrace.h) and an epoch is written, sorted by time, once it is complete: every
+ * record begun in it has been read (or lost), which the programs' counts say. The
+ * counts are read before a drain and an epoch is judged only when it ended at least one
+ * epoch before: no record can begin in it after the read.
+ */
+static int cmp_event(const void *a, const void *b)
+{
+	const struct held_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Write the oldest epoch held; records of it still to come will be late. */
+static int write_epoch(struct btrace_out *o)
+{
+	uint32_t i = o->next_epoch % BTRACE_EPOCHS;
+	struct bucket *b = &o->buckets[i];
+	uint64_t done = o->closed[i] + o->dropped[i] + o->debt[i];
+	size_t k;
+	int err = 0;
+
+	if (b->n && (int32_t)(b->epoch - o->next_epoch) <= 0) {
+		qsort(b->ev, b->n, sizeof(*b->ev), cmp_event);
+		for (k = 0; k < b->n && !err; k++)
+			err = write_event(o, &b->ev[k]);
+		o->held -= b->n;
+		b->n = 0;
+		if (o->nr_spare < SPARE_BUCKETS && b->cap <= SPARE_MAX) {
+			o->spare[o->nr_spare++] = *b;
+		} else {
+			free(b->ev);
+		}
+		b->ev = NULL;
+		b->cap = 0;
+	}
+	/* What was begun and not read is owed: its record, when it comes, is not counted. */
+	if (o->opened[i] > done)
+		o->debt[i] += o->opened[i] - done;
+	o->next_epoch++;
+	return err;
+}
+
+static bool epoch_complete(const struct btrace_out *o, uint32_t epoch)
+{
+	uint32_t i = epoch % BTRACE_EPOCHS;
+
+	return o->closed[i] + o->dropped[i] + o->debt[i] >= o->opened[i];
+}
+
+/* An event to its bucket, or to its file at once if its epoch is written already. */
+static int hold(struct btrace_out *o, const struct held_event *e)
+{
+	uint32_t epoch = e->time >> BTRACE_EPOCH_SHIFT;
+	struct bucket *b = &o->buckets[epoch % BTRACE_EPOCHS];
+	struct held_event *ev;
+	int err;
+
+	if ((int32_t)(epoch - o->next_epoch) < 0) {
+		o->late++;
+		return write_event(o, e);
+	}
+	/* A bucket still holding an epoch 256 earlier: the hold is full, write up to it. */
+	while (b->n && b->epoch != epoch && (int32_t)(epoch - o->next_epoch) >= 0) {
+		err = write_epoch(o);
+		if (err)
+			return err;
+	}
+	if ((int32_t)(epoch - o->next_epoch) < 0) { /* written up to past it, just now */
+		o->late++;
+		return write_event(o, e);
+	}
+	if (!b->cap && o->nr_spare)
+		*b = o->spare[--o->nr_spare];
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 256;
+
+		ev = realloc(b->ev, cap * sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		b->ev = ev;
+		b->cap = cap;
+	}
+	b->epoch = epoch;
+	b->ev[b->n++] = *e;
+	o->held++;
+	return 0;
+}
+
+/* A request's record: each event it holds, to be written in order. */
+static int on_request(void *ctx, const struct btrace_rec *r)
+{
+	struct btrace_out *o = ctx;
+	struct held_event e = { .device = r->device };
+	unsigned int k;
+	int err = 0;
+
+	/* The programs write nothing else; anything else is not ours to write. */
+	if (r->device >= o->n || r->pdu_len > BTRACE_PDU_MAX)
+		return 0;
+	if ((int32_t)(r->epoch - o->next_epoch) >= 0)
+		o->closed[r->epoch % BTRACE_EPOCHS]++;
+	for (k = 0; k < BTRACE_STEPS && !err; k++) {
+		const struct btrace_step *st = &r->step[k];
+
+		if (!(r->steps & (1U << k)) || st->cpu >= o->ncpus)
+			continue;
+		e.time = st->time;
+		e.sector = st->sector;
+		e.bytes = st->bytes;
+		e.action = st->action;
+		e.pid = st->pid;
+		e.cpu = st->cpu;
+		e.error = st->error;
+		e.order = o->order++;
+		e.pdu_len = k == BTRACE_OTHER ? r->pdu_len : 0;
+		memcpy(e.pdu, r->pdu, sizeof(e.pdu));
+		err = hold(o, &e);
+	}
+	if (err && !o->err)
+		o->err = err;
+	return err;
+}
+
+/* The drain thread's callback: a request's record or a task's name. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	const struct btrace_task *t = data;
+	struct btrace_out *o = ctx;
+	int err;
+
+	if (size >= sizeof(struct btrace_rec) && t->kind == BTRACE_REC_REQUEST)
+		return on_request(ctx, data);
+	if (size < sizeof(*t) || t->kind != BTRACE_REC_TASK)
+		return 0;
+	err = keep_name(o, t);
+	if (err && !o->err)
+		o->err = err;
+	return err;
+}
+
+static uint32_t epoch_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ((uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec) >> BTRACE_EPOCH_SHIFT;
+}
+
+/*
+ * Before a drain, the programs' counts; after it, every complete epoch written (those
+ * ended an epoch before the counts were read), and the oldest ones past the hold's
+ * bounds.
+ */
+static int on_tick(void *ctx, bool before)
+{
+	struct btrace_out *o = ctx;
+	uint64_t lost;
+	int err = 0;
+
+	if (before) {
+		o->now_epoch = epoch_now();
+		return btrace__counts(o->bt, o->opened, o->dropped, &lost);
+	}
+	while (!err && (int32_t)(o->now_epoch - o->next_epoch) >= 2 &&
+	       epoch_complete(o, o->next_epoch))
+		err = write_epoch(o);
+	/* Past the bounds: never an epoch that records may still begin in. */
+	while (!err && (int32_t)(o->now_epoch - o->next_epoch) >= 2 &&
+	       ((int32_t)(o->now_epoch - o->next_epoch) > HOLD_EPOCHS || o->held > HOLD_EVENTS))
+		err = write_epoch(o);
+	return err ?: o->err;
+}
+
+/* The end: what the programs still hold, then every epoch, all of it complete now. */
+static int write_all(struct btrace_out *o)
+{
+	uint32_t last = o->next_epoch;
+	unsigned int i;
+	int err;
+
+	err = btrace__held(o->bt, on_request, o);
+	for (i = 0; i < BTRACE_EPOCHS; i++)
+		if (o->buckets[i].n && (int32_t)(o->buckets[i].epoch - last) > 0)
+			last = o->buckets[i].epoch;
+	while (!err && (int32_t)(last - o->next_epoch) >= 0)
+		err = write_epoch(o);
+	return err ?: o->err;
 }
 
 /* The start of the trace in wall-clock time, as blk_trace_startstop notes it. */
@@ -259,16 +542,32 @@ static int note_start(struct btrace_out *o)
 	return err;
 }
 
+/* The ring buffer: RING_TICKS drains at RING_RATE_PER_CPU, a power of 2. */
+static size_t ring_bytes(unsigned int ncpus)
+{
+	uint64_t want = ncpus * RING_RATE_PER_CPU * RING_TICKS * BTRACE_TICK_MS / 1000 *
+			sizeof(struct btrace_rec);
+	size_t bytes = 1 << 16;
+
+	while (bytes < want && bytes < RING_MAX)
+		bytes <<= 1;
+	return bytes;
+}
+
 int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, struct diag *d)
 {
 	struct timespec now;
 	int err;
 
-	err = btrace__open(opts, &o->bt, d);
+	struct btrace_opts bo = *opts;
+
+	bo.ring_bytes = ring_bytes(o->ncpus);
+	err = btrace__open(&bo, &o->bt, d);
 	if (err)
 		return err;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	o->t0 = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	o->next_epoch = o->t0 >> BTRACE_EPOCH_SHIFT;
 	err = note_start(o);
 	if (err)
 		return diag__fail(d, err, "cannot write --blktrace %s: %s", o->dir, strerror(-err));
@@ -276,8 +575,8 @@ int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, stru
 	if (err)
 		return diag__fail(d, err, "cannot attach to the block tracepoints: %s",
 				  strerror(-err));
-	err = ringbuf_drain__start(btrace__events_fd(o->bt), on_event, o, BTRACE_TICK_MS,
-				   &o->drain);
+	err = ringbuf_drain__start_ticked(btrace__events_fd(o->bt), on_record, on_tick, o,
+					  BTRACE_TICK_MS, &o->drain);
 	return err ? diag__fail(d, err, "cannot read the BPF ring buffer: %s", strerror(-err)) : 0;
 }
 
@@ -310,8 +609,11 @@ int btrace_out__commit(struct btrace_out *o, struct btrace_summary *sum, struct 
 	o->drain = NULL;
 	if (o->err)
 		err = o->err;
+	if (!err)
+		err = write_all(o);
 	if (err)
 		return diag__fail(d, err, "cannot write --blktrace %s: %s", o->dir, strerror(-err));
+	o->sum.late = o->late;
 	err = btrace__lost(o->bt, &o->sum.lost);
 	if (!err)
 		err = btrace__skipped(o->bt, o->sum.skipped);
@@ -354,10 +656,16 @@ void btrace_out__close(struct btrace_out *o)
 		free(s->paths);
 		free(s->files);
 		free(s->seq);
+		free(s->last_pid);
 		tdestroy(s->noted, free);
 	}
 	if (o->made_dir)
 		rmdir(o->dir);
+	for (i = 0; i < BTRACE_EPOCHS; i++)
+		free(o->buckets[i].ev);
+	for (i = 0; i < o->nr_spare; i++)
+		free(o->spare[i].ev);
+	tdestroy(o->tasks, free);
 	free(o->sets);
 	btrace_summary__free(&o->sum);
 	free(o);

@@ -36,8 +36,6 @@ struct trace_outputs {
 
 /* 4 MiB: at 72 bytes a record, ~58k requests, 0.4 s at 150k IOPS between two drains. */
 #define SNOOP_RING_BYTES (4U << 20)
-/* 16 MiB: ~5 records of 80 bytes per request, ~40k requests between two drains. */
-#define BTRACE_RING_BYTES (16U << 20)
 
 /* -v: what is traced and how, once counting has begun. */
 static void say_tracing(const struct options *o, const struct result *res, size_t nr,
@@ -238,7 +236,6 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 		.force_raw_tp = o->raw_tp || cfg->force_raw_tp,
 		.verbose = o->verbose,
 		.notes = stderr,
-		.ring_bytes = BTRACE_RING_BYTES,
 	};
 
 	return btrace_out__start(out, &bopts, d);

@@ -20,7 +20,13 @@
 struct btrace {
 	struct blktrace_bpf *skel;
 	size_t ring_bytes;
+	int ncpus;
+	struct btrace_pcpu *pcpu; /* a read of the per-CPU state: ncpus values */
 };
+
+/* Requests waiting from insert to issue, at most (a scheduler's queues of all members). */
+#define WAITING_MIN 1024
+#define WAITING_MAX 65536
 
 #define NR_TPS 12
 
@@ -98,10 +104,22 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 	struct blktrace_bpf *s = b->skel;
 	int err;
 
+	unsigned int slots = ms->slots ? ms->slots : 1, waiting = 2 * slots;
+
 	choose_programs(b, vmlinux, btf, ms->any_bio);
+	/* The slot table is the aggregate's (tracer.c): the same members, the same plan. */
+	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
+	s->rodata->nr_slots = slots;
+	waiting = waiting < WAITING_MIN	  ? WAITING_MIN
+		  : waiting > WAITING_MAX ? WAITING_MAX
+					  : waiting;
 	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.slots, slots);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.waiting, waiting);
 	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
 }
 
@@ -125,6 +143,13 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	if (!b)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	b->ring_bytes = opts->ring_bytes;
+	b->ncpus = libbpf_num_possible_cpus();
+	err = b->ncpus > 0 ? -ENOMEM : b->ncpus ?: -EINVAL;
+	b->pcpu = b->ncpus > 0 ? calloc(b->ncpus, sizeof(*b->pcpu)) : NULL;
+	if (!b->pcpu) {
+		free(b);
+		return diag__fail(d, err, "cannot read the CPUs' state: %s", strerror(-err));
+	}
 	err = bpf_load__any(&load_ops, b,
 			    &(struct bpf_load_args){ opts->devs, opts->nr_devs, opts->force_raw_tp,
 						     opts->verbose, opts->notes },
@@ -153,6 +178,7 @@ void btrace__close(struct btrace *b)
 	if (!b)
 		return;
 	blktrace_bpf__destroy(b->skel);
+	free(b->pcpu);
 	free(b);
 }
 
@@ -161,20 +187,69 @@ int btrace__events_fd(const struct btrace *b)
 	return bpf_map__fd(b->skel->maps.events);
 }
 
+/* Every CPU's state into b->pcpu. 0 or -errno. */
+static int read_pcpu(struct btrace *b)
+{
+	__u32 zero = 0;
+
+	/* The map's values are 8-byte aligned; struct btrace_pcpu's size is a multiple of 8. */
+	_Static_assert(sizeof(struct btrace_pcpu) % 8 == 0, "per-CPU values are 8-aligned");
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &zero, b->pcpu))
+		return -errno;
+	return 0;
+}
+
+int btrace__counts(struct btrace *b, uint64_t opened[BTRACE_EPOCHS],
+		   uint64_t dropped[BTRACE_EPOCHS], uint64_t *lost)
+{
+	int err = read_pcpu(b), cpu, i;
+
+	if (err)
+		return err;
+	memset(opened, 0, BTRACE_EPOCHS * sizeof(*opened));
+	memset(dropped, 0, BTRACE_EPOCHS * sizeof(*dropped));
+	*lost = 0;
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		const struct btrace_pcpu *p = &b->pcpu[cpu];
+
+		for (i = 0; i < BTRACE_EPOCHS; i++) {
+			opened[i] += p->opened[i];
+			dropped[i] += p->dropped[i];
+		}
+		*lost += p->lost;
+	}
+	return 0;
+}
+
 int btrace__lost(struct btrace *b, uint64_t *lost)
 {
-	int err, ncpus = libbpf_num_possible_cpus();
-	__u64 *v, sum = 0;
+	uint64_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS];
 
-	*lost = 0;
-	if (ncpus <= 0)
-		return ncpus ? ncpus : -EINVAL;
-	v = calloc(ncpus, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	err = bpf_load__sum_percpu(b->skel->maps.lost, 0, ncpus, v, &sum, 1);
-	free(v);
-	*lost = sum;
+	return btrace__counts(b, opened, dropped, lost);
+}
+
+int btrace__held(struct btrace *b, btrace_rec_fn fn, void *ctx)
+{
+	int slots_fd = bpf_map__fd(b->skel->maps.slots), fd = bpf_map__fd(b->skel->maps.waiting);
+	__u32 nr = bpf_map__max_entries(b->skel->maps.slots), i;
+	struct btrace_rec r;
+	__u64 key, next;
+	int err = read_pcpu(b), cpu;
+	void *prev = NULL;
+
+	for (cpu = 0; cpu < b->ncpus && !err; cpu++)
+		for (i = 0; i < BTRACE_CACHE && !err; i++)
+			if (b->pcpu[cpu].cache[i].key && b->pcpu[cpu].cache[i].r.steps)
+				err = fn(ctx, &b->pcpu[cpu].cache[i].r);
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &r) && r.steps)
+			err = fn(ctx, &r);
+	}
+	for (i = 0; i < nr && !err; i++)
+		if (!bpf_map_lookup_elem(slots_fd, &i, &r) && r.steps)
+			err = fn(ctx, &r);
 	return err;
 }
 

@@ -2,8 +2,9 @@
 /*
  * The per-event tracer of --blktrace: an opaque handle over bpf/blktrace.bpf.c's
  * skeleton, loaded beside the aggregate tracer (tracer.h) only when asked, with the same
- * devices and disk filter. Its records (struct btrace_event) come through a ring buffer
- * that btrace_out.c drains into blktrace's files. Functions return 0 or a negative errno
+ * devices and disk filter. Its records (struct btrace_rec: a request's events; struct
+ * btrace_task: a task's name) come through a ring buffer that btrace_out.c drains into
+ * blktrace's files. Functions return 0 or a negative errno
  * (btrace__open with the reason in a struct diag); btrace__close(NULL) is safe.
  */
 #ifndef BLKTRACE_BENCH_BTRACE_H
@@ -13,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <linux/types.h>
+#include "blktrace.h"
 #include "result/btrace_summary.h"
 #include "disk/device.h"
 
@@ -25,7 +28,7 @@ struct btrace_opts {
 	bool force_raw_tp;
 	int verbose;
 	FILE *notes;	   /* as tracer_opts */
-	size_t ring_bytes; /* the ring buffer (a power of 2) */
+	size_t ring_bytes; /* the ring buffer (a power of 2; btrace_out.c sets it) */
 };
 
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d);
@@ -36,6 +39,19 @@ void btrace__close(struct btrace *b);
 int btrace__events_fd(const struct btrace *b);
 /* Records the ring buffer had no room for, all CPUs. 0 or -errno. */
 int btrace__lost(struct btrace *b, uint64_t *lost);
+/*
+ * The records begun and the records lost, by epoch modulo BTRACE_EPOCHS (blktrace.h), and
+ * the records lost in all, summed over the CPUs. 0 or -errno.
+ */
+int btrace__counts(struct btrace *b, uint64_t opened[BTRACE_EPOCHS],
+		   uint64_t dropped[BTRACE_EPOCHS], uint64_t *lost);
+typedef int (*btrace_rec_fn)(void *ctx, const struct btrace_rec *r);
+/*
+ * After btrace__detach: each record the programs still hold (requests not completed, a
+ * bio's events never claimed by a request) to fn, which stops the walk by returning
+ * non-zero. 0, fn's value or -errno.
+ */
+int btrace__held(struct btrace *b, btrace_rec_fn fn, void *ctx);
 /*
  * Events our programs missed, by action (__BLK_TA_*): the kernel runs a program on a
  * tracepoint only when that program is not running on the CPU already (commit

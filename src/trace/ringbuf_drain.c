@@ -12,6 +12,8 @@ struct ringbuf_drain {
 	struct ring_buffer *rb;
 	pthread_t thread;
 	struct timespec tick;
+	ringbuf_tick_fn on_tick;
+	void *ctx;
 	volatile int stop;
 	int err;
 };
@@ -22,9 +24,13 @@ static void *drain(void *arg)
 	int n;
 
 	while (!r->stop && !r->err) {
-		n = ring_buffer__consume(r->rb);
+		if (r->on_tick)
+			r->err = r->on_tick(r->ctx, true);
+		n = r->err ? 0 : ring_buffer__consume(r->rb);
 		if (n < 0 && !r->err)
 			r->err = n;
+		if (r->on_tick && !r->err)
+			r->err = r->on_tick(r->ctx, false);
 		nanosleep(&r->tick, NULL);
 	}
 	return NULL;
@@ -48,6 +54,12 @@ static int start_thread(struct ringbuf_drain *r)
 int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsigned int tick_ms,
 			 struct ringbuf_drain **out)
 {
+	return ringbuf_drain__start_ticked(map_fd, fn, NULL, ctx, tick_ms, out);
+}
+
+int ringbuf_drain__start_ticked(int map_fd, ring_buffer_sample_fn fn, ringbuf_tick_fn tick,
+				void *ctx, unsigned int tick_ms, struct ringbuf_drain **out)
+{
 	struct ringbuf_drain *r;
 	int err;
 
@@ -57,6 +69,8 @@ int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsign
 		return -ENOMEM;
 	r->tick.tv_sec = tick_ms / 1000;
 	r->tick.tv_nsec = (long)(tick_ms % 1000) * 1000000;
+	r->on_tick = tick;
+	r->ctx = ctx;
 	r->rb = ring_buffer__new(map_fd, fn, ctx, NULL);
 	if (!r->rb) {
 		err = -errno;

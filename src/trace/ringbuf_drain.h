@@ -7,6 +7,7 @@
 #ifndef BLKTRACE_BENCH_RINGBUF_DRAIN_H
 #define BLKTRACE_BENCH_RINGBUF_DRAIN_H
 
+#include <stdbool.h>
 #include <bpf/libbpf.h>
 
 struct ringbuf_drain;
@@ -17,6 +18,14 @@ struct ringbuf_drain;
  */
 int ringbuf_drain__start(int map_fd, ring_buffer_sample_fn fn, void *ctx, unsigned int tick_ms,
 			 struct ringbuf_drain **out);
+/*
+ * The same, with tick(ctx, true) before each drain and tick(ctx, false) after it (on
+ * the drain thread; not at the last drain, ringbuf_drain__stop's); tick returning
+ * non-zero stops the draining with that error.
+ */
+typedef int (*ringbuf_tick_fn)(void *ctx, bool before);
+int ringbuf_drain__start_ticked(int map_fd, ring_buffer_sample_fn fn, ringbuf_tick_fn tick,
+				void *ctx, unsigned int tick_ms, struct ringbuf_drain **out);
 /*
  * Stop (after the programs are detached) and drain what is left; 0 or the first error
  * (fn's, or the ring buffer's). NULL is safe.
