@@ -101,6 +101,23 @@ expect_true "trace: says what it wrote and lost, as blktrace ends" \
 	"$TMP/bt.err"
 expect_eq "trace: one file per CPU" "$(ls "$TMP/bt" | sort | tr '\n' ' ')" \
 	"$(for ((c = 0; c < $(nproc --all); c++)); do echo "$a.blktrace.$c"; done | sort | tr '\n' ' ')"
+# Each CPU's file in the order its events happened, as the kernel writes them, and its
+# sequence numbers counting from 1 (notes have none), though our events come a request
+# at a time: held until no record can come with an earlier one, none written late.
+expect_eq "trace: no event written after a later one of its CPU" \
+	"$(jqv "$TMP/live.json" .blktrace.late)" 0
+expect_eq "trace: each CPU's file in time order, its sequence from 1" "$(python3 -c '
+import struct, sys
+for f in sys.argv[1:]:
+	d, off, last, seq = open(f, "rb").read(), 0, 0, 0
+	while off + 48 <= len(d):
+		_, sq, t, _, _, act, _, _, _, _, pl = struct.unpack("<IIQQIIIIIHH", d[off:off + 48])
+		note = act & 1 << 26 # BLK_TC_ACT(BLK_TC_NOTIFY)
+		if t < last or (not note and sq != seq + 1):
+			print(f, "record at", off, "time", t, "after", last, "sequence", sq, "after", seq)
+			break
+		last, seq, off = t, seq if note else sq, off + 48 + pl
+' "$TMP"/bt/"$a".blktrace.*)" ""
 blkparse -i "$a" -D "$TMP/bt" > "$TMP/bp.txt" 2> "$TMP/bp.err"
 expect_eq "blkparse: exit 0" "$?" 0
 expect_eq "blkparse: no complaint" "$(grep -v '^Input file' "$TMP/bp.err")" ""
@@ -468,7 +485,8 @@ wait $pid 2> /dev/null
 expect_eq "SIGKILL: no file, not even half of one" "$(ls -A "$TMP/killed")" ""
 
 # 9. Records the ring buffer has no room for are counted: the tracer stopped (SIGSTOP)
-# while fio writes 70,000 blocks (Q, G, D, C each: 280,000 records, 16 MiB holds 209,715).
+# while fio writes 70,000 blocks (a record of Q, G, D and C each, 232 bytes: 16 MB; the
+# ring buffer holds 4 MiB on 2 CPUs, 8 on 4).
 "$BB" -v --trace "$a" --blktrace "$TMP/full" --json "$TMP/full.json" > /dev/null \
 	2> "$TMP/full.err" &
 pid=$!
@@ -494,12 +512,14 @@ expect_eq "the runs the kernel skipped, by action: skipped_runs_by_action" \
 expect_true "ring buffer full: said as blktrace says its drops" \
 	grep -q "^blktrace-bench: $events blktrace events in .*, $lost lost$" "$TMP/full.err"
 expect_eq "ring buffer full: no other I/O on the disk meanwhile" "$reads" 0
-# Written and lost add up to 4 records per write, or a few less: this kernel (6.18, loop)
-# now and then does not fire block_rq_complete for a request, about once in 30,000 under
-# load (counted at our programs' entry; no recursion miss; test_bench_smoke sees it too).
-short=$((4 * writes - events - lost))
-expect_cmp "ring buffer full: written + lost == 4 records per write (short by $short)" \
-	"$short" ">=" 0
+# Events written and records lost (4 events each) add up to 4 events per write, or a few
+# less: this kernel (6.18, loop) now and then does not fire block_rq_complete for a
+# request, about once in 30,000 under load (counted at our programs' entry; no recursion
+# miss; test_bench_smoke sees it too). Or a few more: a lost record may be a task's note
+# (one per task and CPU: fio's thread's on 2 CPUs).
+short=$((4 * writes - events - 4 * lost))
+expect_cmp "ring buffer full: written + 4 x lost == 4 events per write (short by $short)" \
+	"$short" ">=" -16
 expect_cmp "ring buffer full: ... short by a few at most" "$short" "<=" 8
 blkparse -i "$a" -D "$TMP/full" > "$TMP/full.txt" 2> /dev/null
 expect_eq "ring buffer full: blkparse reads what was written" \

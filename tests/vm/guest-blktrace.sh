@@ -90,6 +90,8 @@ for flavour in tp_btf raw_tp; do
 		reads=$(($(diskstat 1 vda) - r0)) writes=$(($(diskstat 5 vda) - w0))
 		expect_eq "$t: flavour" "$(jqv "$j" .tracer.flavour)" $flavour
 		expect_eq "$t: nothing lost" "$(jqv "$j" .blktrace.lost)" 0
+		expect_eq "$t: no event written after a later one of its CPU" \
+			"$(jqv "$j" .blktrace.late)" 0
 		if against_kernel "$t" "$j" "$W/bt" "$W/kbt" vda; then
 			expect_eq "$t: completed reads == diskstats" \
 				"$(jqv "$j" .blktrace.sets[0].total.reads_completed)" "$reads"
