@@ -296,6 +296,21 @@ static __always_inline struct btrace_entry *cache_new(struct btrace_pcpu *p, mem
 	return e;
 }
 
+/*
+ * One entry of the cache, in turn, sent if it has waited four epochs or more: a bio's Q
+ * and G no request claims on this CPU (the task moved, the bio failed before it got a
+ * request) would keep the writer from writing their epoch.
+ */
+static __always_inline void cache_sweep(struct btrace_pcpu *p, __u64 now)
+{
+	struct btrace_entry *e = &p->cache[p->sweep++ & (BTRACE_CACHE - 1)];
+
+	if (e->key && e->r.steps && e->r.epoch + 4 <= (__u32)(now >> BTRACE_EPOCH_SHIFT)) {
+		rec_send(p, &e->r);
+		e->key = 0;
+	}
+}
+
 /* A request's event: its sector (none for passthrough, nor for a flush), FS or PC. */
 static __always_inline __u32 rq_action(struct request *rq, bool btf, __u32 act, __u64 *sector)
 {
@@ -380,6 +395,35 @@ static __always_inline void rq_ev(struct event *ev, struct btrace_pcpu *p, struc
 	ev->error = error;
 }
 
+/* A bio's event: this CPU's state if the bio is a traced disk's (else NULL), its facts. */
+static __always_inline struct btrace_pcpu *bio_begin(struct bio *bio, bool btf, __u32 act,
+						     __s32 error, struct event *ev, member_t **m)
+{
+	struct btrace_pcpu *p;
+
+	if (!bio)
+		return NULL;
+	*m = bio_member(bio, btf);
+	p = *m ? my_pcpu() : NULL;
+	if (p)
+		bio_ev(ev, p, bio, btf, act, error);
+	return p;
+}
+
+/* A request's event, of the request's bytes (WHOLE) or NR_BYTES: as bio_begin. */
+static __always_inline struct btrace_pcpu *rq_begin(struct request *rq, bool btf, __u32 act,
+						    __s32 error, bool whole, __u32 nr_bytes,
+						    struct event *ev, member_t **m)
+{
+	struct btrace_pcpu *p;
+
+	*m = rq_member(rq, btf);
+	p = *m ? my_pcpu() : NULL;
+	if (p)
+		rq_ev(ev, p, rq, btf, act, error, whole ? RD(btf, rq, __data_len) : nr_bytes);
+	return p;
+}
+
 /* The request's record from issue to completion, or NULL (no driver tag, a full table). */
 static __always_inline struct btrace_rec *rq_slot(struct request *rq, member_t *m, bool btf)
 {
@@ -412,13 +456,9 @@ static __always_inline int on_queue(struct bio *bio, bool btf)
 	struct event ev;
 	member_t *m;
 
-	if (!bio)
-		return 0;
-	m = bio_member(bio, btf);
-	p = m ? my_pcpu() : NULL;
+	p = bio_begin(bio, btf, ACT_QUEUE(QUEUE), 0, &ev, &m);
 	if (!p)
 		return 0;
-	bio_ev(&ev, p, bio, btf, ACT_QUEUE(QUEUE), 0);
 	if (m->flags & BLKIO_MEMBER_BIO) {
 		send_now(p, m, NULL, BTRACE_Q, &ev, NULL, 0);
 		return 0;
@@ -436,13 +476,9 @@ static __always_inline int on_getrq(struct bio *bio, bool btf)
 	struct event ev;
 	member_t *m;
 
-	if (!bio)
-		return 0;
-	m = bio_member(bio, btf);
-	p = m ? my_pcpu() : NULL;
+	p = bio_begin(bio, btf, ACT_QUEUE(GETRQ), 0, &ev, &m);
 	if (!p)
 		return 0;
-	bio_ev(&ev, p, bio, btf, ACT_QUEUE(GETRQ), 0);
 	e = cache_find(p, (__u64)bio);
 	/* A G already: an entry of an earlier bio at this address, never claimed. */
 	if (!e || (e->r.steps & (1 << BTRACE_G)))
@@ -459,13 +495,9 @@ static __always_inline int on_bio_merge(struct bio *bio, bool btf, __u32 act)
 	struct event ev;
 	member_t *m;
 
-	if (!bio)
-		return 0;
-	m = bio_member(bio, btf);
-	p = m ? my_pcpu() : NULL;
+	p = bio_begin(bio, btf, act, 0, &ev, &m);
 	if (!p)
 		return 0;
-	bio_ev(&ev, p, bio, btf, act, 0);
 	e = cache_find(p, (__u64)bio);
 	send_now(p, m, e ? &e->r : NULL, BTRACE_OTHER, &ev, NULL, 0);
 	if (e)
@@ -476,17 +508,16 @@ static __always_inline int on_bio_merge(struct bio *bio, bool btf, __u32 act)
 /* I: into a scheduler's (or the dispatch) queue; the record waits in `waiting`. */
 static __always_inline int on_insert(struct request *rq, bool btf)
 {
-	member_t *m = rq_member(rq, btf);
-	struct btrace_rec *w;
-	struct btrace_entry *e;
-	struct btrace_pcpu *p;
 	__u64 key = (__u64)rq, bio;
+	struct btrace_entry *e;
+	struct btrace_rec *w;
+	struct btrace_pcpu *p;
 	struct event ev;
+	member_t *m;
 
-	p = m ? my_pcpu() : NULL;
+	p = rq_begin(rq, btf, ACT_QUEUE(INSERT), 0, true, 0, &ev, &m);
 	if (!p)
 		return 0;
-	rq_ev(&ev, p, rq, btf, ACT_QUEUE(INSERT), 0, RD(btf, rq, __data_len));
 	bio = (__u64)RD(btf, rq, bio);
 	e = bio ? cache_find(p, bio) : NULL;
 	if (!e)
@@ -513,17 +544,16 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 /* D: the record moves to the request's slot (from `waiting`, or the cache by its bio). */
 static __always_inline int on_issue(struct request *rq, bool btf)
 {
-	member_t *m = rq_member(rq, btf);
 	struct btrace_rec *w, *src, *slot;
 	struct btrace_entry *e = NULL;
-	struct btrace_pcpu *p;
 	__u64 key = (__u64)rq, bio;
+	struct btrace_pcpu *p;
 	struct event ev;
+	member_t *m;
 
-	p = m ? my_pcpu() : NULL;
+	p = rq_begin(rq, btf, __BLK_TA_ISSUE | TC_ACT(BLK_TC_ISSUE), 0, true, 0, &ev, &m);
 	if (!p)
 		return 0;
-	rq_ev(&ev, p, rq, btf, __BLK_TA_ISSUE | TC_ACT(BLK_TC_ISSUE), 0, RD(btf, rq, __data_len));
 	w = waiting_rq(&key);
 	src = w;
 	if (!w) {
@@ -538,7 +568,8 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 		if (slot->steps) /* its previous request's completion never came */
 			rec_send(p, slot);
 		if (src) {
-			__builtin_memcpy(slot, src, sizeof(*slot));
+			/* What comes before issue: the header, Q, G and I; D and C are to come. */
+			__builtin_memcpy(slot, src, offsetof(struct btrace_rec, step[BTRACE_D]));
 			src->steps = 0;
 		} else {
 			rec_begin(p, slot, m, ev.now);
@@ -549,6 +580,7 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 		waiting_done(&key);
 	if (e)
 		e->key = 0;
+	cache_sweep(p, ev.now);
 	return 0;
 }
 
@@ -556,16 +588,16 @@ static __always_inline int on_issue(struct request *rq, bool btf)
 static __always_inline int on_complete(struct request *rq, __u64 error, __u32 nr_bytes, bool btf)
 {
 	__s32 err = complete_status ? status_errno((__u8)error) : (__s32)error;
-	member_t *m = rq_member(rq, btf);
 	__u64 key = (__u64)rq;
 	struct btrace_rec *r;
 	struct btrace_pcpu *p;
 	struct event ev;
+	member_t *m;
 
-	p = m ? my_pcpu() : NULL;
+	p = rq_begin(rq, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE), err, false, nr_bytes,
+		     &ev, &m);
 	if (!p)
 		return 0;
-	rq_ev(&ev, p, rq, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE), err, nr_bytes);
 	if (nr_bytes < RD(btf, rq, __data_len)) {
 		send_now(p, m, NULL, BTRACE_OTHER, &ev, NULL, 0);
 		return 0;
@@ -591,16 +623,14 @@ static __always_inline int on_complete(struct request *rq, __u64 error, __u32 nr
 /* R: the request leaves the device, to be inserted and issued again (a new record). */
 static __always_inline int on_requeue(struct request *rq, bool btf)
 {
-	member_t *m = rq_member(rq, btf);
 	struct btrace_rec *r;
 	struct btrace_pcpu *p;
 	struct event ev;
+	member_t *m;
 
-	p = m ? my_pcpu() : NULL;
+	p = rq_begin(rq, btf, __BLK_TA_REQUEUE | TC_ACT(BLK_TC_REQUEUE), 0, true, 0, &ev, &m);
 	if (!p)
 		return 0;
-	rq_ev(&ev, p, rq, btf, __BLK_TA_REQUEUE | TC_ACT(BLK_TC_REQUEUE), 0,
-	      RD(btf, rq, __data_len));
 	r = rq_slot(rq, m, btf);
 	send_now(p, m, r && r->steps ? r : NULL, BTRACE_OTHER, &ev, NULL, 0);
 	return 0;
@@ -609,16 +639,15 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 /* M: a request merged into another, in the scheduler: its record ends here. */
 static __always_inline int on_rq_merge(struct request *rq, bool btf)
 {
-	member_t *m = rq_member(rq, btf);
 	__u64 key = (__u64)rq;
 	struct btrace_rec *w;
 	struct btrace_pcpu *p;
 	struct event ev;
+	member_t *m;
 
-	p = m ? my_pcpu() : NULL;
+	p = rq_begin(rq, btf, ACT_QUEUE(BACKMERGE), 0, true, 0, &ev, &m);
 	if (!p)
 		return 0;
-	rq_ev(&ev, p, rq, btf, ACT_QUEUE(BACKMERGE), 0, RD(btf, rq, __data_len));
 	w = waiting_rq(&key);
 	send_now(p, m, w, BTRACE_OTHER, &ev, NULL, 0);
 	if (w)
@@ -634,13 +663,9 @@ static __always_inline int bio_rare(struct bio *bio, bool btf, __u32 act, __s32 
 	struct event ev;
 	member_t *m;
 
-	if (!bio)
-		return 0;
-	m = bio_member(bio, btf);
-	p = m ? my_pcpu() : NULL;
+	p = bio_begin(bio, btf, act, error, &ev, &m);
 	if (!p)
 		return 0;
-	bio_ev(&ev, p, bio, btf, act, error);
 	send_now(p, m, NULL, BTRACE_OTHER, &ev, pdu, pdu_len);
 	return 0;
 }

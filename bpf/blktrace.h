@@ -44,12 +44,13 @@ struct btrace_step {
 
 /*
  * The writer holds events back until no record still to come can hold an earlier one:
- * each record is counted, per CPU, in the epoch (time >> BTRACE_EPOCH_SHIFT, ~16.8 ms)
- * of its first event when that event happens (struct btrace_pcpu), and the writer counts
- * the records it reads by the same epoch. An epoch whose counts agree is complete.
+ * each record is counted, per CPU, in the epoch (time >> BTRACE_EPOCH_SHIFT, ~4.2 ms) of
+ * its first event when that event happens (struct btrace_pcpu), and the writer counts
+ * the records it reads by the same epoch. An epoch whose counts agree is complete. The
+ * counts are modulo 2^32, and the epochs modulo BTRACE_EPOCHS (~4.3 s).
  */
-#define BTRACE_EPOCH_SHIFT 24
-#define BTRACE_EPOCHS 256 /* counted modulo: ~4.3 s */
+#define BTRACE_EPOCH_SHIFT 22
+#define BTRACE_EPOCHS 1024
 
 enum btrace_rec_kind {
 	BTRACE_REC_REQUEST = 1, /* struct btrace_rec */
@@ -91,12 +92,12 @@ struct btrace_entry {
 };
 
 struct btrace_pcpu {
-	__u64 opened[BTRACE_EPOCHS];  /* records begun, by the epoch of their first event */
-	__u64 dropped[BTRACE_EPOCHS]; /* of those, lost to a full ring buffer */
+	__u32 opened[BTRACE_EPOCHS];  /* records begun, by the epoch of their first event */
+	__u32 dropped[BTRACE_EPOCHS]; /* of those, lost to a full ring buffer */
 	__u64 lost;		      /* records (and notes) the ring buffer had no room for */
 	__u32 head;		      /* the next cache entry to take */
 	__u32 pids[BTRACE_PIDS];      /* pid + 1 of the tasks named; 0: none */
-	__u32 pad;
+	__u32 sweep;		      /* the next cache entry to look at for its age */
 	struct btrace_entry cache[BTRACE_CACHE];
 };
 

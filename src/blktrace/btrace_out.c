@@ -31,16 +31,19 @@
 #define FILE_BUFFER (256 << 10)
 /*
  * Events are held back until their epoch is complete (blktrace.h), at most this many
- * epochs (~2.1 s) and this many events (8 MiB): past either, the oldest epoch is
- * written, and an event of it that comes later is written late (counted: `late`).
+ * epochs (~2.1 s) and this many events (7 MiB): past either, the oldest epoch is
+ * written, and an event of it that comes later is written late (counted: `late`). An
+ * epoch is judged once the programs' counts were read EPOCH_MARGIN_NS after its end: no
+ * record begins in it after that (a program runs for microseconds).
  */
-#define HOLD_EPOCHS 128
+#define EPOCH_MARGIN_NS 1000000
+#define HOLD_EPOCHS 512
 #define HOLD_EVENTS (128U << 10)
 /*
  * A few epochs are held at a time: the arrays of written ones are kept for the next
  * (their memory stays that of the few, not of all BTRACE_EPOCHS buckets).
  */
-#define SPARE_BUCKETS 8
+#define SPARE_BUCKETS 2
 #define SPARE_MAX (16U << 10) /* events: a larger array (a burst) is freed */
 
 /* One traced device's files. */
@@ -55,11 +58,8 @@ struct out_set {
 
 /* An event, held until its epoch is written. */
 struct held_event {
-	uint64_t time; /* CLOCK_MONOTONIC */
-	uint64_t sector;
-	uint32_t bytes, action, pid;
-	uint32_t order; /* read order: events of one time keep it */
-	uint16_t cpu, error;
+	struct btrace_step st; /* as the programs sent it: its time is CLOCK_MONOTONIC */
+	uint32_t order;	       /* read order: events of one time keep it */
 	uint16_t device, pdu_len;
 	uint8_t pdu[BTRACE_PDU_MAX];
 };
@@ -85,10 +85,11 @@ struct btrace_out {
 	/* The hold: see "The order of the files" below. */
 	struct bucket buckets[BTRACE_EPOCHS];
 	uint32_t next_epoch; /* every event of an earlier epoch is written */
-	uint32_t now_epoch;  /* when the programs' counts were read */
-	uint64_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS]; /* the programs', by then */
-	uint64_t closed[BTRACE_EPOCHS];	    /* records read, of epochs not yet written */
-	uint64_t debt[BTRACE_EPOCHS];	    /* records of epochs written before they came */
+	uint32_t ended;	     /* the last epoch ended EPOCH_MARGIN_NS before the counts' read */
+	/* Counts modulo 2^32, by epoch modulo BTRACE_EPOCHS. */
+	uint32_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS]; /* the programs', then */
+	uint32_t closed[BTRACE_EPOCHS];	    /* records read, of epochs not yet written */
+	uint32_t debt[BTRACE_EPOCHS];	    /* records of epochs written before they came */
 	size_t held;			    /* events in the buckets */
 	struct bucket spare[SPARE_BUCKETS]; /* arrays of written epochs, to reuse */
 	unsigned int nr_spare;
@@ -263,7 +264,7 @@ static int keep_name(struct btrace_out *o, const struct btrace_task *t)
  * spares the lookups of a task's next events.
  */
 static int note_task(struct btrace_out *o, struct out_set *s, struct btrace_set_summary *sum,
-		     const struct held_event *e, uint64_t time)
+		     const struct btrace_step *e, uint64_t time)
 {
 	struct blk_io_trace t = {
 		.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
@@ -306,20 +307,20 @@ static int write_event(struct btrace_out *o, const struct held_event *e)
 	struct out_set *s = &o->sets[e->device];
 	int err;
 
-	t.time = e->time > o->t0 ? e->time - o->t0 : 0;
-	err = note_task(o, s, sum, e, t.time);
+	t.time = e->st.time > o->t0 ? e->st.time - o->t0 : 0;
+	err = note_task(o, s, sum, &e->st, t.time);
 	if (err) {
 		o->err = o->err ?: err;
 		return err;
 	}
-	t.sequence = ++s->seq[e->cpu];
-	t.sector = e->sector;
-	t.bytes = e->bytes;
-	t.action = e->action;
-	t.pid = e->pid;
+	t.sequence = ++s->seq[e->st.cpu];
+	t.sector = e->st.sector;
+	t.bytes = e->st.bytes;
+	t.action = e->st.action;
+	t.pid = e->st.pid;
 	t.device = s->dev;
-	t.cpu = e->cpu;
-	t.error = e->error;
+	t.cpu = e->st.cpu;
+	t.error = e->st.error;
 	t.pdu_len = e->pdu_len;
 	return put(o, s, sum, &t, e->pdu);
 }
@@ -330,15 +331,15 @@ static int write_event(struct btrace_out *o, const struct held_event *e)
  * read after a later request's C. Events are therefore held in buckets by epoch
  * (blktrace.h) and an epoch is written, sorted by time, once it is complete: every
  * record begun in it has been read (or lost), which the programs' counts say. The
- * counts are read before a drain and an epoch is judged only when it ended at least one
- * epoch before: no record can begin in it after the read.
+ * counts are read before a drain and an epoch is judged only when it ended
+ * EPOCH_MARGIN_NS before the read: no record can begin in it after the read.
  */
 static int cmp_event(const void *a, const void *b)
 {
 	const struct held_event *x = a, *y = b;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
+	if (x->st.time != y->st.time)
+		return x->st.time < y->st.time ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -347,7 +348,7 @@ static int write_epoch(struct btrace_out *o)
 {
 	uint32_t i = o->next_epoch % BTRACE_EPOCHS;
 	struct bucket *b = &o->buckets[i];
-	uint64_t done = o->closed[i] + o->dropped[i] + o->debt[i];
+	uint32_t done = o->closed[i] + o->dropped[i] + o->debt[i];
 	size_t k;
 	int err = 0;
 
@@ -366,7 +367,7 @@ static int write_epoch(struct btrace_out *o)
 		b->cap = 0;
 	}
 	/* What was begun and not read is owed: its record, when it comes, is not counted. */
-	if (o->opened[i] > done)
+	if ((int32_t)(o->opened[i] - done) > 0)
 		o->debt[i] += o->opened[i] - done;
 	o->next_epoch++;
 	return err;
@@ -376,13 +377,13 @@ static bool epoch_complete(const struct btrace_out *o, uint32_t epoch)
 {
 	uint32_t i = epoch % BTRACE_EPOCHS;
 
-	return o->closed[i] + o->dropped[i] + o->debt[i] >= o->opened[i];
+	return (int32_t)(o->closed[i] + o->dropped[i] + o->debt[i] - o->opened[i]) >= 0;
 }
 
 /* An event to its bucket, or to its file at once if its epoch is written already. */
 static int hold(struct btrace_out *o, const struct held_event *e)
 {
-	uint32_t epoch = e->time >> BTRACE_EPOCH_SHIFT;
+	uint32_t epoch = e->st.time >> BTRACE_EPOCH_SHIFT;
 	struct bucket *b = &o->buckets[epoch % BTRACE_EPOCHS];
 	struct held_event *ev;
 	int err;
@@ -436,13 +437,7 @@ static int on_request(void *ctx, const struct btrace_rec *r)
 
 		if (!(r->steps & (1U << k)) || st->cpu >= o->ncpus)
 			continue;
-		e.time = st->time;
-		e.sector = st->sector;
-		e.bytes = st->bytes;
-		e.action = st->action;
-		e.pid = st->pid;
-		e.cpu = st->cpu;
-		e.error = st->error;
+		e.st = *st;
 		e.order = o->order++;
 		e.pdu_len = k == BTRACE_OTHER ? r->pdu_len : 0;
 		memcpy(e.pdu, r->pdu, sizeof(e.pdu));
@@ -470,17 +465,20 @@ static int on_record(void *ctx, void *data, size_t size)
 	return err;
 }
 
-static uint32_t epoch_now(void)
+/* The last epoch that ended EPOCH_MARGIN_NS ago or more. */
+static uint32_t epoch_ended(void)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return ((uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec) >> BTRACE_EPOCH_SHIFT;
+	return (((uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - EPOCH_MARGIN_NS) >>
+		BTRACE_EPOCH_SHIFT) -
+	       1;
 }
 
 /*
  * Before a drain, the programs' counts; after it, every complete epoch written (those
- * ended an epoch before the counts were read), and the oldest ones past the hold's
+ * ended EPOCH_MARGIN_NS before the counts were read), and the oldest ones past the hold's
  * bounds.
  */
 static int on_tick(void *ctx, bool before)
@@ -490,15 +488,14 @@ static int on_tick(void *ctx, bool before)
 	int err = 0;
 
 	if (before) {
-		o->now_epoch = epoch_now();
+		o->ended = epoch_ended();
 		return btrace__counts(o->bt, o->opened, o->dropped, &lost);
 	}
-	while (!err && (int32_t)(o->now_epoch - o->next_epoch) >= 2 &&
-	       epoch_complete(o, o->next_epoch))
+	while (!err && (int32_t)(o->ended - o->next_epoch) >= 0 && epoch_complete(o, o->next_epoch))
 		err = write_epoch(o);
 	/* Past the bounds: never an epoch that records may still begin in. */
-	while (!err && (int32_t)(o->now_epoch - o->next_epoch) >= 2 &&
-	       ((int32_t)(o->now_epoch - o->next_epoch) > HOLD_EPOCHS || o->held > HOLD_EVENTS))
+	while (!err && (int32_t)(o->ended - o->next_epoch) >= 0 &&
+	       ((int32_t)(o->ended - o->next_epoch) > HOLD_EPOCHS || o->held > HOLD_EVENTS))
 		err = write_epoch(o);
 	return err ?: o->err;
 }

@@ -199,8 +199,8 @@ static int read_pcpu(struct btrace *b)
 	return 0;
 }
 
-int btrace__counts(struct btrace *b, uint64_t opened[BTRACE_EPOCHS],
-		   uint64_t dropped[BTRACE_EPOCHS], uint64_t *lost)
+int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
+		   uint32_t dropped[BTRACE_EPOCHS], uint64_t *lost)
 {
 	int err = read_pcpu(b), cpu, i;
 
@@ -223,7 +223,7 @@ int btrace__counts(struct btrace *b, uint64_t opened[BTRACE_EPOCHS],
 
 int btrace__lost(struct btrace *b, uint64_t *lost)
 {
-	uint64_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS];
+	uint32_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS];
 
 	return btrace__counts(b, opened, dropped, lost);
 }

@@ -40,11 +40,11 @@ int btrace__events_fd(const struct btrace *b);
 /* Records the ring buffer had no room for, all CPUs. 0 or -errno. */
 int btrace__lost(struct btrace *b, uint64_t *lost);
 /*
- * The records begun and the records lost, by epoch modulo BTRACE_EPOCHS (blktrace.h), and
- * the records lost in all, summed over the CPUs. 0 or -errno.
+ * The records begun and the records lost, by epoch modulo BTRACE_EPOCHS (blktrace.h),
+ * summed over the CPUs modulo 2^32, and the records lost in all. 0 or -errno.
  */
-int btrace__counts(struct btrace *b, uint64_t opened[BTRACE_EPOCHS],
-		   uint64_t dropped[BTRACE_EPOCHS], uint64_t *lost);
+int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
+		   uint32_t dropped[BTRACE_EPOCHS], uint64_t *lost);
 typedef int (*btrace_rec_fn)(void *ctx, const struct btrace_rec *r);
 /*
  * After btrace__detach: each record the programs still hold (requests not completed, a

@@ -163,6 +163,8 @@ if scsi_debug_up "blktrace requeue"; then
 	echo 0 > "$SD_DIR/opts"
 	echo 0 > "$SD_DIR/every_nth"
 	j=$W/btr.json
+	expect_eq "blktrace requeue: no event written after a later one of its CPU" \
+		"$(jqv "$j" .blktrace.late)" 0
 	expect_cmp "blktrace requeue: R logged" "$(jqv "$j" '.blktrace.sets[0].actions.R // 0')" \
 		">" 0
 	against_kernel "blktrace requeue" "$j" "$W/btr" "$W/kbtr" "$sd" &&
