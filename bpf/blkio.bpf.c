@@ -41,6 +41,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile bool old_args[BLKIO_NR_TPS] = {};
 const volatile bool one_hwq = false; /* one member, one queue: slot = tag, hctx never read */
 const volatile bool snoop = false;
+const volatile bool blktrace = false;	   /* --blktrace: D and C records (blktrace_rec.bpf.h) */
 const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
 const volatile __u32 nr_devices = 1;
 const volatile __u32 nr_slots = 1;
@@ -156,6 +157,8 @@ struct {
 	__type(key, __u32);
 	__type(value, struct blkio_who);
 } who_slots SEC(".maps");
+
+#include "blktrace_rec.bpf.h"
 
 static __always_inline struct blkio_pcpu *my_stats(__u32 device)
 {
@@ -547,6 +550,8 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	m = my_maxes(p);
 
 	now = bpf_ktime_get_ns();
+	if (blktrace)
+		bt_issue(rq, mb, btf, now);
 	flags = RD(btf, rq, cmd_flags);
 	op = op_class(flags);
 	bytes = RD(btf, rq, __data_len);
@@ -643,6 +648,9 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		return 0;
 	if (lose_every && bpf_get_prandom_u32() % lose_every == 0)
 		return 0;
+	now = bpf_ktime_get_ns();
+	if (blktrace)
+		bt_complete(rq, mb, btf, error, nr_bytes, now);
 	/* A partial completion (blk_update_request with fewer bytes) is not the end. */
 	data_len = RD(btf, rq, __data_len);
 	if (nr_bytes < data_len)
@@ -674,7 +682,6 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		inflight_dec(q);
 	slot->issued = 0;
 
-	now = bpf_ktime_get_ns();
 	device_ns = now - issued;
 	m = my_maxes(p);
 	SET_MAX(m, last_complete, now);

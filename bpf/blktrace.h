@@ -94,11 +94,22 @@ struct btrace_entry {
 struct btrace_pcpu {
 	__u32 opened[BTRACE_EPOCHS];  /* records begun, by the epoch of their first event */
 	__u32 dropped[BTRACE_EPOCHS]; /* of those, lost to a full ring buffer */
-	__u64 lost;		      /* records (and notes) the ring buffer had no room for */
+	__u64 lost;		      /* events (and notes) the ring buffer had no room for */
 	__u32 head;		      /* the next cache entry to take */
 	__u32 pids[BTRACE_PIDS];      /* pid + 1 of the tasks named; 0: none */
 	__u32 sweep;		      /* the next cache entry to look at for its age */
 	struct btrace_entry cache[BTRACE_CACHE];
+};
+
+/*
+ * The bt_state map's values: [BT_WAITING] entries in bt_waiting (no lookup while it is
+ * empty: no scheduler, or none queued); [BT_ON] set by user space once its writer has
+ * started (the aggregate's programs, loaded first, send nothing before).
+ */
+enum btrace_state {
+	BT_WAITING = 0,
+	BT_ON,
+	BT_NR_STATE,
 };
 
 #endif /* BLKTRACE_BENCH_BLKTRACE_H */

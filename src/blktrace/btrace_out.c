@@ -539,10 +539,10 @@ static int note_start(struct btrace_out *o)
 	return err;
 }
 
-/* The ring buffer: RING_TICKS drains at RING_RATE_PER_CPU, a power of 2. */
-static size_t ring_bytes(unsigned int ncpus)
+size_t btrace_out__ring_bytes(void)
 {
-	uint64_t want = ncpus * RING_RATE_PER_CPU * RING_TICKS * BTRACE_TICK_MS / 1000 *
+	int n = libbpf_num_possible_cpus();
+	uint64_t want = (n > 0 ? n : 1) * RING_RATE_PER_CPU * RING_TICKS * BTRACE_TICK_MS / 1000 *
 			sizeof(struct btrace_rec);
 	size_t bytes = 1 << 16;
 
@@ -556,10 +556,7 @@ int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, stru
 	struct timespec now;
 	int err;
 
-	struct btrace_opts bo = *opts;
-
-	bo.ring_bytes = ring_bytes(o->ncpus);
-	err = btrace__open(&bo, &o->bt, d);
+	err = btrace__open(opts, &o->bt, d);
 	if (err)
 		return err;
 	clock_gettime(CLOCK_MONOTONIC, &now);

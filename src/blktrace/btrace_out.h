@@ -39,7 +39,15 @@ struct diag;
 int btrace_out__open(struct btrace_out **out, const char *dir, const struct device *const *devs,
 		     unsigned int n, const struct outfile_input *inputs, size_t nr_inputs,
 		     struct diag *d);
-/* Load and attach the per-event programs (opts' devices are devs), start writing. */
+/*
+ * The ring buffer the records need (a power of 2: 4 drains at 200k requests a second per
+ * CPU), for the aggregate tracer that holds it (tracer_opts.blktrace_ring_bytes).
+ */
+size_t btrace_out__ring_bytes(void);
+/*
+ * Load and attach the per-event programs (opts' devices are devs, opts' tracer opened
+ * with that ring buffer), start writing.
+ */
 int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, struct diag *d);
 /* Detach the programs (the report's own I/O must not be traced). NULL is safe. */
 void btrace_out__detach(struct btrace_out *o);

@@ -228,7 +228,8 @@ static int open_outputs(const struct options *o, struct result *res, size_t nr,
 
 /* --blktrace: the per-event programs beside the aggregate ones, same devices. */
 static int start_blktrace(const struct options *o, const struct env_config *cfg,
-			  const struct tracer_opts *topts, struct btrace_out *out, struct diag *d)
+			  const struct tracer_opts *topts, const struct tracer *t,
+			  struct btrace_out *out, struct diag *d)
 {
 	struct btrace_opts bopts = {
 		.devs = topts->devs,
@@ -236,6 +237,7 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 		.force_raw_tp = o->raw_tp || cfg->force_raw_tp,
 		.verbose = o->verbose,
 		.notes = stderr,
+		.tracer = t,
 	};
 
 	return btrace_out__start(out, &bopts, d);
@@ -278,6 +280,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.verbose = o->verbose;
 	topts.notes = stderr;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;
+	topts.blktrace_ring_bytes = o->blktrace ? btrace_out__ring_bytes() : 0;
 	err = tracer__open(&topts, t, d);
 	if (err)
 		return err;
@@ -299,7 +302,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
 					  strerror(-err));
 	}
-	return o->blktrace ? start_blktrace(o, cfg, &topts, out->blktrace, d) : 0;
+	return o->blktrace ? start_blktrace(o, cfg, &topts, *t, out->blktrace, d) : 0;
 }
 
 /*

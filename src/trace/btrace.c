@@ -14,21 +14,19 @@
 #include "trace/bpf_load.h"
 #include "trace/bpf_members.h"
 #include "trace/btrace.h"
+#include "trace/tracer.h"
 #include "result/btrace_summary.h"
 #include "base/diag.h"
 
 struct btrace {
 	struct blktrace_bpf *skel;
-	size_t ring_bytes;
+	const struct tracer *tracer; /* its maps are ours; until detached */
+	uint64_t skipped_dc[2];	     /* its issue and completion programs' skipped runs */
 	int ncpus;
 	struct btrace_pcpu *pcpu; /* a read of the per-CPU state: ncpus values */
 };
 
-/* Requests waiting from insert to issue, at most (a scheduler's queues of all members). */
-#define WAITING_MIN 1024
-#define WAITING_MAX 65536
-
-#define NR_TPS 12
+#define NR_TPS 10
 
 /*
  * Every tracepoint the kernel's blktrace logs for a request-based disk (and for bios,
@@ -50,8 +48,6 @@ static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_cho
 		PROG("block_bio_queue", BLKIO_TP_BIO_QUEUE, queue, true, __BLK_TA_QUEUE),
 		PROG("block_getrq", BLKIO_TP_GETRQ, getrq, true, __BLK_TA_GETRQ),
 		PROG("block_rq_insert", BLKIO_TP_RQ_INSERT, insert, true, __BLK_TA_INSERT),
-		PROG("block_rq_issue", BLKIO_TP_RQ_ISSUE, issue, true, __BLK_TA_ISSUE),
-		PROG("block_rq_complete", -1, complete, true, __BLK_TA_COMPLETE),
 		PROG("block_rq_requeue", BLKIO_TP_RQ_REQUEUE, requeue, true, __BLK_TA_REQUEUE),
 		PROG("block_rq_merge", BLKIO_TP_RQ_MERGE, rq_merge, true, __BLK_TA_BACKMERGE),
 		PROG("block_bio_backmerge", BLKIO_TP_BIO_BACKMERGE, backmerge, true,
@@ -75,14 +71,11 @@ static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_cho
 static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool btf, bool bio)
 {
 	struct blktrace_bpf *s = b->skel;
-	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
 	struct bpf_prog_choice c[NR_TPS];
 	unsigned int act[NR_TPS];
 
 	programs(s, bio, c, act);
 	bpf_load__choose(vmlinux, c, NR_TPS, btf, s->rodata->old_args);
-	s->rodata->complete_status =
-		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
 }
 
 /* bpf_load__any's steps on our skeleton. */
@@ -102,25 +95,30 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 {
 	struct btrace *b = ctx;
 	struct blktrace_bpf *s = b->skel;
+	struct tracer_bt_maps fds;
 	int err;
-
-	unsigned int slots = ms->slots ? ms->slots : 1, waiting = 2 * slots;
 
 	choose_programs(b, vmlinux, btf, ms->any_bio);
 	/* The slot table is the aggregate's (tracer.c): the same members, the same plan. */
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
-	s->rodata->nr_slots = slots;
-	waiting = waiting < WAITING_MIN	  ? WAITING_MIN
-		  : waiting > WAITING_MAX ? WAITING_MAX
-					  : waiting;
-	err = bpf_map__set_max_entries(s->maps.events, b->ring_bytes);
+	s->rodata->nr_slots = ms->slots ? ms->slots : 1;
+	err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
+	if (err)
+		return diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
+	/* The records' maps are the aggregate's, whose programs log D and C into them. */
+	err = tracer__bt_maps(b->tracer, &fds);
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
+		err = bpf_map__reuse_fd(s->maps.bt_events, fds.events);
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.slots, slots);
+		err = bpf_map__reuse_fd(s->maps.bt_pcpu, fds.pcpu);
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.waiting, waiting);
-	return err ? diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err)) : 0;
+		err = bpf_map__reuse_fd(s->maps.bt_slots, fds.slots);
+	if (!err)
+		err = bpf_map__reuse_fd(s->maps.bt_waiting, fds.waiting);
+	if (!err)
+		err = bpf_map__reuse_fd(s->maps.bt_state, fds.state);
+	return err ? diag__fail(d, err, "cannot share the aggregate's BPF maps: %s", strerror(-err))
+		   : 0;
 }
 
 static void destroy_skel(void *ctx)
@@ -142,7 +140,7 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	*out = NULL;
 	if (!b)
 		return diag__fail(d, -ENOMEM, "out of memory");
-	b->ring_bytes = opts->ring_bytes;
+	b->tracer = opts->tracer;
 	b->ncpus = libbpf_num_possible_cpus();
 	err = b->ncpus > 0 ? -ENOMEM : b->ncpus ?: -EINVAL;
 	b->pcpu = b->ncpus > 0 ? calloc(b->ncpus, sizeof(*b->pcpu)) : NULL;
@@ -164,13 +162,25 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 
 int btrace__start(struct btrace *b)
 {
-	return blktrace_bpf__attach(b->skel);
+	__u32 on = BT_ON;
+	__s64 yes = 1;
+	int err = blktrace_bpf__attach(b->skel);
+
+	/* The aggregate's issue and completion programs log from now on. */
+	if (!err && bpf_map_update_elem(bpf_map__fd(b->skel->maps.bt_state), &on, &yes, 0))
+		err = -errno;
+	return err;
 }
 
 void btrace__detach(struct btrace *b)
 {
-	if (b && b->skel)
-		blktrace_bpf__detach(b->skel);
+	if (!b || !b->skel)
+		return;
+	blktrace_bpf__detach(b->skel);
+	/* The aggregate's programs, detached before ours, skipped D and C for us. */
+	if (b->tracer && tracer__skipped_dc(b->tracer, &b->skipped_dc[0], &b->skipped_dc[1]))
+		b->skipped_dc[0] = b->skipped_dc[1] = 0;
+	b->tracer = NULL;
 }
 
 void btrace__close(struct btrace *b)
@@ -184,7 +194,7 @@ void btrace__close(struct btrace *b)
 
 int btrace__events_fd(const struct btrace *b)
 {
-	return bpf_map__fd(b->skel->maps.events);
+	return bpf_map__fd(b->skel->maps.bt_events);
 }
 
 /* Every CPU's state into b->pcpu. 0 or -errno. */
@@ -194,7 +204,7 @@ static int read_pcpu(struct btrace *b)
 
 	/* The map's values are 8-byte aligned; struct btrace_pcpu's size is a multiple of 8. */
 	_Static_assert(sizeof(struct btrace_pcpu) % 8 == 0, "per-CPU values are 8-aligned");
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &zero, b->pcpu))
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bt_pcpu), &zero, b->pcpu))
 		return -errno;
 	return 0;
 }
@@ -230,8 +240,9 @@ int btrace__lost(struct btrace *b, uint64_t *lost)
 
 int btrace__held(struct btrace *b, btrace_rec_fn fn, void *ctx)
 {
-	int slots_fd = bpf_map__fd(b->skel->maps.slots), fd = bpf_map__fd(b->skel->maps.waiting);
-	__u32 nr = bpf_map__max_entries(b->skel->maps.slots), i;
+	int slots_fd = bpf_map__fd(b->skel->maps.bt_slots),
+	    fd = bpf_map__fd(b->skel->maps.bt_waiting);
+	__u32 nr = bpf_map__max_entries(b->skel->maps.bt_slots), i;
 	struct btrace_rec r;
 	__u64 key, next;
 	int err = read_pcpu(b), cpu;
@@ -270,6 +281,8 @@ int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS])
 	int err = 0;
 
 	memset(skipped, 0, BTRACE_NR_ACTIONS * sizeof(*skipped));
+	skipped[__BLK_TA_ISSUE] = b->skipped_dc[0];
+	skipped[__BLK_TA_COMPLETE] = b->skipped_dc[1];
 	programs(b->skel, true, c, act);
 	for (i = 0; i < NR_TPS && !err; i++) {
 		err = add_skipped(c[i].btf_prog, &skipped[act[i]]);

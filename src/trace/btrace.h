@@ -21,14 +21,20 @@
 
 struct btrace;
 struct diag;
+struct tracer;
 
 struct btrace_opts {
 	const struct device *const *devs; /* as tracer_opts: a record's device is the index */
 	unsigned int nr_devs;
 	bool force_raw_tp;
 	int verbose;
-	FILE *notes;	   /* as tracer_opts */
-	size_t ring_bytes; /* the ring buffer (a power of 2; btrace_out.c sets it) */
+	FILE *notes; /* as tracer_opts */
+	/*
+	 * The aggregate tracer, opened for --blktrace (tracer_opts.blktrace_ring_bytes):
+	 * its issue and completion programs log D and C, its maps hold the records. It
+	 * must stay open until btrace__detach.
+	 */
+	const struct tracer *tracer;
 };
 
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d);
@@ -37,11 +43,11 @@ int btrace__start(struct btrace *b);
 void btrace__detach(struct btrace *b);
 void btrace__close(struct btrace *b);
 int btrace__events_fd(const struct btrace *b);
-/* Records the ring buffer had no room for, all CPUs. 0 or -errno. */
+/* Events the ring buffer had no room for (with task notes), all CPUs. 0 or -errno. */
 int btrace__lost(struct btrace *b, uint64_t *lost);
 /*
  * The records begun and the records lost, by epoch modulo BTRACE_EPOCHS (blktrace.h),
- * summed over the CPUs modulo 2^32, and the records lost in all. 0 or -errno.
+ * summed over the CPUs modulo 2^32, and the events lost in all (btrace__lost). 0 or -errno.
  */
 int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 		   uint32_t dropped[BTRACE_EPOCHS], uint64_t *lost);

@@ -30,6 +30,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	bool blktrace;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
 	void *buf;		      /* per-CPU read buffer, large enough for the largest value */
@@ -84,6 +85,30 @@ static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bt
 	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), btf, s->rodata->old_args);
 }
 
+/* Requests waiting from insert to issue, at most (a scheduler's queues of all members). */
+#define BT_WAITING_MIN 1024
+#define BT_WAITING_MAX 65536
+
+/* --blktrace: D and C into its records; its maps sized (NR: the slot table's). */
+static int configure_blktrace(struct tracer *t, unsigned int nr)
+{
+	struct blkio_bpf *s = t->skel;
+	unsigned int waiting = 2 * nr;
+	int err;
+
+	waiting = waiting < BT_WAITING_MIN   ? BT_WAITING_MIN
+		  : waiting > BT_WAITING_MAX ? BT_WAITING_MAX
+					     : waiting;
+	s->rodata->blktrace = true;
+	t->blktrace = true;
+	err = bpf_map__set_max_entries(s->maps.bt_events, t->opts->blktrace_ring_bytes);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.bt_slots, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.bt_waiting, waiting);
+	return err;
+}
+
 static int configure(struct tracer *t, const struct member_set *ms, struct diag *d)
 {
 	const struct tracer_opts *opts = t->opts;
@@ -113,6 +138,8 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 		err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
 	if (!err && s->rodata->any_bio_level)
 		err = bpf_map__set_max_entries(s->maps.bio_start, BIO_TABLE);
+	if (!err && opts->blktrace_ring_bytes)
+		err = configure_blktrace(t, nr);
 	if (err || !snoop_bytes)
 		goto out;
 	s->rodata->snoop = true;
@@ -145,8 +172,12 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 			  const struct member_set *ms, struct diag *d)
 {
 	struct tracer *t = ctx;
+	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
 
 	choose_programs(t, vmlinux, btf, ms->any_bio);
+	/* --blktrace's C logs an errno: the tracepoint's blk_status_t since v5.11 or so. */
+	t->skel->rodata->bt_complete_status =
+		complete && bpf_load__param_is(vmlinux, complete, 2, "blk_status_t");
 	return configure(t, ms, d);
 }
 
@@ -499,6 +530,50 @@ int tracer__reset_max(struct tracer *t)
 size_t tracer__map_bytes(const struct tracer *t)
 {
 	return bpf_load__map_bytes(t->skel->obj);
+}
+
+int tracer__bt_maps(const struct tracer *t, struct tracer_bt_maps *out)
+{
+	const struct blkio_bpf *s = t->skel;
+
+	if (!t->blktrace)
+		return -ENOENT;
+	*out = (struct tracer_bt_maps){ bpf_map__fd(s->maps.bt_events),
+					bpf_map__fd(s->maps.bt_pcpu), bpf_map__fd(s->maps.bt_slots),
+					bpf_map__fd(s->maps.bt_waiting),
+					bpf_map__fd(s->maps.bt_state) };
+	return 0;
+}
+
+/* The runs the kernel skipped of each program of PROGS (not loaded: none), added to *n. */
+static int add_misses(struct bpf_program *const *progs, size_t nr, uint64_t *n)
+{
+	struct bpf_prog_info info;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = bpf_load__prog_info(progs[i], &info);
+		if (err < 0)
+			return err;
+		*n += info.recursion_misses;
+	}
+	return 0;
+}
+
+int tracer__skipped_dc(const struct tracer *t, uint64_t *issue, uint64_t *complete)
+{
+	const struct blkio_bpf *s = t->skel;
+	struct bpf_program *const d[] = { s->progs.tp_btf_rq_issue, s->progs.raw_tp_rq_issue,
+					  s->progs.tp_btf_rq_issue_walk,
+					  s->progs.raw_tp_rq_issue_walk };
+	struct bpf_program *const c[] = { s->progs.tp_btf_rq_complete,
+					  s->progs.raw_tp_rq_complete };
+	int err;
+
+	*issue = *complete = 0;
+	err = add_misses(d, sizeof(d) / sizeof(d[0]), issue);
+	return err ?: add_misses(c, sizeof(c) / sizeof(c[0]), complete);
 }
 
 int tracer__skipped(const struct tracer *t, uint64_t *n)

@@ -30,6 +30,12 @@ struct tracer_opts {
 	int verbose;		 /* 1: libbpf's warnings and info in notes; 2: debug too */
 	FILE *notes;		 /* where -v's output goes; NULL: nowhere */
 	size_t snoop_ring_bytes; /* snoop mode: ring buffer size (power of 2); 0: off */
+	/*
+	 * --blktrace: the issue and completion programs log D and C into the per-event
+	 * tracer's records (bpf/blktrace_rec.bpf.h), through a ring buffer of this size (a
+	 * power of 2); 0: off.
+	 */
+	size_t blktrace_ring_bytes;
 	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
 	/*
 	 * Where to look for what the kernel allows (kallsyms, sysfs): given, the probes on
@@ -67,6 +73,14 @@ bool tracer__walks_slots(const struct tracer *t);
  * NULL and *why says why not ("" when no traced device is a xen-blkfront disk).
  */
 const char *tracer__ring_probes(const struct tracer *t, const char **why);
+/* --blktrace's maps, which the per-event tracer (btrace.h) shares: their fds. */
+struct tracer_bt_maps {
+	int events, pcpu, slots, waiting, state;
+};
+/* 0, or -ENOENT when the tracer was not opened for --blktrace. */
+int tracer__bt_maps(const struct tracer *t, struct tracer_bt_maps *out);
+/* The runs of the issue and completion programs the kernel skipped (tracer__skipped's). */
+int tracer__skipped_dc(const struct tracer *t, uint64_t *issue, uint64_t *complete);
 /* "tp_btf" or "raw_tp": the program flavour in use. */
 const char *tracer__flavour(const struct tracer *t);
 /* Bytes of BPF map memory the tracer holds (for --verbose). */

@@ -505,21 +505,20 @@ wait $pid
 expect_eq "ring buffer full: exit 0" "$?" 0
 lost=$(jqv "$TMP/full.json" .blktrace.lost)
 events=$(jqv "$TMP/full.json" .blktrace.sets[0].events)
-expect_cmp "ring buffer full: records lost" "$lost" ">" 0
+expect_cmp "ring buffer full: events lost" "$lost" ">" 0
 expect_eq "the runs the kernel skipped, by action: skipped_runs_by_action" \
 	"$(jqv "$TMP/full.json" '.blktrace | "\(.skipped_runs_by_action | type) \(has("skipped"))"')" \
 	"object false"
 expect_true "ring buffer full: said as blktrace says its drops" \
 	grep -q "^blktrace-bench: $events blktrace events in .*, $lost lost$" "$TMP/full.err"
 expect_eq "ring buffer full: no other I/O on the disk meanwhile" "$reads" 0
-# Events written and records lost (4 events each) add up to 4 events per write, or a few
-# less: this kernel (6.18, loop) now and then does not fire block_rq_complete for a
-# request, about once in 30,000 under load (counted at our programs' entry; no recursion
-# miss; test_bench_smoke sees it too). Or a few more: a lost record may be a task's note
-# (one per task and CPU: fio's thread's on 2 CPUs).
-short=$((4 * writes - events - 4 * lost))
-expect_cmp "ring buffer full: written + 4 x lost == 4 events per write (short by $short)" \
-	"$short" ">=" -16
+# Events written and lost add up to 4 per write, or a few less: this kernel (6.18, loop)
+# now and then does not fire block_rq_complete for a request, about once in 30,000 under
+# load (counted at our programs' entry; no recursion miss; test_bench_smoke sees it too).
+# Or a few more: a task's note lost counts one (one per task and CPU: fio's thread's).
+short=$((4 * writes - events - lost))
+expect_cmp "ring buffer full: written + lost == 4 events per write (short by $short)" \
+	"$short" ">=" -4
 expect_cmp "ring buffer full: ... short by a few at most" "$short" "<=" 8
 blkparse -i "$a" -D "$TMP/full" > "$TMP/full.txt" 2> /dev/null
 expect_eq "ring buffer full: blkparse reads what was written" \
