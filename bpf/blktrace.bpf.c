@@ -2,10 +2,10 @@
 /*
  * The events of the traced disks as the kernel's blktrace (kernel/trace/blktrace.c) logs
  * them: Q (bio queued), G (request allocated), I (inserted), D (issued), C (completed, a
- * request; or a bio of a bio-based device), M and F (a bio merged at the back or front;
- * M also for a request merged into another), X (split), R (requeued) and A (remapped
- * from the device above). User space (src/blktrace/btrace_out.c) writes blktrace's
- * files from them, each event in its CPU's file in time order.
+ * request; or a bio no request took: a bio-based device's, or one that failed early), M and F (a
+ * bio merged at the back or front; M also for a request merged into another), X (split), R
+ * (requeued) and A (remapped from the device above). User space (src/blktrace/btrace_out.c) writes
+ * blktrace's files from them, each event in its CPU's file in time order.
  *
  * One record per request, not per event: a request's Q, G, I, D and C travel in one
  * struct btrace_rec, sent to the ring buffer when it completes (blktrace_rec.bpf.h says
@@ -196,12 +196,25 @@ static __always_inline int bio_rare(struct bio *bio, bool btf, __u32 act, __s32 
 /* A bio-based device's bio completes (request-based disks complete requests). */
 static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 {
-	member_t *m = bio ? bio_member(bio, btf) : NULL;
+	struct btrace_entry *e;
+	struct btrace_pcpu *p;
+	struct bt_event ev;
+	member_t *m;
 
-	if (!m || !(m->flags & BLKIO_MEMBER_BIO))
+	p = bio_begin(bio, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE),
+		      status_errno(RD(btf, bio, bi_status)), &ev, &m);
+	if (!p)
 		return 0;
-	return bio_rare(bio, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE),
-			status_errno(RD(btf, bio, bi_status)), NULL, 0);
+	/*
+	 * A request-based disk's bio ends here only if no request took it (the kernel
+	 * stops tracing a bio's completion once a request holds it): it failed early
+	 * (REQ_NOWAIT and no tag free, say). Its Q waits in the cache, if on this CPU.
+	 */
+	e = m->flags & BLKIO_MEMBER_BIO ? NULL : cache_find(p, (__u64)bio);
+	send_now(p, m, e ? &e->r : NULL, BTRACE_C, &ev, NULL, 0);
+	if (e)
+		e->key = 0;
+	return 0;
 }
 
 /* X: the payload is where the rest of the bio starts, big-endian. */

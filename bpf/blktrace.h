@@ -69,6 +69,9 @@ struct btrace_rec {
 	__u8 pdu[BTRACE_PDU_MAX]; /* big-endian, as blktrace writes them */
 };
 
+/* A record without the OTHER step is sent without it and its payload. */
+#define BTRACE_REC_SHORT ((unsigned long)&((struct btrace_rec *)0)->step[BTRACE_OTHER])
+
 /* A task's name, the first time this CPU sees it in a while (before its events). */
 struct btrace_task {
 	__u16 kind; /* BTRACE_REC_TASK */

@@ -229,7 +229,12 @@ static __always_inline void rec_dropped(struct btrace_pcpu *p, const struct btra
 static __always_inline void rec_send(struct btrace_pcpu *p, struct btrace_rec *r)
 {
 	/* No wakeup per record: the drain thread polls on a timer (src/trace/ringbuf_drain.c). */
-	if (bpf_ringbuf_output(&bt_events, r, sizeof(*r), BPF_RB_NO_WAKEUP))
+	/* Without the other event (most records), without its step and payload: 184 bytes. */
+	long err = r->steps & (1 << BTRACE_OTHER)
+			   ? bpf_ringbuf_output(&bt_events, r, sizeof(*r), BPF_RB_NO_WAKEUP)
+			   : bpf_ringbuf_output(&bt_events, r, BTRACE_REC_SHORT, BPF_RB_NO_WAKEUP);
+
+	if (err)
 		rec_dropped(p, r, 0);
 	r->steps = 0;
 }

@@ -20,12 +20,13 @@
 #include "trace/ringbuf_drain.h"
 
 /*
- * The drain's period. The ring buffer holds 4 of them at 200k requests a second per CPU
- * (a record of struct btrace_rec each): 4 MiB on 2 CPUs.
+ * The drain's period. The ring buffer holds 3 of them at 150k requests a second per CPU
+ * (a record of 184 bytes each, BTRACE_REC_SHORT): 2 MiB on 2 CPUs. Its pages count twice
+ * in the process's RSS (the ring is mapped twice, for records that wrap).
  */
 #define BTRACE_TICK_MS 10
-#define RING_RATE_PER_CPU 200000ULL
-#define RING_TICKS 4
+#define RING_RATE_PER_CPU 150000ULL
+#define RING_TICKS 3
 #define RING_MAX (64U << 20)
 /* stdio's buffer per file: fewer, larger writes from the drain thread. */
 #define FILE_BUFFER (256 << 10)
@@ -36,7 +37,15 @@
  * epoch is judged once the programs' counts were read EPOCH_MARGIN_NS after its end: no
  * record begins in it after that (a program runs for microseconds).
  */
-#define EPOCH_MARGIN_NS 1000000
+#define EPOCH_MARGIN_NS (4 * 1000000)
+/*
+ * A bio's Q and G that wait in a CPU's cache this many epochs (~34 ms) are written from
+ * the programs' state read at a tick (adopted), not left to hold their epoch until that
+ * CPU issues again (it may never: the task moved, the bio ended early). Their record,
+ * when it comes, is known by its first event and not written twice.
+ */
+#define ADOPT_AGE 8
+#define ADOPTED_MAX 256
 #define HOLD_EPOCHS 512
 #define HOLD_EVENTS (128U << 10)
 /*
@@ -95,6 +104,12 @@ struct btrace_out {
 	unsigned int nr_spare;
 	uint32_t order;
 	uint64_t late;
+	/* The first event of each adopted record, and which of its events were written. */
+	struct {
+		struct btrace_step first;
+		uint16_t steps;
+	} adopted[ADOPTED_MAX];
+	unsigned int nr_adopted;
 	void *tasks; /* tsearch tree of struct task_name: the tasks' names */
 };
 
@@ -419,33 +434,91 @@ static int hold(struct btrace_out *o, const struct held_event *e)
 	return 0;
 }
 
-/* A request's record: each event it holds, to be written in order. */
-static int on_request(void *ctx, const struct btrace_rec *r)
+/* The record's first event, if it has one. */
+static const struct btrace_step *first_step(const struct btrace_rec *r)
 {
-	struct btrace_out *o = ctx;
+	unsigned int k;
+
+	for (k = 0; k < BTRACE_STEPS; k++)
+		if (r->steps & (1U << k))
+			return &r->step[k];
+	return NULL;
+}
+
+/* Which events of R were written already, adopted from a cache (0: none); forgotten. */
+static unsigned int adopted_steps(struct btrace_out *o, const struct btrace_rec *r)
+{
+	const struct btrace_step *f = o->nr_adopted ? first_step(r) : NULL;
+	unsigned int i, steps;
+
+	for (i = 0; f && i < o->nr_adopted; i++)
+		if (!memcmp(&o->adopted[i].first, f, sizeof(*f))) {
+			steps = o->adopted[i].steps;
+			o->adopted[i] = o->adopted[--o->nr_adopted];
+			return steps;
+		}
+	return 0;
+}
+
+/* Each event of R but those in SKIP, to be written in order. */
+static int hold_record(struct btrace_out *o, const struct btrace_rec *r, unsigned int skip)
+{
 	struct held_event e = { .device = r->device };
 	unsigned int k;
 	int err = 0;
 
-	/* The programs write nothing else; anything else is not ours to write. */
-	if (r->device >= o->n || r->pdu_len > BTRACE_PDU_MAX)
-		return 0;
-	if ((int32_t)(r->epoch - o->next_epoch) >= 0)
-		o->closed[r->epoch % BTRACE_EPOCHS]++;
 	for (k = 0; k < BTRACE_STEPS && !err; k++) {
 		const struct btrace_step *st = &r->step[k];
 
-		if (!(r->steps & (1U << k)) || st->cpu >= o->ncpus)
+		if (!(r->steps & (1U << k)) || (skip & (1U << k)) || st->cpu >= o->ncpus)
 			continue;
 		e.st = *st;
 		e.order = o->order++;
-		e.pdu_len = k == BTRACE_OTHER ? r->pdu_len : 0;
-		memcpy(e.pdu, r->pdu, sizeof(e.pdu));
+		e.pdu_len = 0;
+		if (k == BTRACE_OTHER) { /* only a whole record has one */
+			e.pdu_len = r->pdu_len;
+			memcpy(e.pdu, r->pdu, sizeof(e.pdu));
+		}
 		err = hold(o, &e);
 	}
 	if (err && !o->err)
 		o->err = err;
 	return err;
+}
+
+/* A request's record: each event it holds (not adopted already), to be written in order. */
+static int on_request(void *ctx, const struct btrace_rec *r)
+{
+	struct btrace_out *o = ctx;
+	unsigned int skip;
+
+	/* The programs write nothing else; anything else is not ours to write. */
+	if (r->device >= o->n || r->pdu_len > BTRACE_PDU_MAX)
+		return 0;
+	skip = adopted_steps(o, r);
+	if (!skip && (int32_t)(r->epoch - o->next_epoch) >= 0)
+		o->closed[r->epoch % BTRACE_EPOCHS]++;
+	return hold_record(o, r, skip);
+}
+
+/* A record waiting in a cache for long: its events now, counted as read (see ADOPT_AGE). */
+static int adopt(void *ctx, const struct btrace_rec *r)
+{
+	struct btrace_out *o = ctx;
+	const struct btrace_step *f = first_step(r);
+	unsigned int i;
+
+	if (r->device >= o->n || !f || (int32_t)(r->epoch - o->next_epoch) < 0)
+		return 0;
+	for (i = 0; i < o->nr_adopted; i++)
+		if (!memcmp(&o->adopted[i].first, f, sizeof(*f)))
+			return 0; /* adopted at an earlier tick, still there */
+	if (o->nr_adopted == ADOPTED_MAX)
+		return 0;
+	o->adopted[o->nr_adopted].first = *f;
+	o->adopted[o->nr_adopted++].steps = r->steps;
+	o->closed[r->epoch % BTRACE_EPOCHS]++;
+	return hold_record(o, r, 0);
 }
 
 /* The drain thread's callback: a request's record or a task's name. */
@@ -455,8 +528,13 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct btrace_out *o = ctx;
 	int err;
 
-	if (size >= sizeof(struct btrace_rec) && t->kind == BTRACE_REC_REQUEST)
+	if (size >= BTRACE_REC_SHORT && t->kind == BTRACE_REC_REQUEST) {
+		const struct btrace_rec *r = data;
+
+		if (size < sizeof(*r) && (r->steps & (1U << BTRACE_OTHER)))
+			return 0; /* not the programs' */
 		return on_request(ctx, data);
+	}
 	if (size < sizeof(*t) || t->kind != BTRACE_REC_TASK)
 		return 0;
 	err = keep_name(o, t);
@@ -489,7 +567,8 @@ static int on_tick(void *ctx, bool before)
 
 	if (before) {
 		o->ended = epoch_ended();
-		return btrace__counts(o->bt, o->opened, o->dropped, &lost);
+		err = btrace__counts(o->bt, o->opened, o->dropped, &lost);
+		return err ?: btrace__cached(o->bt, o->ended - ADOPT_AGE, adopt, o);
 	}
 	while (!err && (int32_t)(o->ended - o->next_epoch) >= 0 && epoch_complete(o, o->next_epoch))
 		err = write_epoch(o);
@@ -543,7 +622,7 @@ size_t btrace_out__ring_bytes(void)
 {
 	int n = libbpf_num_possible_cpus();
 	uint64_t want = (n > 0 ? n : 1) * RING_RATE_PER_CPU * RING_TICKS * BTRACE_TICK_MS / 1000 *
-			sizeof(struct btrace_rec);
+			BTRACE_REC_SHORT;
 	size_t bytes = 1 << 16;
 
 	while (bytes < want && bytes < RING_MAX)

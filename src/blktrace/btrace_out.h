@@ -40,7 +40,7 @@ int btrace_out__open(struct btrace_out **out, const char *dir, const struct devi
 		     unsigned int n, const struct outfile_input *inputs, size_t nr_inputs,
 		     struct diag *d);
 /*
- * The ring buffer the records need (a power of 2: 4 drains at 200k requests a second per
+ * The ring buffer the records need (a power of 2: 3 drains at 150k requests a second per
  * CPU), for the aggregate tracer that holds it (tracer_opts.blktrace_ring_bytes).
  */
 size_t btrace_out__ring_bytes(void);

@@ -29,11 +29,11 @@ struct btrace {
 #define NR_TPS 10
 
 /*
- * Every tracepoint the kernel's blktrace logs for a request-based disk (and for bios,
- * bio), its two programs and the action they log: one table for loading and for
- * reading what the kernel skipped.
+ * Every tracepoint the kernel's blktrace logs for a disk but issue and completion (the
+ * aggregate's programs log those: bpf/blktrace_rec.bpf.h), its two programs and the
+ * action they log: one table for loading and for reading what the kernel skipped.
  */
-static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_choice c[NR_TPS],
+static void programs(const struct blktrace_bpf *s, struct bpf_prog_choice c[NR_TPS],
 		     unsigned int act[NR_TPS])
 {
 	/* Tracepoint, where its argument form is noted, program, wanted, action. */
@@ -56,8 +56,11 @@ static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_cho
 		     __BLK_TA_FRONTMERGE),
 		PROG("block_split", BLKIO_TP_SPLIT, split, true, __BLK_TA_SPLIT),
 		PROG("block_bio_remap", BLKIO_TP_BIO_REMAP, remap, true, __BLK_TA_REMAP),
-		/* A bio-based device (dm, md) completes bios, not requests. */
-		PROG("block_bio_complete", -1, bio_complete, bio, __BLK_TA_COMPLETE),
+		/*
+		 * A bio-based device (dm, md) completes bios, not requests; a request-based
+		 * disk, the bios no request took (the kernel traces no others).
+		 */
+		PROG("block_bio_complete", -1, bio_complete, true, __BLK_TA_COMPLETE),
 	};
 #undef PROG
 	unsigned int i;
@@ -68,13 +71,13 @@ static void programs(const struct blktrace_bpf *s, bool bio, struct bpf_prog_cho
 	}
 }
 
-static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool btf, bool bio)
+static void choose_programs(struct btrace *b, const struct btf *vmlinux, bool btf)
 {
 	struct blktrace_bpf *s = b->skel;
 	struct bpf_prog_choice c[NR_TPS];
 	unsigned int act[NR_TPS];
 
-	programs(s, bio, c, act);
+	programs(s, c, act);
 	bpf_load__choose(vmlinux, c, NR_TPS, btf, s->rodata->old_args);
 }
 
@@ -98,7 +101,7 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
 	struct tracer_bt_maps fds;
 	int err;
 
-	choose_programs(b, vmlinux, btf, ms->any_bio);
+	choose_programs(b, vmlinux, btf);
 	/* The slot table is the aggregate's (tracer.c): the same members, the same plan. */
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
 	s->rodata->nr_slots = ms->slots ? ms->slots : 1;
@@ -231,6 +234,20 @@ int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 	return 0;
 }
 
+int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, void *ctx)
+{
+	int cpu, i, err = 0;
+
+	for (cpu = 0; cpu < b->ncpus && !err; cpu++)
+		for (i = 0; i < BTRACE_CACHE && !err; i++) {
+			const struct btrace_entry *e = &b->pcpu[cpu].cache[i];
+
+			if (e->key && e->r.steps && (int32_t)(e->r.epoch - before) < 0)
+				err = fn(ctx, &e->r);
+		}
+	return err;
+}
+
 int btrace__lost(struct btrace *b, uint64_t *lost)
 {
 	uint32_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS];
@@ -283,7 +300,7 @@ int btrace__skipped(struct btrace *b, uint64_t skipped[BTRACE_NR_ACTIONS])
 	memset(skipped, 0, BTRACE_NR_ACTIONS * sizeof(*skipped));
 	skipped[__BLK_TA_ISSUE] = b->skipped_dc[0];
 	skipped[__BLK_TA_COMPLETE] = b->skipped_dc[1];
-	programs(b->skel, true, c, act);
+	programs(b->skel, c, act);
 	for (i = 0; i < NR_TPS && !err; i++) {
 		err = add_skipped(c[i].btf_prog, &skipped[act[i]]);
 		if (!err)

@@ -2,10 +2,11 @@
 /*
  * The per-event tracer of --blktrace: an opaque handle over bpf/blktrace.bpf.c's
  * skeleton, loaded beside the aggregate tracer (tracer.h) only when asked, with the same
- * devices and disk filter. Its records (struct btrace_rec: a request's events; struct
- * btrace_task: a task's name) come through a ring buffer that btrace_out.c drains into
- * blktrace's files. Functions return 0 or a negative errno
- * (btrace__open with the reason in a struct diag); btrace__close(NULL) is safe.
+ * devices and disk filter; the aggregate's issue and completion programs log D and C,
+ * into its maps, which this one reuses (bpf/blktrace_rec.bpf.h). Its records (struct btrace_rec: a
+ * request's events; struct btrace_task: a task's name) come through a ring buffer that btrace_out.c
+ * drains into blktrace's files. Functions return 0 or a negative errno (btrace__open with the
+ * reason in a struct diag); btrace__close(NULL) is safe.
  */
 #ifndef BLKTRACE_BENCH_BTRACE_H
 #define BLKTRACE_BENCH_BTRACE_H
@@ -52,6 +53,11 @@ int btrace__lost(struct btrace *b, uint64_t *lost);
 int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 		   uint32_t dropped[BTRACE_EPOCHS], uint64_t *lost);
 typedef int (*btrace_rec_fn)(void *ctx, const struct btrace_rec *r);
+/*
+ * The records of the last btrace__counts' read that wait in a CPU's cache (a bio's Q and
+ * G, no request yet) since an epoch before BEFORE, to fn as btrace__held's.
+ */
+int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, void *ctx);
 /*
  * After btrace__detach: each record the programs still hold (requests not completed, a
  * bio's events never claimed by a request) to fn, which stops the walk by returning

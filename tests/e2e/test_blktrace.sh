@@ -485,8 +485,8 @@ wait $pid 2> /dev/null
 expect_eq "SIGKILL: no file, not even half of one" "$(ls -A "$TMP/killed")" ""
 
 # 9. Records the ring buffer has no room for are counted: the tracer stopped (SIGSTOP)
-# while fio writes 70,000 blocks (a record of Q, G, D and C each, 232 bytes: 16 MB; the
-# ring buffer holds 4 MiB on 2 CPUs, 8 on 4).
+# while fio writes 65,536 blocks (a record of Q, G, D and C each, 184 bytes: 12 MB; the
+# ring buffer holds 2 MiB on 2 CPUs, 4 on 4).
 "$BB" -v --trace "$a" --blktrace "$TMP/full" --json "$TMP/full.json" > /dev/null \
 	2> "$TMP/full.err" &
 pid=$!

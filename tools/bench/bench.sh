@@ -399,7 +399,7 @@ config_def() {
 		# On tmpfs, beside the disk image: the files' own writes are not the bench's.
 		cmd=("$BB" --trace "$d" -v --blktrace "$work/blktrace" --json "$log.json")
 		ready=err:'with .* programs'
-		desc="blktrace-bench --trace $d --blktrace DIR (blktrace's files: one 232-byte record"
+		desc="blktrace-bench --trace $d --blktrace DIR (blktrace's files: one 184-byte record"
 		desc+=" per request holding its Q G D C, written per CPU in time order; plus the aggregates)" ;;
 	libbpf-biolatency | libbpf-biolatency-Q)
 		cmd=("$LIBBPF_TOOLS/biolatency") peer=1
