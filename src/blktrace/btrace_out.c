@@ -68,7 +68,6 @@ struct out_set {
 /* An event, held until its epoch is written. */
 struct held_event {
 	struct btrace_step st; /* as the programs sent it: its time is CLOCK_MONOTONIC */
-	uint32_t order;	       /* read order: events of one time keep it */
 	uint16_t device, pdu_len;
 	uint8_t pdu[BTRACE_PDU_MAX];
 };
@@ -102,7 +101,8 @@ struct btrace_out {
 	size_t held;			    /* events in the buckets */
 	struct bucket spare[SPARE_BUCKETS]; /* arrays of written epochs, to reuse */
 	unsigned int nr_spare;
-	uint32_t order;
+	uint32_t *sort; /* sort_bucket's: 2 x sort_cap indices */
+	size_t sort_cap;
 	uint64_t late;
 	/* The first event of each adopted record, and which of its events were written. */
 	struct {
@@ -349,13 +349,52 @@ static int write_event(struct btrace_out *o, const struct held_event *e)
  * counts are read before a drain and an epoch is judged only when it ended
  * EPOCH_MARGIN_NS before the read: no record can begin in it after the read.
  */
-static int cmp_event(const void *a, const void *b)
-{
-	const struct held_event *x = a, *y = b;
+#define RADIX_BITS 11 /* two passes over the 22 bits of time within an epoch */
+#define RADIX (1U << RADIX_BITS)
 
-	if (x->st.time != y->st.time)
-		return x->st.time < y->st.time ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+/*
+ * The order of bucket B's events by time, in o->sort: a stable LSD radix sort of the time
+ * within the epoch, so events of one time keep the order they were read in (a record's
+ * Q before its G). A comparison sort of every epoch took most of the drain's time.
+ * 0 or -ENOMEM.
+ */
+static int sort_bucket(struct btrace_out *o, const struct bucket *b)
+{
+	uint32_t count[RADIX], *from, *to, *t;
+	unsigned int pass, shift;
+	size_t k, sum;
+
+	if (b->n > o->sort_cap) {
+		size_t cap = b->cap;
+		uint32_t *a = realloc(o->sort, 2 * cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		o->sort = a;
+		o->sort_cap = cap;
+	}
+	from = o->sort;
+	to = o->sort + o->sort_cap;
+	for (k = 0; k < b->n; k++)
+		from[k] = k;
+	for (pass = 0; pass < 2; pass++) {
+		shift = pass * RADIX_BITS;
+		memset(count, 0, sizeof(count));
+		for (k = 0; k < b->n; k++)
+			count[(b->ev[k].st.time >> shift) & (RADIX - 1)]++;
+		for (k = 0, sum = 0; k < RADIX; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (k = 0; k < b->n; k++)
+			to[count[(b->ev[from[k]].st.time >> shift) & (RADIX - 1)]++] = from[k];
+		t = from;
+		from = to;
+		to = t;
+	}
+	return 0; /* two passes: the order is back in o->sort */
 }
 
 /* Write the oldest epoch held; records of it still to come will be late. */
@@ -368,9 +407,9 @@ static int write_epoch(struct btrace_out *o)
 	int err = 0;
 
 	if (b->n && (int32_t)(b->epoch - o->next_epoch) <= 0) {
-		qsort(b->ev, b->n, sizeof(*b->ev), cmp_event);
+		err = sort_bucket(o, b);
 		for (k = 0; k < b->n && !err; k++)
-			err = write_event(o, &b->ev[k]);
+			err = write_event(o, &b->ev[o->sort[k]]);
 		o->held -= b->n;
 		b->n = 0;
 		if (o->nr_spare < SPARE_BUCKETS && b->cap <= SPARE_MAX) {
@@ -473,7 +512,6 @@ static int hold_record(struct btrace_out *o, const struct btrace_rec *r, unsigne
 		if (!(r->steps & (1U << k)) || (skip & (1U << k)) || st->cpu >= o->ncpus)
 			continue;
 		e.st = *st;
-		e.order = o->order++;
 		e.pdu_len = 0;
 		if (k == BTRACE_OTHER) { /* only a whole record has one */
 			e.pdu_len = r->pdu_len;
@@ -739,6 +777,7 @@ void btrace_out__close(struct btrace_out *o)
 	for (i = 0; i < o->nr_spare; i++)
 		free(o->spare[i].ev);
 	tdestroy(o->tasks, free);
+	free(o->sort);
 	free(o->sets);
 	btrace_summary__free(&o->sum);
 	free(o);
