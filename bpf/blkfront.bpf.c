@@ -103,26 +103,40 @@ struct irq_ctx {
 };
 
 /*
- * .queue_rq calls in progress on this CPU, innermost last: blk-mq may dispatch another
- * request from an interrupt's completion while one is being put on the ring, and the
- * inner call's entry must not take the outer one's place. Every call is pushed, ours or
- * not (rq 0), and each return pops the innermost: calls return in the order they entered.
+ * .queue_rq calls in progress in a task, innermost last: blk-mq may dispatch another
+ * request from an interrupt's completion while one is being put on the ring (in the
+ * interrupted task's context), and the inner call's entry must not take the outer one's
+ * place. Every call is pushed, ours or not (rq 0), and each return pops the innermost:
+ * calls return in the order they entered. By task, not by CPU: the task may move to
+ * another CPU between the entry and the ring's lock, or between the lock and the return
+ * (the xen tests saw a request lost, and another's grants counted twice, per CPU).
  */
 #define QDEPTH 4
 
-struct cpu_ctx {
-	__u32 depth; /* calls in qstack */
+struct task_calls {
+	__u32 depth;
 	__u32 pad;
-	struct irq_ctx irq;
+	struct queue_ctx q[QDEPTH];
 };
 
-/* The stack itself, a slot per depth: a lookup by key keeps every verifier content. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64); /* the task_struct */
+	__type(value, struct task_calls);
+} qtasks SEC(".maps");
+
+/* The empty value a task's first call starts from (never written). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, QDEPTH);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct queue_ctx);
-} qstack SEC(".maps");
+	__type(value, struct task_calls);
+} qzero SEC(".maps");
+
+struct cpu_ctx {
+	struct irq_ctx irq;
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -246,9 +260,25 @@ static __always_inline bool read_ring(void *rinfo, __u32 *in_use, __u32 *nr_ents
 	return true;
 }
 
+/* The current task's calls in progress; created empty if CREATE. */
+static __always_inline struct task_calls *my_calls(bool create)
+{
+	__u64 t = bpf_get_current_task();
+	struct task_calls *s = bpf_map_lookup_elem(&qtasks, &t), *zero;
+	__u32 k = 0;
+
+	if (s || !create)
+		return s;
+	zero = bpf_map_lookup_elem(&qzero, &k);
+	if (!zero)
+		return NULL;
+	bpf_map_update_elem(&qtasks, &t, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&qtasks, &t);
+}
+
 static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct request *rq)
 {
-	struct cpu_ctx *c = this_cpu();
+	struct task_calls *c = my_calls(true);
 	struct rq_state *st, fresh = {};
 	struct queue_ctx *q;
 	member_t *m;
@@ -258,9 +288,10 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 	if (!c)
 		return;
 	d = c->depth;
-	q = d < QDEPTH ? bpf_map_lookup_elem(&qstack, &d) : NULL;
-	if (!q)
+	BOUNDED(d);
+	if (d >= QDEPTH)
 		return; /* deeper than blk-mq goes: its return finds no entry of its own */
+	q = &c->q[d];
 	c->depth = d + 1;
 	q->rq = 0;
 	m = rq_member(rq, false);
@@ -291,15 +322,16 @@ static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct re
 }
 
 /* The innermost .queue_rq call in progress, ours or not; NULL when none is. */
-static __always_inline struct queue_ctx *innermost(struct cpu_ctx *c)
+static __always_inline struct queue_ctx *innermost(struct task_calls *c)
 {
 	__u32 k = c->depth - 1;
 
-	return c->depth ? bpf_map_lookup_elem(&qstack, &k) : NULL;
+	BOUNDED(k);
+	return c->depth && k < QDEPTH ? &c->q[k] : NULL;
 }
 
 /* The innermost .queue_rq in progress, if it is one of ours. */
-static __always_inline struct queue_ctx *current_queue_rq(struct cpu_ctx *c)
+static __always_inline struct queue_ctx *current_queue_rq(struct task_calls *c)
 {
 	struct queue_ctx *q = innermost(c);
 
@@ -310,7 +342,7 @@ static __always_inline struct queue_ctx *current_queue_rq(struct cpu_ctx *c)
 static __always_inline void setup_grant(void *data)
 {
 	struct setup_rw_req___bb *s = data;
-	struct cpu_ctx *c = this_cpu();
+	struct task_calls *c = my_calls(false);
 	struct queue_ctx *q = c ? current_queue_rq(c) : NULL;
 	void *ring_req;
 	__u8 op = 0;
@@ -408,7 +440,7 @@ static __always_inline void count_stop(struct queue_ctx *q, struct blkfront_coun
 }
 
 /* The innermost call returns: popped, ours or not. */
-static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c)
+static __always_inline struct queue_ctx *pop_queue_rq(struct task_calls *c)
 {
 	struct queue_ctx *q = innermost(c);
 
@@ -420,7 +452,7 @@ static __always_inline struct queue_ctx *pop_queue_rq(struct cpu_ctx *c)
 
 static __always_inline void queue_rq_return(long ret)
 {
-	struct cpu_ctx *c = this_cpu();
+	struct task_calls *c = my_calls(false);
 	struct queue_ctx *q = c ? pop_queue_rq(c) : NULL;
 	struct blkfront_counts *n;
 	__u32 ring;
