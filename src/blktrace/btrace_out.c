@@ -397,12 +397,18 @@ static int sort_bucket(struct btrace_out *o, const struct bucket *b)
 	return 0; /* two passes: the order is back in o->sort */
 }
 
+/* Records of epoch slot I read, lost or owed (modulo 2^32). */
+static uint32_t epoch_done(const struct btrace_out *o, uint32_t i)
+{
+	return o->closed[i] + o->dropped[i] + o->debt[i];
+}
+
 /* Write the oldest epoch held; records of it still to come will be late. */
 static int write_epoch(struct btrace_out *o)
 {
 	uint32_t i = o->next_epoch % BTRACE_EPOCHS;
 	struct bucket *b = &o->buckets[i];
-	uint32_t done = o->closed[i] + o->dropped[i] + o->debt[i];
+	uint32_t done = epoch_done(o, i);
 	size_t k;
 	int err = 0;
 
@@ -431,7 +437,7 @@ static bool epoch_complete(const struct btrace_out *o, uint32_t epoch)
 {
 	uint32_t i = epoch % BTRACE_EPOCHS;
 
-	return (int32_t)(o->closed[i] + o->dropped[i] + o->debt[i] - o->opened[i]) >= 0;
+	return (int32_t)(epoch_done(o, i) - o->opened[i]) >= 0;
 }
 
 /* An event to its bucket, or to its file at once if its epoch is written already. */
@@ -484,19 +490,28 @@ static const struct btrace_step *first_step(const struct btrace_rec *r)
 	return NULL;
 }
 
+/* The adopted record whose first event is F: its index, or nr_adopted. */
+static unsigned int find_adopted(const struct btrace_out *o, const struct btrace_step *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_adopted; i++)
+		if (!memcmp(&o->adopted[i].first, f, sizeof(*f)))
+			break;
+	return i;
+}
+
 /* Which events of R were written already, adopted from a cache (0: none); forgotten. */
 static unsigned int adopted_steps(struct btrace_out *o, const struct btrace_rec *r)
 {
 	const struct btrace_step *f = o->nr_adopted ? first_step(r) : NULL;
-	unsigned int i, steps;
+	unsigned int i = f ? find_adopted(o, f) : o->nr_adopted, steps;
 
-	for (i = 0; f && i < o->nr_adopted; i++)
-		if (!memcmp(&o->adopted[i].first, f, sizeof(*f))) {
-			steps = o->adopted[i].steps;
-			o->adopted[i] = o->adopted[--o->nr_adopted];
-			return steps;
-		}
-	return 0;
+	if (i == o->nr_adopted)
+		return 0;
+	steps = o->adopted[i].steps;
+	o->adopted[i] = o->adopted[--o->nr_adopted];
+	return steps;
 }
 
 /* Each event of R but those in SKIP, to be written in order. */
@@ -544,14 +559,11 @@ static int adopt(void *ctx, const struct btrace_rec *r)
 {
 	struct btrace_out *o = ctx;
 	const struct btrace_step *f = first_step(r);
-	unsigned int i;
 
 	if (r->device >= o->n || !f || (int32_t)(r->epoch - o->next_epoch) < 0)
 		return 0;
-	for (i = 0; i < o->nr_adopted; i++)
-		if (!memcmp(&o->adopted[i].first, f, sizeof(*f)))
-			return 0; /* adopted at an earlier tick, still there */
-	if (o->nr_adopted == ADOPTED_MAX)
+	/* Adopted at an earlier tick and still there; or no room to remember it. */
+	if (find_adopted(o, f) < o->nr_adopted || o->nr_adopted == ADOPTED_MAX)
 		return 0;
 	o->adopted[o->nr_adopted].first = *f;
 	o->adopted[o->nr_adopted++].steps = r->steps;

@@ -234,7 +234,9 @@ int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 	return 0;
 }
 
-int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, void *ctx)
+/* The records waiting in the CPUs' caches, as last read: all, or begun before BEFORE. */
+static int walk_cache(const struct btrace *b, bool all, uint32_t before, btrace_rec_fn fn,
+		      void *ctx)
 {
 	int cpu, i, err = 0;
 
@@ -242,10 +244,15 @@ int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, vo
 		for (i = 0; i < BTRACE_CACHE && !err; i++) {
 			const struct btrace_entry *e = &b->pcpu[cpu].cache[i];
 
-			if (e->key && e->r.steps && (int32_t)(e->r.epoch - before) < 0)
+			if (e->key && e->r.steps && (all || (int32_t)(e->r.epoch - before) < 0))
 				err = fn(ctx, &e->r);
 		}
 	return err;
+}
+
+int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, void *ctx)
+{
+	return walk_cache(b, false, before, fn, ctx);
 }
 
 int btrace__lost(struct btrace *b, uint64_t *lost)
@@ -262,13 +269,11 @@ int btrace__held(struct btrace *b, btrace_rec_fn fn, void *ctx)
 	__u32 nr = bpf_map__max_entries(b->skel->maps.bt_slots), i;
 	struct btrace_rec r;
 	__u64 key, next;
-	int err = read_pcpu(b), cpu;
+	int err = read_pcpu(b);
 	void *prev = NULL;
 
-	for (cpu = 0; cpu < b->ncpus && !err; cpu++)
-		for (i = 0; i < BTRACE_CACHE && !err; i++)
-			if (b->pcpu[cpu].cache[i].key && b->pcpu[cpu].cache[i].r.steps)
-				err = fn(ctx, &b->pcpu[cpu].cache[i].r);
+	if (!err)
+		err = walk_cache(b, true, 0, fn, ctx);
 	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
