@@ -8,9 +8,10 @@
  * issues and completions each on a cache line of its own (struct blkio_queue), which a
  * CPU that issues and completes on its own queue keeps to itself. The per-request state
  * is the issue time and the request's address in an array slot indexed by (hardware
- * queue, driver tag), which is unique while a request is in flight. A disk of several
- * queues has its depth summed over them only one issue in 16 or more per CPU
- * (on_issue); doc/performance.md has every program's cache lines.
+ * queue, driver tag), which is unique while a request is in flight. The disk's depth,
+ * which needs the completions other CPUs counted, is read on one issue in 16 or more
+ * per CPU (issue_depths; every issue with --exact-depth or --snoop);
+ * doc/performance.md has every program's cache lines.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines.
  *
@@ -41,6 +42,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile bool old_args[BLKIO_NR_TPS] = {};
 const volatile bool one_hwq = false; /* one member, one queue: slot = tag, hctx never read */
 const volatile bool snoop = false;
+/* --exact-depth: the disk's depth on every issue, not on one in member.depth_mask + 1. */
+const volatile bool exact_depth = false;
 const volatile bool blktrace = false;	   /* --blktrace: D and C records (blktrace_rec.bpf.h) */
 const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
 const volatile __u32 nr_devices = 1;
@@ -236,13 +239,14 @@ static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *
 }
 
 /* Count bucket idx of a histogram in the per-CPU value, which holds it whole. */
-#define HIST_INC(hist, idx, nr)                                                                    \
+#define HIST_ADD(hist, idx, nr, n)                                                                 \
 	do {                                                                                       \
 		__u32 __i = (idx);                                                                 \
 		BOUNDED(__i);                                                                      \
 		if (__i < (nr))                                                                    \
-			(hist)[__i]++;                                                             \
+			(hist)[__i] += (n);                                                        \
 	} while (0)
+#define HIST_INC(hist, idx, nr) HIST_ADD(hist, idx, nr, 1)
 
 /* The current process (core_fixes.bpf.h: through BTF where the kernel can). */
 static __always_inline void who_current(struct blkio_who *w, bool btf)
@@ -453,13 +457,17 @@ static __always_inline void count_size(struct blkio_pcpu *p, struct blkio_maxes 
 	HIST_INC(p->size[BLKIO_SIZE_SEGMENT], hist_size_index(bytes / segs), HIST_SIZE_BUCKETS);
 }
 
-/* The depth histogram; its exact buckets give the sum, beyond them big_depth_sum. */
-static __always_inline void count_depth(struct blkio_pcpu *p, struct blkio_maxes *m, __u64 depth)
+/*
+ * The depth histogram, each issue read counting for WEIGHT issues (depth_weight); its
+ * exact buckets give the sum, beyond them big_depth_sum.
+ */
+static __always_inline void count_depth(struct blkio_pcpu *p, struct blkio_maxes *m, __u64 depth,
+					__u32 weight)
 {
 	if (depth >= HIST_COUNT_EXACT)
-		p->r.big_depth_sum += depth;
+		p->r.big_depth_sum += depth * weight;
 	SET_MAX(m, depth, depth);
-	HIST_INC(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS);
+	HIST_ADD(p->count[BLKIO_COUNT_DEPTH], hist_count_index(depth), HIST_COUNT_BUCKETS, weight);
 }
 
 /* Requests and bytes: those of reads and writes with data in the hot words. */
@@ -502,29 +510,73 @@ static __always_inline void count_hwq_depth(member_t *mb, __u64 *max, __u64 qdep
 		HIST_INC(h->slots, hist_count_index(qdepth), HIST_COUNT_BUCKETS);
 }
 
+/* A CPU whose issues to a disk are further apart than this reads each one's depth. */
+#define DEPTH_EVERY_GAP_NS 100000
+
 /*
- * The request's depths at issue, after it took its queue's count (QDEPTH): on a disk of
- * one queue (loop, xen-blkfront's one ring, most stacks), the disk's depth is the
- * queue's, exact on every issue. On a disk of several, each issue counts its queue's
- * depth (exact: CPU- or queue-local lines only), and one issue in blkio_depth_sample()
- * per CPU (every one in snoop mode, whose records carry it) also sums all the queues for
- * the disk's depth histogram. 0: not sampled.
+ * Whether this issue reads the disk's depth, and for how many issues it counts: 0, not
+ * read; 1, read (every issue with --exact-depth, in snoop mode, whose records carry it,
+ * and on a CPU issuing to the disk less often than every 100 us, where a read costs
+ * nothing that matters); else, one issue in K = member.depth_mask + 1 drawn at random
+ * (a per-CPU xorshift64 seeded by the clock) counts K times. Each issue's chance is
+ * known, so the histogram weighted by its inverse is unbiased, whatever the rate does
+ * (a Horvitz-Thompson estimate): its counts estimate the issues, exact at low rates.
+ * Random, not every K-th: a workload issuing in batches of a size dividing K (io_uring
+ * refilling 8 at a time) would show a counter the same place in every batch.
+ */
+static __always_inline __u32 depth_weight(struct blkio_pcpu *p, member_t *mb, __u64 now)
+{
+	__u64 x = p->depth_rng, last = p->depth_last;
+
+	if (snoop || exact_depth)
+		return 1;
+	p->depth_last = now;
+	if (now - last >= DEPTH_EVERY_GAP_NS)
+		return 1;
+	if (!x)
+		x = now | 1;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	p->depth_rng = x;
+	return (x >> 32) & mb->depth_mask ? 0 : mb->depth_mask + 1;
+}
+
+/*
+ * The request's depths at issue, after it took its queue's count: the disk's, 0 when not
+ * read, with the issues it counts for in *weight. Reading a depth reads the completions
+ * counted on `done`, a line the completing CPUs write; where they are other CPUs (a
+ * loop disk's worker, one queue shared by every CPU, interrupts routed elsewhere), each
+ * read waits for that line and makes the next completion take it back: measured here,
+ * ~150 ns per I/O, half of what the programs cost. So at high rates the disk's depth is
+ * read on a sample of the issues (depth_weight), its maximum is that of the sample, and
+ * the walk for lost completions runs on them. On a disk
+ * of several queues each issue also counts its own queue's depth, exact: on a queue per
+ * CPU (NVMe, multi-queue virtio-blk) a line of its own CPU; the disk's, on a sample,
+ * sums every queue's (device_depth).
  */
 static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_maxes *m, member_t *mb,
-					  struct blkio_queue *q, __u32 hwq, __u32 idx, __u64 qdepth,
-					  bool walk)
+					  struct blkio_queue *q, __u32 hwq, __u32 idx, __u64 now,
+					  __u32 *weight, bool walk)
 {
-	__u64 depth = qdepth, *max;
+	__u64 depth, qdepth, *max;
 
 	if (mb->dev_queues > 1) {
+		qdepth = inflight_now(q);
 		max = queue_max(q);
 		if (walk)
 			qdepth = issue_depth(&p->r, *max, mb->slot_base + hwq * mb->tags, mb->tags,
 					     mb->tags, idx, qdepth);
 		count_hwq_depth(mb, max, qdepth);
-		if (!snoop && (p->issues++ & mb->depth_mask))
+		*weight = depth_weight(p, mb, now);
+		if (!*weight)
 			return 0;
 		depth = device_depth(mb, qdepth, walk);
+	} else {
+		*weight = depth_weight(p, mb, now);
+		if (!*weight)
+			return 0;
+		depth = inflight_now(q);
 	}
 	if (walk)
 		depth = issue_depth(&p->r, m->depth, mb->slot_base, mb->hwqs * mb->tags, mb->tags,
@@ -540,7 +592,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	__u64 now, start, bytes, depth, flags;
 	struct blkio_slot *slot;
 	struct blkio_queue *q;
-	__u32 op, idx = 0, hwq = 0;
+	__u32 op, idx = 0, hwq = 0, weight = 1;
 
 	if (!mb)
 		return 0;
@@ -569,17 +621,16 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 		if (slot->issued) {
 			/* The previous owner's completion was lost: this one takes its count. */
 			p->r.lost_completions++;
-			depth = inflight_now(q);
 		} else {
-			depth = inflight_inc(q);
+			inflight_issue(q);
 		}
-		depth = issue_depths(p, m, mb, q, hwq, idx, depth, walk);
+		depth = issue_depths(p, m, mb, q, hwq, idx, now, &weight, walk);
 		slot->issued = now;
 		slot->rq = (__u64)rq;
 		if (snoop)
 			who_issue(rq, btf, idx, depth);
 		if (depth)
-			count_depth(p, m, depth);
+			count_depth(p, m, depth, weight);
 	} else {
 		p->r.slot_overflow++;
 	}
@@ -789,7 +840,7 @@ static __always_inline int on_bio_queue(struct bio *bio, bool btf)
 	if (bpf_map_update_elem(&bio_start, &key, &now, BPF_NOEXIST)) {
 		p->r.slot_overflow++; /* the table is full (or the bio is seen twice) */
 	} else {
-		count_depth(p, m, inflight_inc(n));
+		count_depth(p, m, inflight_inc(n), 1);
 	}
 	if (op != BLKIO_OP_FLUSH && bytes)
 		count_size(p, m, op, bytes, 0);

@@ -139,7 +139,8 @@ struct blkio_queue {
  */
 struct blkio_pcpu {
 	__u64 rw_bytes[2]; /* bytes of reads, of writes */
-	__u64 issues; /* this CPU's issues on disks of several queues: the depth sample's clock */
+	__u64 depth_rng;   /* this CPU's xorshift state: which issues read the depth */
+	__u64 depth_last;  /* this CPU's last issue, ns: a slower CPU reads every depth */
 	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
@@ -224,10 +225,11 @@ enum blkio_tp {
 /* The table's slot of a dev_t: multiplicative (Fibonacci) hashing, the top bits. */
 #define BLKIO_MEMBER_HASH(dev, shift) ((__u32)((__u32)(dev)*2654435761u) >> (shift))
 /*
- * The disk's depth of a device of several hardware queues is the sum of their counts:
- * two lines per queue that other CPUs write. It is read on one issue in K per CPU, K the
- * power of two at least 16 and 4 x the queues: on average at most half a line another
- * CPU wrote per issue, however many queues (doc/performance.md).
+ * The disk's depth is the sum of its queues' counts: two lines per queue that other
+ * CPUs write (the completions at least, on a disk of one queue). It is read on one
+ * issue in K per CPU, K the power of two at least 16 and 4 x the queues: on average at
+ * most half a line another CPU wrote per issue, however many queues
+ * (doc/performance.md); on every issue with --exact-depth.
  */
 static inline __u32 blkio_depth_sample(__u32 queues)
 {
@@ -253,7 +255,7 @@ struct blkio_member {
 	__u32 queue;	  /* its first element of the `queues` map (one per hardware queue) */
 	__u32 dev_queue;  /* the traced device's first element: its members' queues follow */
 	__u32 dev_queues; /* the traced device's queues, over all its members */
-	__u32 depth_mask; /* several queues: blkio_depth_sample(dev_queues) - 1 */
+	__u32 depth_mask; /* blkio_depth_sample(dev_queues) - 1 */
 	__u64 part_start; /* partition filter, sectors; part_end == 0: the whole disk */
 	__u64 part_end;
 };

@@ -136,9 +136,14 @@ static __always_inline __s64 inflight_now(struct blkio_queue *n)
 	return depth > 0 ? depth : 1;
 }
 
-static __always_inline __s64 inflight_inc(struct blkio_queue *n)
+static __always_inline void inflight_issue(struct blkio_queue *n)
 {
 	__sync_fetch_and_add(&n->issued, 1); /* result unused: BPF_XADD */
+}
+
+static __always_inline __s64 inflight_inc(struct blkio_queue *n)
+{
+	inflight_issue(n);
 	return inflight_now(n);
 }
 

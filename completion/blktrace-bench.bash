@@ -56,7 +56,7 @@ _blktrace_bench()
 		--drop-caches --file --overwrite --any-fs --raw --destructive --set --wrap
 		--state-dir --json --verbose"
 	local trace_opts="--trace --duration --interval --html --snoop --snoop-text
-		--recommend --brief --blktrace $workload_opts"
+		--recommend --brief --blktrace --exact-depth $workload_opts"
 	# The command table of src/cli/command_table.c, one line per command: what its other words
 	# are (a command to run, a disk, result files), then the options it takes.
 	local -A commands=(
@@ -65,11 +65,13 @@ _blktrace_bench()
 		[compare]="results --json --html --fail-on-regression"
 		[report]="results --html --output"
 		[restore]="disk --state-dir"
-		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root"
+		[tune]="disk $workload_opts --knobs --budget --workload --apply --dry-run --root
+			--exact-depth"
 		[apply]="results --dry-run --root --undo"
 		[verify]="results --json --fail-on-regression --destructive --overwrite --state-dir
+			--exact-depth --verbose"
+		[serve]="none --trace --listen --textfile --interval --duration --exact-depth
 			--verbose"
-		[serve]="none --trace --listen --textfile --interval --duration --verbose"
 		[import]="trace --json --limits-from"
 		[resume]="none --abort"
 	)

@@ -64,6 +64,7 @@ enum {
 	OPT_BLKTRACE,
 	OPT_LIMITS_FROM,
 	OPT_ABORT,
+	OPT_EXACT_DEPTH,
 	OPT_RENAMED = 0x200, /* and on: renamed[]'s */
 	OPT_VERSION = 'V',
 	OPT_HELP = '?',
@@ -96,6 +97,10 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "limits-from", OPT_LIMITS_FROM, "DEV|FILE", 0,
 	  "import: the queue limits the findings weigh, from a disk or a saved info --json", 0 },
+	{ "exact-depth", OPT_EXACT_DEPTH, NULL, 0,
+	  "Read the queue depth at every issue, not at 1 in 16 per CPU (costs a cache line "
+	  "moved between CPUs per I/O)",
+	  0 },
 	{ "verbose", 'v', NULL, 0, "Say more (libbpf's messages, map memory)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, OPTION_HIDDEN,
 	  "Use the raw_tp programs even where tp_btf works", 0 },
@@ -270,6 +275,7 @@ static const struct {
 	size_t offset;
 } flag_options[] = {
 	{ OPT_RAW_TP, offsetof(struct options, raw_tp) },
+	{ OPT_EXACT_DEPTH, offsetof(struct options, exact_depth) },
 	{ OPT_DIRECT, offsetof(struct options, wl.direct) },
 	{ OPT_DSYNC, offsetof(struct options, wl.sync) },
 	{ OPT_FSYNC, offsetof(struct options, wl.fsync) },
@@ -643,6 +649,7 @@ static const struct {
 	{ OPT_LIMITS_FROM, M_IMPORT, "it is import's: the traced disk's limits" },
 	{ 'v', M_LOADS_BPF, "it shows what loading the BPF programs of a trace says" },
 	{ OPT_RAW_TP, M_LOADS_BPF, "it picks the BPF programs of a trace" },
+	{ OPT_EXACT_DEPTH, M_LOADS_BPF, "it sets how a trace reads the queue depth" },
 	{ OPT_FAIL_ON_REGRESSION, M_COMPARE | M_VERIFY, "it is compare's and verify's" },
 	{ OPT_STATE_DIR, M_TRACING | M_RESTORE | M_TUNE | M_VERIFY,
 	  "it is where --set sweeps keep their lock and state (trace, restore, tune, verify)" },

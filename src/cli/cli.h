@@ -26,6 +26,7 @@ struct options {
 	bool json_flag;	    /* info/compare: --json without a file */
 	int verbose;	    /* -v */
 	bool raw_tp;	    /* hidden: force the raw_tp programs */
+	bool exact_depth;   /* --exact-depth: the queue depth at every issue */
 	char **command;	    /* after "--": the command to run, NULL-terminated */
 	int nr_command;
 	const char *positional[4]; /* info DEV, compare A B, report RESULT, import DIR|FILE... */

@@ -210,6 +210,7 @@ int cmd_serve(const struct options *o, const struct env_config *cfg, struct diag
 				    .kallsyms = cfg->kallsyms,
 				    .spec = o->trace ? o->trace : "all",
 				    .force_raw_tp = o->raw_tp || cfg->force_raw_tp,
+				    .exact_depth = o->exact_depth,
 				    .verbose = o->verbose,
 				    .notes = stderr,
 				    .fresh_seconds = SERVE_FRESH_SECONDS };

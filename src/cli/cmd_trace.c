@@ -277,6 +277,7 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	topts.nr_devs = trace_devices(res, nr, devs);
 	topts.force_raw_tp = o->raw_tp || cfg->force_raw_tp;
 	topts.lose_every = cfg->lose_completions;
+	topts.exact_depth = o->exact_depth;
 	topts.verbose = o->verbose;
 	topts.notes = stderr;
 	topts.snoop_ring_bytes = o->snoop ? SNOOP_RING_BYTES : 0;

@@ -99,6 +99,7 @@ static int arm_and_warm_up(struct tune_cmd *c, struct diag *d)
 				     .set_values = o->wl.set_values,
 				     .nr_set_values = o->wl.nr_set_values };
 	struct tracer_opts topts = { .force_raw_tp = o->raw_tp || c->cfg->force_raw_tp,
+				     .exact_depth = o->exact_depth,
 				     .verbose = o->verbose,
 				     .notes = stderr };
 	struct job_params jp = { .bs = o->wl.nr_bs ? o->wl.bs[0] : 4096,

@@ -153,6 +153,7 @@ static int rerun(struct verify_cmd *c, struct diag *d)
 				    .state = { .dir = c->o->state_dir },
 				    .notes = stderr };
 	struct tracer_opts topts = { .force_raw_tp = c->o->raw_tp || c->cfg->force_raw_tp,
+				     .exact_depth = c->o->exact_depth,
 				     .verbose = c->o->verbose,
 				     .notes = stderr };
 	size_t run;

@@ -343,6 +343,7 @@ static json_t *block_stats_json(const struct block_stats *b, const struct block_
 	json_object_set_new(
 		o, "queue_depth",
 		dist_json(&s->depth, HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH], false));
+	json_object_set_new(o, "queue_depth_sample_every", jint(block_depth_every(b)));
 	for (k = 0; k < BLKIO_NR_LATS; k++)
 		json_object_set_new(o, blkio_lat_names[k],
 				    dist_json(&s->lat[k], HIST_KIND_LAT, b->lat[k], true));
@@ -415,7 +416,8 @@ static json_t *hwq_json(const struct hwq_stats *q, const struct block_summary *s
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "count", jint(q->nr));
-	json_object_set_new(o, "queue_depth_sample_every", json_integer(blkio_depth_sample(q->nr)));
+	json_object_set_new(o, "queue_depth_sample_every",
+			    jint(q->depth_every ? q->depth_every : 1));
 	json_object_set_new(o, "depth", dist_json(&s->hwq_depth, HIST_KIND_COUNT, q->depth, false));
 	json_object_set_new(o, "queues", a);
 	return o;

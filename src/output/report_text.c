@@ -388,21 +388,15 @@ static void ring_section(FILE *f, const struct result *res, const struct run_sum
 	hist_lines(f, "ring slots in use at submission", HIST_KIND_COUNT, c->occupancy);
 }
 
-/*
- * A disk of several hardware queues: what each took and how deep it went, and what the
- * disk's depth is (a sample, so that an issue reads no other queue's counts).
- */
+/* A disk of several hardware queues: what each took and how deep it went. */
 static void hwq_lines(FILE *f, const struct hwq_stats *q)
 {
 	unsigned int k, n = q->nr < BLOCK_HWQS_MAX ? (unsigned int)q->nr : BLOCK_HWQS_MAX;
 
 	if (q->nr <= 1)
 		return;
-	fprintf(f,
-		"\n  hardware queues: %llu; the disk's depth is a sample, 1 issue in %d per CPU; "
-		"each queue's is exact\n  %-8s %12s %12s\n",
-		(unsigned long long)q->nr, blkio_depth_sample(q->nr), "queue", "requests",
-		"max depth");
+	fprintf(f, "\n  hardware queues: %llu; each queue's depth is exact\n  %-8s %12s %12s\n",
+		(unsigned long long)q->nr, "queue", "requests", "max depth");
 	for (k = 0; k < n; k++)
 		if (q->issued[k])
 			fprintf(f, "  %-8u %12llu %12llu\n", k, (unsigned long long)q->issued[k],
@@ -427,6 +421,12 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	hist_lines(f, "segments per request", HIST_KIND_COUNT, b->count[BLKIO_COUNT_SEGMENTS]);
 	hist_lines(f, "bytes per segment", HIST_KIND_SIZE, b->size[BLKIO_SIZE_SEGMENT]);
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
+	if (block_depth_every(b) > 1 && rs->block.depth.count)
+		fprintf(f,
+			"  (at high rates a random sample: 1 issue in %llu, counted %llu times; "
+			"--exact-depth reads every one)\n",
+			(unsigned long long)block_depth_every(b),
+			(unsigned long long)block_depth_every(b));
 	hwq_lines(f, &b->hwq);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);
 	lat_lines(f, "queue time (usecs)", b->lat[BLKIO_LAT_QUEUE]);

@@ -19,12 +19,15 @@
 /* What the tracer saw over one interval: sums over CPUs, deltas of two snapshots. */
 /*
  * A device's hardware queues, from the in-flight counts of each (bpf/blkio.h, struct
- * blkio_queue): what was issued to each, and its deepest point. All __u64 (delta).
+ * blkio_queue): what was issued to each, and its deepest point; how the disk's depth was
+ * sampled. All __u64 (delta).
  */
 #define BLOCK_HWQS_MAX 64
 
 struct hwq_stats {
 	__u64 nr; /* the device's queues (over its members); the first BLOCK_HWQS_MAX here */
+	/* The disk's depth (block_stats.count) holds one issue in this many per CPU; 0: all. */
+	__u64 depth_every;
 	__u64 issued[BLOCK_HWQS_MAX];	 /* requests issued to each (again after a requeue) */
 	__u64 max_depth[BLOCK_HWQS_MAX]; /* in flight on it at an issue, at most (interval) */
 	__u64 depth[HIST_COUNT_BUCKETS]; /* in flight on its queue at each issue (all queues) */
@@ -41,6 +44,12 @@ struct block_stats {
 	/* Its hardware queues; their figures only when it has several (nr > 1). */
 	struct hwq_stats hwq;
 };
+
+/* The disk's depth histogram holds one issue in this many per CPU (1: every issue). */
+static inline __u64 block_depth_every(const struct block_stats *b)
+{
+	return b->hwq.depth_every ? b->hwq.depth_every : 1;
+}
 
 /* What the built-in workload saw, application side. */
 struct app_stats {

@@ -86,6 +86,7 @@ static int load(const struct exporter_opts *o, const struct fleet *f, bool start
 	struct tracer_opts topts = { .devs = devs,
 				     .nr_devs = f->n,
 				     .force_raw_tp = o->force_raw_tp,
+				     .exact_depth = o->exact_depth,
 				     .verbose = o->verbose,
 				     .notes = o->notes,
 				     .xen_env = o->kallsyms ? &probes : NULL };

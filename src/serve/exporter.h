@@ -41,6 +41,7 @@ struct exporter_opts {
 	const char *kallsyms; /* where xen-blkfront's probes look (NULL: not tried) */
 	const char *spec;     /* --trace DEVS: a disk, a list, or "all" */
 	bool force_raw_tp;
+	bool exact_depth; /* the queue depth at every issue (tracer_opts) */
 	int verbose;
 	FILE *notes; /* where the tracer's -v output goes */
 	/* A render younger than this is served again (a burst of scrapes reads the maps once). */

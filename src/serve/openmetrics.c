@@ -423,7 +423,9 @@ static void count_histogram(struct om *m, const struct om_disk *disks, size_t n,
 
 	family(m, name, "histogram", NULL,
 	       segs ? "Physical segments per read or write request."
-		    : "Requests of the device in flight when one is issued, that one included.");
+		    : "Requests of the device in flight when one is issued, that one included; at "
+		      "high rates a random sample of the issues, each counted for as many "
+		      "(--exact-depth: every issue).");
 	for (i = 0; i < n; i++) {
 		struct om_hist x = { .name = name,
 				     .kind = HIST_KIND_COUNT,

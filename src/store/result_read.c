@@ -723,6 +723,8 @@ static void read_hwq(struct rd *r, size_t i, const char *base, json_t *o, struct
 		return;
 	snprintf(at, sizeof(at), "runs[%zu].%s.hw_queues", i, base);
 	q->nr = rd_u64(r, o, at, "count");
+	/* Files before block.queue_depth_sample_every sampled only disks of several queues. */
+	q->depth_every = rd_u64(r, o, at, "queue_depth_sample_every");
 	snprintf(path, sizeof(path), "%s.hw_queues.depth.buckets", base);
 	read_buckets(r, i, path, HIST_KIND_COUNT, member(rd_obj(r, o, at, "depth"), "buckets"),
 		     q->depth);
@@ -771,6 +773,9 @@ static void read_block(struct rd *r, size_t i, const char *base, json_t *block,
 	read_sizes(r, i, base, block, b);
 	read_ring(r, i, base, member(block, "xen_ring"), &b->ring);
 	read_hwq(r, i, base, member(block, "hw_queues"), &b->hwq);
+	snprintf(at, sizeof(at), "runs[%zu].%s", i, base);
+	if (member(block, "queue_depth_sample_every"))
+		b->hwq.depth_every = rd_u64(r, block, at, "queue_depth_sample_every");
 }
 
 /*

@@ -38,6 +38,8 @@ struct tracer {
 	struct blkfront_probes *ring; /* xen-blkfront's probes, when loaded */
 	/* Each device's queues: its first element of the `queues` map, how many. */
 	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
+	/* Each device's depth is read on one issue in this many per CPU; 0: every issue. */
+	unsigned int depth_every[BLKIO_MAX_DEVICES];
 	char ring_why[256]; /* why not, for a xen-blkfront disk */
 };
 
@@ -114,7 +116,7 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	const struct tracer_opts *opts = t->opts;
 	size_t snoop_bytes = opts->snoop_ring_bytes;
 	struct blkio_bpf *s = t->skel;
-	unsigned int nr;
+	unsigned int nr, k;
 	int err;
 
 	nr = ms->slots ? ms->slots : 1;
@@ -123,8 +125,14 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
 	s->rodata->nr_slots = nr;
 	s->rodata->lose_every = opts->lose_every;
+	s->rodata->exact_depth = opts->exact_depth;
 	memcpy(t->dev_queue, ms->dev_queue, sizeof(t->dev_queue));
 	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
+	/* Sampled as blkio.bpf.c's depth_skipped does; a bio-based device counts every bio. */
+	for (k = 0; k < opts->nr_devs; k++)
+		t->depth_every[k] = opts->exact_depth || snoop_bytes || opts->devs[k]->bio_based
+					    ? 0
+					    : blkio_depth_sample(ms->dev_queues[k]);
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.queues, ms->queues ? ms->queues : 1);
@@ -447,6 +455,7 @@ static int read_queues(const struct tracer *t, unsigned int device, struct hwq_s
 
 	memset(out, 0, sizeof(*out));
 	out->nr = t->dev_queues[device];
+	out->depth_every = t->depth_every[device];
 	if (out->nr <= 1)
 		return 0;
 	for (i = 0; i < out->nr && i < BLOCK_HWQS_MAX; i++) {
@@ -601,7 +610,7 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 {
 	const __u64 *a = (const __u64 *)after, *b = (const __u64 *)before;
 	struct blkio_maxes max = after->max; /* out may be after itself */
-	__u64 nr_hwq = after->hwq.nr, hwq_max[BLOCK_HWQS_MAX];
+	__u64 nr_hwq = after->hwq.nr, every = after->hwq.depth_every, hwq_max[BLOCK_HWQS_MAX];
 	__u64 *o = (__u64 *)out;
 	size_t i;
 
@@ -613,6 +622,7 @@ void block_stats__delta(struct block_stats *out, const struct block_stats *after
 		o[i] = a[i] - b[i];
 	out->max = max;
 	out->hwq.nr = nr_hwq;
+	out->hwq.depth_every = every;
 	memcpy(out->hwq.max_depth, hwq_max, sizeof(hwq_max));
 }
 

@@ -36,6 +36,11 @@ struct tracer_opts {
 	 * power of 2); 0: off.
 	 */
 	size_t blktrace_ring_bytes;
+	/*
+	 * The disk's depth at every issue (--exact-depth): a line the completing CPUs write
+	 * read by every issue. Else on one issue in blkio_depth_sample() per CPU.
+	 */
+	bool exact_depth;
 	unsigned int lose_every; /* tests: ignore about 1 completion in N (0: none) */
 	/*
 	 * Where to look for what the kernel allows (kallsyms, sysfs): given, the probes on

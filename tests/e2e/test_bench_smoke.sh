@@ -29,7 +29,8 @@ expect_eq "smoke: every part ran" "$(jqv "$J" '.parts | join(",")' 2> /dev/null)
 # cfg NAME FILTER: FILTER over the configuration NAME in the result.
 cfg() { jqv "$J" ".configs[] | select(.name == \"$1\") | $2" 2> /dev/null; }
 
-for c in untraced floor-empty floor-clock floor-device blktrace-bench blktrace-bench-snoop \
+for c in untraced floor-empty floor-clock floor-device blktrace-bench blktrace-bench-exact \
+	blktrace-bench-snoop \
 	blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop \
 	bpftrace-biolatency bitesize.bt; do
 	status=$(cfg $c .status)

@@ -84,7 +84,8 @@ set_sysfs "/sys/block/$a/queue/max_sectors_kb" 128
 } > "$TMP/down.iolog"
 r0=$(diskstat "$A" 1) s0=$(diskstat "$A" 3) w0=$(diskstat "$A" 5) t0=$(diskstat "$A" 7)
 f0=$(diskstat "$A" 16)
-"$BB" --trace "$a" --blktrace "$TMP/bt" --json "$TMP/live.json" -- sh -c "
+# --exact-depth: the live depth at every issue, as import reads it from every D.
+"$BB" --trace "$a" --blktrace "$TMP/bt" --exact-depth --json "$TMP/live.json" -- sh -c "
 	dd if=/dev/zero of=$A bs=4k count=1000 status=none && sync &&
 	dd if=/dev/zero of=$A bs=1M count=4 seek=8 oflag=direct status=none &&
 	dd if=$A of=/dev/null bs=16k count=300 iflag=direct status=none &&
@@ -189,7 +190,8 @@ for k in read write flush discard other; do
 		"$(jqc "$TMP/live.json" ".runs[0].block.$k")"
 done
 for k in merges request_merges splits requeues errors completed untracked \
-	request_bytes.buckets request_bytes.max queue_depth.count device_ns.count; do
+	request_bytes.buckets request_bytes.max queue_depth.count queue_depth_sample_every \
+	device_ns.count; do
 	expect_eq "import == live: $k" "$(jqc "$TMP/imp.json" ".runs[0].block.$k")" \
 		"$(jqc "$TMP/live.json" ".runs[0].block.$k")"
 done

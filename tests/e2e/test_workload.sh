@@ -54,6 +54,21 @@ expect_eq "iodepth 8: requests + merges == 4096 I/Os" \
 	"$(jqv "$TMP/qd.json" '.runs[0].block | .read.requests + .merges')" 4096
 expect_cmp "iodepth 8: max depth <= 8" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" "<=" 8
 expect_cmp "iodepth 8: max depth >= 4" "$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.max)" ">=" 4
+# At this rate the depth is read on a random 1 issue in 16, each counted 16 times: the
+# histogram's count estimates the issues, 4096 with sd sqrt(4096 x 15) = 248 at most
+# (issues after a pause are read and counted once); these bounds are 6 sd away.
+expect_eq "iodepth 8: the depth sampled 1 issue in 16" \
+	"$(jqv "$TMP/qd.json" .runs[0].block.queue_depth_sample_every)" 16
+n=$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.count)
+expect_cmp "iodepth 8: depth count >= 2608 (4096 - 6 sd)" "$n" ">=" 2608
+expect_cmp "iodepth 8: depth count <= 5584 (4096 + 6 sd)" "$n" "<=" 5584
+# --exact-depth: every issue, as the requests the disk completed say.
+"$BB" --trace "$a" --raw --rw randread --bs 4k --size 16M --direct --engine io_uring \
+	--iodepth 8 --exact-depth --json "$TMP/qde.json" > /dev/null
+expect_eq "--exact-depth: a depth at every issue" \
+	"$(jqv "$TMP/qde.json" '.runs[0].block | [.queue_depth.count, .queue_depth_sample_every] | map(tostring) | join(" ")')" \
+	"$(jqv "$TMP/qde.json" '.runs[0].block.read.requests') 1"
+expect_cmp "--exact-depth: max depth <= 8" "$(jqv "$TMP/qde.json" .runs[0].block.queue_depth.max)" "<=" 8
 
 # 3b. An fsync of the disk itself (blkdev_issue_flush: an empty write with REQ_PREFLUSH):
 # the flush machinery issues a flush request and completes the empty write without issuing

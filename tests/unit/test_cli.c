@@ -380,6 +380,7 @@ static const struct option_row rows[] = {
 	{ "trace", "blktrace-bench --snoop-text s.bin", F_STR, AT(snoop_text), "s.bin", 0 },
 	{ "trace", TRACE "--verbose", F_INT, AT(verbose), NULL, 1 },
 	{ "trace", TRACE "--raw-tp", F_BOOL, AT(raw_tp), NULL, 1 },
+	{ "trace", TRACE "--exact-depth", F_BOOL, AT(exact_depth), NULL, 1 },
 	{ "compare", "compare a b --fail-on-regression 7.5", F_DBL, AT(fail_on_regression), NULL,
 	  7.5 },
 	{ "serve", "serve --listen 127.0.0.1:9000", F_STR, AT(listen), "127.0.0.1:9000", 0 },

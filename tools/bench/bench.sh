@@ -98,8 +98,8 @@ STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${BENCH_OUT:-$ROOT/results/bench-$STAMP}
 
 # Part 1's configurations, in table order; each is defined in one place, config_def.
-CONFIGS=(untraced floor-empty floor-clock floor-device blktrace-bench blktrace-bench-snoop
-	blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop
+CONFIGS=(untraced floor-empty floor-clock floor-device blktrace-bench blktrace-bench-exact
+	blktrace-bench-snoop blktrace-bench-blktrace libbpf-biolatency libbpf-biolatency-Q libbpf-bitesize libbpf-biosnoop
 	bpftrace-biolatency bitesize.bt)
 # Part 3's tracers and shapes (fio iodepth x jobs; disks read at once).
 SCALE_CONFIGS=(blktrace-bench floor-clock libbpf-biolatency)
@@ -390,6 +390,10 @@ config_def() {
 	blktrace-bench)
 		cmd=("$BB" --trace "$d" -v --json "$log.json") ready=err:'with .* programs'
 		desc="blktrace-bench --trace $d (passive; filters the disk first)" ;;
+	blktrace-bench-exact)
+		cmd=("$BB" --trace "$d" -v --exact-depth --json "$log.json") ready=err:'with .* programs'
+		desc="blktrace-bench --trace $d --exact-depth (the queue depth read at every issue:"
+		desc+=" the line the completing CPU writes, taken on every I/O)" ;;
 	blktrace-bench-snoop)
 		cmd=("$BB" --trace "$d" -v --snoop "$log.snoop" --json "$log.json")
 		ready=err:'with .* programs'
