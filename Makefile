@@ -2,22 +2,23 @@
 # missing and runs every test; `make demo` tells the story on a loop disk; `make
 # deb` builds the Debian package in build/deb/; `make install` honours PREFIX and
 # DESTDIR. V=1 shows the full commands. CC, CFLAGS, CPPFLAGS and LDFLAGS are the
-# user's (dpkg-buildflags sets them for the package).
+# user's (dpkg-buildflags sets them for the package). `make ARCH=arm64` (and `make deb
+# ARCH=arm64`) on an x86-64 machine cross-builds build/arm64/blktrace-bench with
+# Debian's cross compiler and the :arm64 libraries (tools/deps.sh arm64 installs them).
 #
 # Nothing here installs packages: tools/deps.sh does, called by check, demo, bench,
 # deb and vmtest before they build.
 
-OUT := build
 # make's own default CC is cc, so `CC ?= gcc` never applied: CC is left to make,
 # the environment or the command line (make CC=clang).
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
-PKG_CONFIG ?= pkg-config
 
 # Only architectures with a committed vmlinux/ARCH/vmlinux.h: CO-RE needs one per
 # architecture (pt_regs and friends differ), and a missing one would only show up
-# as a confusing clang error. ARCH_NAME=... cross-builds (debian/rules passes it).
+# as a confusing clang error. ARCH=arm64 or ARCH_NAME=aarch64 (debian/rules passes
+# it) cross-builds when it is not the machine's.
 ARCH_NAME ?= $(shell uname -m)
 ARCH_x86_64 := x86
 ARCH_aarch64 := arm64
@@ -25,12 +26,40 @@ ARCH_riscv64 := riscv
 ARCH_s390x := s390
 ARCH_ppc64le := powerpc
 ARCH := $(ARCH_$(ARCH_NAME))
+BUILD_ARCH := $(ARCH_$(shell uname -m))
+TRIPLET_x86 := x86_64-linux-gnu
+TRIPLET_arm64 := aarch64-linux-gnu
+ifeq ($(ARCH),$(BUILD_ARCH))
+OUT := build
+BIN := blktrace-bench
+else
+# A cross build: its own build directory and binary, Debian's cross compiler and the
+# pkg-config that reads the :arm64 libraries' .pc files, unless given.
+OUT := build/$(ARCH)
+BIN := $(OUT)/blktrace-bench
+ifeq ($(TRIPLET_$(ARCH)),)
+$(error no cross build to $(ARCH) from $(BUILD_ARCH): add TRIPLET_$(ARCH))
+endif
+ifeq ($(origin CC),default)
+CC := $(TRIPLET_$(ARCH))-gcc
+endif
+PKG_CONFIG ?= $(TRIPLET_$(ARCH))-pkg-config
+DEPS_GROUP := $(ARCH)
+# What runs what it builds runs it here: refused for another architecture.
+RUNS_HERE := check check-unit check-loaded unit json-keys e2e demo bench bench-smoke bench-soak \
+	vmtest xentest fuzz fuzz-build
+ifneq ($(filter $(RUNS_HERE),$(MAKECMDGOALS)),)
+$(error make $(filter $(RUNS_HERE),$(MAKECMDGOALS)) runs what it builds on this $(BUILD_ARCH) machine, not with ARCH=$(ARCH): make ARCH=$(ARCH) and make deb ARCH=$(ARCH) cross-build)
+endif
+endif
+PKG_CONFIG ?= pkg-config
+DEPS_GROUP ?= build
 VMLINUX_DIR := vmlinux/$(ARCH)
 ifeq ($(ARCH),)
 $(error unsupported architecture $(ARCH_NAME): add it to the ARCH map, then run tools/gen-vmlinux.sh ARCH on such a machine and commit vmlinux/ARCH/vmlinux.h)
 endif
 ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h),)
-$(error no $(VMLINUX_DIR)/vmlinux.h for $(ARCH_NAME): run tools/gen-vmlinux.sh $(ARCH) on an $(ARCH_NAME) kernel with BTF and commit it)
+$(error no $(VMLINUX_DIR)/vmlinux.h: run tools/gen-vmlinux.sh $(ARCH) with a kernel of $(ARCH) with BTF and commit it)
 endif
 
 ifeq ($(V),1)
@@ -52,15 +81,17 @@ PC_jansson := libjansson-dev
 PC_cmocka := libcmocka-dev
 PC_libmicrohttpd := libmicrohttpd-dev
 PC_xenstore := libxen-dev
-pc_need = $(if $(shell $(PKG_CONFIG) --exists $(1) && echo y),,$(error $(PKG_CONFIG) finds no $(1).pc: install $(PC_$(1)) (tools/deps.sh does)))
-pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) not found: install pkg-config (tools/deps.sh does)))$(foreach m,$(2),$(call pc_need,$(m)))$(shell $(PKG_CONFIG) $(1) $(2))
+pc_need = $(if $(shell $(PKG_CONFIG) --exists $(1) && echo y),,$(error $(PKG_CONFIG) finds no $(1).pc: install $(PC_$(1))$(if $(filter-out build,$(DEPS_GROUP)),:$(ARCH)) (tools/deps.sh $(DEPS_GROUP) does)))
+pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) not found: install pkg-config$(if $(filter-out build,$(DEPS_GROUP)),:$(ARCH)) (tools/deps.sh $(DEPS_GROUP) does)))$(foreach m,$(2),$(call pc_need,$(m)))$(shell $(PKG_CONFIG) $(1) $(2))
 # $(call lazy,VAR,VALUE): VAR is VALUE, computed on first use and then remembered.
 lazy = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
 LIBS_PC := libbpf libelf zlib liburing jansson
 # libmicrohttpd and libxenstore: their headers only; serve opens the one
 # (src/serve/http_metrics.c), info and traces of xen-blkfront disks the other
-# (src/disk/xen_store.c).
-$(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd xenstore))
+# (src/disk/xen_store.c). xenstore's headers are the machine's own libxen-dev's (they
+# are the same for every architecture, and libxen-dev is not installable for two).
+pc_native = $(if $(shell pkg-config --exists $(2) && echo y),,$(error pkg-config finds no $(2).pc: install $(PC_$(2)) (tools/deps.sh does)))$(shell pkg-config $(1) $(2))
+$(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd) $$(call pc_native,--cflags,xenstore))
 $(call lazy,LIB_LDLIBS,$$(call pc,--libs,$(LIBS_PC)))
 $(call lazy,CMOCKA_CFLAGS,$$(call pc,--cflags,cmocka))
 $(call lazy,CMOCKA_LDLIBS,$$(call pc,--libs,cmocka))
@@ -116,7 +147,7 @@ FUZZ_OBJS := $(LIB_OBJS:$(OUT)/%.o=$(OUT)/fuzz/%.o)
 .PHONY: all deps check check-layers check-unit unit json-keys e2e check-loaded vmtest xentest demo bench bench-smoke bench-soak deb \
 	install uninstall clean format format-check fuzz fuzz-build
 
-all: blktrace-bench
+all: $(BIN)
 
 deps:
 	$(Q)tools/deps.sh
@@ -161,7 +192,7 @@ $(OUT)/san/%.o: src/%.c | $(SKEL) $(OUT)/san
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-blktrace-bench: $(OBJS)
+$(BIN): $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -281,14 +312,14 @@ bench-soak:
 # dpkg-buildpackage in a copy of the tree (build/deb/blktrace-bench-VERSION), so the
 # tree stays clean; the .deb and lintian's verdict land in build/deb/.
 deb:
-	$(Q)tools/deps.sh deb
-	$(Q)tools/deb.sh
+	$(Q)tools/deps.sh deb$(if $(filter-out $(BUILD_ARCH),$(ARCH)), $(ARCH))
+	$(Q)tools/deb.sh $(ARCH)
 
-install: blktrace-bench
+install: $(BIN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(DOCDIR)/contrib $(DESTDIR)$(BASHCOMPDIR)
-	$(Q)$(INSTALL) -m 0755 blktrace-bench $(DESTDIR)$(SBINDIR)/blktrace-bench
+	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/blktrace-bench
 	$(Q)$(INSTALL) -m 0644 doc/blktrace-bench.8 $(DESTDIR)$(MANDIR)/man8/blktrace-bench.8
 	$(Q)$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)$(INSTALL) -m 0644 $(CONTRIB) $(DESTDIR)$(DOCDIR)/contrib/

@@ -5,12 +5,31 @@
 # build/deb/ the .deb, the source package, build.log and lintian.txt; prints the
 # .deb's path last. Fails on a lintian error or warning (debian/*lintian-overrides
 # say why the overridden ones are fine).
+#
+#   tools/deb.sh [ARCH]   ARCH: the Makefile's (x86, arm64); another than the machine's
+#                         cross-builds (dpkg-buildpackage -a, profiles cross and nocheck:
+#                         the unit tests cannot run here) into build/deb-ARCH/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+build_arch=$(dpkg-architecture -q DEB_BUILD_ARCH)
+case ${1:-} in
+'') arch=$build_arch ;;
+x86) arch=amd64 ;;
+arm64) arch=arm64 ;;
+*) echo "deb: unknown architecture '$1' (x86, arm64)" >&2; exit 2 ;;
+esac
+cross=()
 out=build/deb
+if [ "$arch" != "$build_arch" ]; then
+	cross=(-a "$arch" -Pcross,nocheck)
+	# dpkg-architecture checks CC against the host before dh sets it.
+	CC=$(dpkg-architecture -a "$arch" -q DEB_HOST_GNU_TYPE 2> /dev/null)-gcc
+	export CC
+	export DEB_BUILD_OPTIONS="nocheck${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}"
+	out=build/deb-$arch
+fi
 version=$(dpkg-parsechangelog -S Version)
-arch=$(dpkg-architecture -q DEB_HOST_ARCH)
 src=$out/blktrace-bench-$version
 deb=$out/blktrace-bench_${version}_$arch.deb
 changes=$out/blktrace-bench_${version}_$arch.changes
@@ -29,7 +48,7 @@ else
 fi
 
 echo "  DEB      $src (log: $out/build.log)"
-if ! (cd "$src" && dpkg-buildpackage -us -uc -jauto) > "$out/build.log" 2>&1; then
+if ! (cd "$src" && dpkg-buildpackage -us -uc -jauto "${cross[@]}") > "$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed; the whole log is $out/build.log" >&2
 	exit 1

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages blktrace-bench needs to build, test, package and
-# benchmark (tools/deps.sh [build|test|deb|vm|xen|bench|all]; each group includes build;
-# all = build, test, deb and bench, what `make check` needs: its bench smoke test runs
-# the peers), and says what it installs.
+# benchmark (tools/deps.sh [GROUP...], GROUP one of build, test, deb, vm, xen, bench,
+# arm64, all; each group includes build; all = build, test, deb and bench, what `make
+# check` needs: its bench smoke test runs the peers), and says what it installs.
 # Quiet when everything is there.
 # The only place that installs anything: the Makefile calls it, never apt-get.
 set -euo pipefail
@@ -41,19 +41,33 @@ vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk b
 # Debian's archive through the tests' own apt configuration (tests/vm/apt.sh).
 xen=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
      e2fsprogs blktrace)
-case "${1:-all}" in
-build) want=("${build[@]}") ;;
-test) want=("${build[@]}" "${test[@]}") ;;
-deb) want=("${build[@]}" "${deb[@]}") ;;
-vm) want=("${build[@]}" "${vm[@]}") ;;
-xen) want=("${build[@]}" "${xen[@]}") ;;
-bench) want=("${build[@]}" "${bench[@]}") ;;
-all) want=("${build[@]}" "${test[@]}" "${deb[@]}" "${bench[@]}") ;;
-*)
-	echo "usage: tools/deps.sh [build|test|deb|vm|xen|bench|all]" >&2
-	exit 2
-	;;
-esac
+# make ARCH=arm64, make deb ARCH=arm64: the cross compiler and the libraries of the build
+# group for arm64 (multiarch: dpkg gets the arm64 architecture), pkgconf:arm64 for its
+# aarch64-linux-gnu-pkg-config, crossbuild-essential-arm64 for dpkg-buildpackage -a arm64.
+# Not libxen-dev:arm64: it would replace the machine's own libxen-dev (it is not
+# Multi-Arch: same), whose headers, the only part used, serve every architecture.
+arm64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross crossbuild-essential-arm64 file pkgconf:arm64
+       libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 liburing-dev:arm64
+       libjansson-dev:arm64 libmicrohttpd-dev:arm64)
+want=("${build[@]}")
+foreign=()
+[ $# -gt 0 ] || set -- all
+for group; do
+	case $group in
+	build) ;;
+	test) want+=("${test[@]}") ;;
+	deb) want+=("${deb[@]}") ;;
+	vm) want+=("${vm[@]}") ;;
+	xen) want+=("${xen[@]}") ;;
+	bench) want+=("${bench[@]}") ;;
+	arm64) want+=("${arm64[@]}") foreign+=(arm64) ;;
+	all) want+=("${test[@]}" "${deb[@]}" "${bench[@]}") ;;
+	*)
+		echo "usage: tools/deps.sh [GROUP...]: build, test, deb, vm, xen, bench, arm64, all" >&2
+		exit 2
+		;;
+	esac
+done
 
 missing=()
 for p in "${want[@]}"; do
@@ -68,6 +82,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+for a in "${foreign[@]}"; do
+	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		echo "deps: adding the $a architecture to dpkg (multiarch)"
+		dpkg --add-architecture "$a"
+	fi
+done
 apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "deps: done"
