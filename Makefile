@@ -81,8 +81,11 @@ PC_jansson := libjansson-dev
 PC_cmocka := libcmocka-dev
 PC_libmicrohttpd := libmicrohttpd-dev
 PC_xenstore := libxen-dev
-pc_need = $(if $(shell $(PKG_CONFIG) --exists $(1) && echo y),,$(error $(PKG_CONFIG) finds no $(1).pc: install $(PC_$(1))$(if $(filter-out build,$(DEPS_GROUP)),:$(ARCH)) (tools/deps.sh $(DEPS_GROUP) does)))
-pc = $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,$(error $(PKG_CONFIG) not found: install pkg-config$(if $(filter-out build,$(DEPS_GROUP)),:$(ARCH)) (tools/deps.sh $(DEPS_GROUP) does)))$(foreach m,$(2),$(call pc_need,$(m)))$(shell $(PKG_CONFIG) $(1) $(2))
+# $(call pc_in,PKG-CONFIG,SUFFIX,GROUP,FLAGS,MODULES): pkg-config's FLAGS for MODULES, or
+# an error naming the package to install (SUFFIX: its :ARCH) and tools/deps.sh's GROUP.
+pc_need = $(if $(shell $(2) --exists $(1) && echo y),,$(error $(2) finds no $(1).pc: install $(PC_$(1))$(3) (tools/deps.sh $(4) does)))
+pc_in = $(if $(shell command -v $(1) 2>/dev/null),,$(error $(1) not found: install pkg-config$(2) (tools/deps.sh $(3) does)))$(foreach m,$(5),$(call pc_need,$(m),$(1),$(2),$(3)))$(shell $(1) $(4) $(5))
+pc = $(call pc_in,$(PKG_CONFIG),$(if $(filter-out build,$(DEPS_GROUP)),:$(ARCH)),$(DEPS_GROUP),$(1),$(2))
 # $(call lazy,VAR,VALUE): VAR is VALUE, computed on first use and then remembered.
 lazy = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
 LIBS_PC := libbpf libelf zlib liburing jansson
@@ -90,7 +93,7 @@ LIBS_PC := libbpf libelf zlib liburing jansson
 # (src/serve/http_metrics.c), info and traces of xen-blkfront disks the other
 # (src/disk/xen_store.c). xenstore's headers are the machine's own libxen-dev's (they
 # are the same for every architecture, and libxen-dev is not installable for two).
-pc_native = $(if $(shell pkg-config --exists $(2) && echo y),,$(error pkg-config finds no $(2).pc: install $(PC_$(2)) (tools/deps.sh does)))$(shell pkg-config $(1) $(2))
+pc_native = $(call pc_in,pkg-config,,build,$(1),$(2))
 $(call lazy,LIB_CFLAGS,$$(call pc,--cflags,$(LIBS_PC) libmicrohttpd) $$(call pc_native,--cflags,xenstore))
 $(call lazy,LIB_LDLIBS,$$(call pc,--libs,$(LIBS_PC)))
 $(call lazy,CMOCKA_CFLAGS,$$(call pc,--cflags,cmocka))

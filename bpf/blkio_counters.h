@@ -71,6 +71,10 @@
 	  "lost completions")                                                                      \
 	X(depth_corrected, 1, NULL, "depth_corrected", NULL, NULL,                                 \
 	  "Depth samples lowered by requests whose completion was lost.", "depth samples lowered") \
+	X(depth_reads, 1, NULL, "depth_reads", NULL, NULL,                                         \
+	  "Issues whose queue depth was read: the depth histogram's sample (every issue with "     \
+	  "--exact-depth).",                                                                       \
+	  "depth reads")                                                                           \
 	X(slot_overflow, 1, NULL, "slot_overflow", "lost_events", "slot_overflow",                 \
 	  "Requests whose (hardware queue, tag) lies outside the slot table: no depth or "         \
 	  "device time for them.",                                                                 \

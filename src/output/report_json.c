@@ -404,8 +404,9 @@ static json_t *ring_json(const struct blkfront_counts *r, const struct ring_summ
 }
 
 /* A disk of several hardware queues: each queue's requests and deepest point, their depths. */
-static json_t *hwq_json(const struct hwq_stats *q, const struct block_summary *s)
+static json_t *hwq_json(const struct block_stats *b, const struct block_summary *s)
 {
+	const struct hwq_stats *q = &b->hwq;
 	json_t *o = json_object(), *a = json_array();
 	unsigned int k;
 
@@ -416,8 +417,7 @@ static json_t *hwq_json(const struct hwq_stats *q, const struct block_summary *s
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "count", jint(q->nr));
-	json_object_set_new(o, "queue_depth_sample_every",
-			    jint(q->depth_every ? q->depth_every : 1));
+	json_object_set_new(o, "queue_depth_sample_every", jint(block_depth_every(b)));
 	json_object_set_new(o, "depth", dist_json(&s->hwq_depth, HIST_KIND_COUNT, q->depth, false));
 	json_object_set_new(o, "queues", a);
 	return o;
@@ -428,7 +428,7 @@ static json_t *block_json(const struct run_summary *rs)
 	json_t *o = block_stats_json(rs->run->block, &rs->block);
 
 	if (o && rs->run->block->hwq.nr > 1)
-		json_object_set_new(o, "hw_queues", hwq_json(&rs->run->block->hwq, &rs->block));
+		json_object_set_new(o, "hw_queues", hwq_json(rs->run->block, &rs->block));
 
 	if (o && rs->ring.present)
 		json_object_set_new(o, "xen_ring", ring_json(&rs->run->block->ring, &rs->ring));

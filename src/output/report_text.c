@@ -423,9 +423,9 @@ static void run_section(FILE *f, const struct result *res, const struct run_summ
 	hist_lines(f, "queue depth at issue", HIST_KIND_COUNT, b->count[BLKIO_COUNT_DEPTH]);
 	if (block_depth_every(b) > 1 && rs->block.depth.count)
 		fprintf(f,
-			"  (at high rates a random sample: 1 issue in %llu, counted %llu times; "
-			"--exact-depth reads every one)\n",
-			(unsigned long long)block_depth_every(b),
+			"  (read on %llu issues: at high rates 1 in %llu at random, counted that "
+			"many times; --exact-depth reads every one)\n",
+			(unsigned long long)b->c.depth_reads,
 			(unsigned long long)block_depth_every(b));
 	hwq_lines(f, &b->hwq);
 	lat_lines(f, "device time (usecs)", b->lat[BLKIO_LAT_DEVICE]);

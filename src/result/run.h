@@ -26,7 +26,8 @@
 
 struct hwq_stats {
 	__u64 nr; /* the device's queues (over its members); the first BLOCK_HWQS_MAX here */
-	/* The disk's depth (block_stats.count) holds one issue in this many per CPU; 0: all. */
+	/* The disk's depth (block_stats.count): read at high rates on one issue in this many,
+	 * counted as many times (block_depth_every); 0: every issue. */
 	__u64 depth_every;
 	__u64 issued[BLOCK_HWQS_MAX];	 /* requests issued to each (again after a requeue) */
 	__u64 max_depth[BLOCK_HWQS_MAX]; /* in flight on it at an issue, at most (interval) */
@@ -45,7 +46,7 @@ struct block_stats {
 	struct hwq_stats hwq;
 };
 
-/* The disk's depth histogram holds one issue in this many per CPU (1: every issue). */
+/* The disk's depth is read at high rates on one issue in this many (1: every issue). */
 static inline __u64 block_depth_every(const struct block_stats *b)
 {
 	return b->hwq.depth_every ? b->hwq.depth_every : 1;

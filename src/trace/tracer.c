@@ -38,7 +38,7 @@ struct tracer {
 	struct blkfront_probes *ring; /* xen-blkfront's probes, when loaded */
 	/* Each device's queues: its first element of the `queues` map, how many. */
 	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
-	/* Each device's depth is read on one issue in this many per CPU; 0: every issue. */
+	/* Each device's depth is read on one issue in this many at high rates; 0: every issue. */
 	unsigned int depth_every[BLKIO_MAX_DEVICES];
 	char ring_why[256]; /* why not, for a xen-blkfront disk */
 };
@@ -128,7 +128,7 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	s->rodata->exact_depth = opts->exact_depth;
 	memcpy(t->dev_queue, ms->dev_queue, sizeof(t->dev_queue));
 	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
-	/* Sampled as blkio.bpf.c's depth_skipped does; a bio-based device counts every bio. */
+	/* Sampled as blkio.bpf.c's depth_weight does; a bio-based device counts every bio. */
 	for (k = 0; k < opts->nr_devs; k++)
 		t->depth_every[k] = opts->exact_depth || snoop_bytes || opts->devs[k]->bio_based
 					    ? 0

@@ -5,9 +5,7 @@ set -u
 export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" # losetup, mkfs.ext4, sfdisk
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BB="$ROOT/blktrace-bench"
-T_NAME=$(basename "$0" .sh)
 TMP=$(mktemp -d /dev/shm/bb-e2e.XXXXXX)
-PASS=0 FAIL=0 SKIP=0
 _LOOPS=() _IMAGES=() _MOUNTS=() _RESTORE=() _SWAPS=() _PIDS=() _USERS=()
 
 cleanup() {
@@ -124,29 +122,7 @@ diskstat() {
 
 jqv() { jq -r "$2" "$1"; }
 
-ok() { PASS=$((PASS + 1)); echo "  ok   $T_NAME: $1"; }
-not_ok() { FAIL=$((FAIL + 1)); echo "  FAIL $T_NAME: $1"; }
-skip() { SKIP=$((SKIP + 1)); echo "  skip $T_NAME: $1"; }
-
-expect_eq() { # NAME ACTUAL EXPECTED
-	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', expected '$3'"; fi
-}
-expect_cmp() { # NAME A OP B   (numeric, awk semantics)
-	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }"; then
-		ok "$1 ($2 $3 $4)"
-	else
-		not_ok "$1: expected $2 $3 $4"
-	fi
-}
-expect_true() { # NAME CMD...: CMD's exit status decides; its stdout is dropped
-	local name=$1
-	shift
-	if "$@" > /dev/null; then ok "$name"; else not_ok "$name"; fi
-}
-
-finish() {
-	echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"
-	[ "$FAIL" -eq 0 ]
-}
+# shellcheck source=tests/e2e/assert.sh
+. "$ROOT/tests/e2e/assert.sh"
 
 [ -x "$BB" ] || { echo "  FAIL $T_NAME: $BB not built"; echo "RESULT passed=0 failed=1 skipped=0"; exit 1; }

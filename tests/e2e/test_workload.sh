@@ -48,7 +48,7 @@ expect_true "sweep: the linked table is printed" grep -q "app MB/s (95% CI)" "$T
 
 # 3. io_uring at iodepth 8: depth above 1, never above 8.
 "$BB" --trace "$a" --raw --rw randread --bs 4k --size 16M --direct --engine io_uring \
-	--iodepth 8 --json "$TMP/qd.json" > /dev/null
+	--iodepth 8 --json "$TMP/qd.json" > "$TMP/qd.txt"
 # Random offsets can be adjacent: a bio then merges into a request instead of making one.
 expect_eq "iodepth 8: requests + merges == 4096 I/Os" \
 	"$(jqv "$TMP/qd.json" '.runs[0].block | .read.requests + .merges')" 4096
@@ -62,12 +62,21 @@ expect_eq "iodepth 8: the depth sampled 1 issue in 16" \
 n=$(jqv "$TMP/qd.json" .runs[0].block.queue_depth.count)
 expect_cmp "iodepth 8: depth count >= 2608 (4096 - 6 sd)" "$n" ">=" 2608
 expect_cmp "iodepth 8: depth count <= 5584 (4096 + 6 sd)" "$n" "<=" 5584
+# The reads the programs counted, apart from the weights: about 4096/16 (sd 15.5) and
+# those after a pause; a sample, far below every issue, at least 6 sd below 256.
+r=$(jqv "$TMP/qd.json" .runs[0].block.depth_reads)
+expect_cmp "iodepth 8: depth read on >= 163 issues (4096/16 - 6 sd)" "$r" ">=" 163
+expect_cmp "iodepth 8: depth read on <= 1024 issues (a sample, not all 4096)" "$r" "<=" 1024
+expect_cmp "iodepth 8: each read counts for 1 to 16 issues (count >= reads)" "$n" ">=" "$r"
+expect_cmp "iodepth 8: each read counts for 1 to 16 issues (count <= 16 reads)" "$n" "<=" $((16 * r))
+expect_true "iodepth 8: the report says how many issues were read" \
+	grep -q "^  (read on $r issues: at high rates 1 in 16 at random" "$TMP/qd.txt"
 # --exact-depth: every issue, as the requests the disk completed say.
 "$BB" --trace "$a" --raw --rw randread --bs 4k --size 16M --direct --engine io_uring \
 	--iodepth 8 --exact-depth --json "$TMP/qde.json" > /dev/null
-expect_eq "--exact-depth: a depth at every issue" \
-	"$(jqv "$TMP/qde.json" '.runs[0].block | [.queue_depth.count, .queue_depth_sample_every] | map(tostring) | join(" ")')" \
-	"$(jqv "$TMP/qde.json" '.runs[0].block.read.requests') 1"
+expect_eq "--exact-depth: a depth read and counted at every issue" \
+	"$(jqv "$TMP/qde.json" '.runs[0].block | [.queue_depth.count, .depth_reads, .queue_depth_sample_every] | map(tostring) | join(" ")')" \
+	"$(jqv "$TMP/qde.json" '.runs[0].block.read.requests | "\(.) \(.) 1"')"
 expect_cmp "--exact-depth: max depth <= 8" "$(jqv "$TMP/qde.json" .runs[0].block.queue_depth.max)" "<=" 8
 
 # 3b. An fsync of the disk itself (blkdev_issue_flush: an empty write with REQ_PREFLUSH):
