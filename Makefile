@@ -232,23 +232,21 @@ $(OUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) | $(OUT)/fuzz
 
 fuzz-build: $(FUZZ_BINS)
 
-# One target after the other (2 cores); new inputs go to build/fuzz/corpus/NAME, the
-# committed seeds stay as they are. -close_fd_mask=3: the parsers' own messages are
-# noise here (libFuzzer keeps its reports).
-fuzz: fuzz-build
-	$(Q)set -e; for n in $(FUZZ_NAMES); do \
-		mkdir -p $(OUT)/fuzz/corpus/$$n; \
-		echo "  FUZZ     $$n for $(FUZZ_SECONDS) s"; \
-		$(OUT)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-close_fd_mask=3 -print_final_stats=1 \
-			-artifact_prefix=$(OUT)/fuzz/crash-$$n- \
-			$(OUT)/fuzz/corpus/$$n tests/fuzz/corpus/$$n 2> $(OUT)/fuzz/$$n.log || \
-			{ tail -40 $(OUT)/fuzz/$$n.log; \
-			  echo "fuzz $$n: FAILED (log: $(OUT)/fuzz/$$n.log)"; \
-			  exit 1; }; \
-		sed -n "s/^stat::number_of_executed_units: */  fuzz $$n: 0 crashes, runs /p" \
-			$(OUT)/fuzz/$$n.log; \
-	done
+# A run per target (fuzz-run-NAME, never a file: not .PHONY, which would skip the pattern
+# rule), so `make -j2 fuzz` runs two at once on two cores; new inputs go to
+# build/fuzz/corpus/NAME, the committed seeds stay as they are. -close_fd_mask=3: the
+# parsers' own messages are noise here (libFuzzer keeps its reports).
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+
+fuzz-run-%: $(OUT)/fuzz/fuzz_%
+	$(Q)mkdir -p $(OUT)/fuzz/corpus/$*
+	$(Q)echo "  FUZZ     $* for $(FUZZ_SECONDS) s"
+	$(Q)$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -close_fd_mask=3 -print_final_stats=1 \
+		-artifact_prefix=$(OUT)/fuzz/crash-$*- \
+		$(OUT)/fuzz/corpus/$* tests/fuzz/corpus/$* 2> $(OUT)/fuzz/$*.log || \
+		{ tail -40 $(OUT)/fuzz/$*.log; echo "fuzz $*: FAILED (log: $(OUT)/fuzz/$*.log)"; exit 1; }
+	$(Q)sed -n "s/^stat::number_of_executed_units: */  fuzz $*: 0 crashes, runs /p" \
+		$(OUT)/fuzz/$*.log
 
 check:
 	$(Q)tools/deps.sh
