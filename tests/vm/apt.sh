@@ -3,6 +3,8 @@
 # Debian's archive through a private sources list and state directory under the cache,
 # so that the machine's own apt configuration is never read or changed. VMTEST_CACHE
 # (default /var/cache/blktrace-bench-vmtest) holds the lists, refreshed once a day.
+# Every refresh lists amd64 and arm64, whatever dpkg on this machine knows: a refresh of
+# one architecture drops the other's lists (the arm64 guests, VMTEST_ARCH=arm64).
 # Defines CACHE, APTO (apt's options) and refreshes the lists when they are old.
 
 CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
@@ -20,10 +22,12 @@ deb http://deb.debian.org/debian sid main
 LIST
 APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
       -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
-      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+      -o APT::Architecture=amd64 -o APT::Architectures=amd64,arm64)
 
 apt_refresh() {
-	local stamp=$APT/lists/.updated
+	# The stamp names the architectures: lists of an older refresh of amd64 alone are old.
+	local stamp=$APT/lists/.updated-amd64-arm64
 	[ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ] || return 0
 	echo "apt: refreshing the package lists" >&2
 	if apt-get "${APTO[@]}" -qq update >&2; then

@@ -4,6 +4,8 @@
 #   tests/vm/kernels.sh NAME...    NAME: 5.10 6.1 6.12 newest
 #
 # Prints "NAME RELEASE DIR" per kernel; DIR holds vmlinuz and lib/modules/RELEASE.
+# VMTEST_ARCH (Debian's name: amd64, the default, or arm64) picks the architecture's
+# cloud kernels: arm64's vmlinuz is a gzip'd Image, which qemu's -kernel unpacks.
 # Packages come from deb.debian.org through a private sources list and state
 # directory under the cache: the machine's own apt configuration is never read
 # or changed. VMTEST_CACHE (default /var/cache/blktrace-bench-vmtest) holds the
@@ -15,10 +17,16 @@ trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 mkdir -p "$CACHE/kernels"
+arch=${VMTEST_ARCH:-amd64}
+case $arch in
+amd64 | arm64) ;;
+*) echo "kernels: no cloud kernels for '$arch' (amd64, arm64)" >&2; exit 2 ;;
+esac
+meta=linux-image-cloud-$arch:$arch
 
 # VERSION SUITE lines of the cloud kernel meta-package, newest first.
 versions() {
-	apt-cache "${APTO[@]}" madison linux-image-cloud-amd64 |
+	apt-cache "${APTO[@]}" madison "$meta" |
 		awk -F' *[|] *' '{ split($3, s, " "); print $2, s[2] }' | sort -rV -k1,1
 }
 
@@ -29,8 +37,8 @@ pick() {
 
 # The kernel release a meta-package version depends on (6.1.0-57-cloud-amd64).
 release_of() {
-	apt-cache "${APTO[@]}" show "linux-image-cloud-amd64=$1" |
-		sed -n 's/^Depends:.*linux-image-\([^ ,]*-cloud-amd64\) .*/\1/p' | sed -n 1p
+	apt-cache "${APTO[@]}" show "$meta=$1" |
+		sed -n "s/^Depends:.*linux-image-\([^ ,]*-cloud-$arch\) .*/\1/p" | sed -n 1p
 }
 
 fetch() { # RELEASE: download and extract once
@@ -40,10 +48,10 @@ fetch() { # RELEASE: download and extract once
 	# Up to 6.12 one -unsigned package has it all; later kernels split the image
 	# (linux-binary-unsigned) from the modules (linux-modules) and the config and
 	# modules.builtin (linux-base).
-	if has_pkg "linux-image-$rel-unsigned"; then
-		pkgs=("linux-image-$rel-unsigned")
+	if has_pkg "linux-image-$rel-unsigned:$arch"; then
+		pkgs=("linux-image-$rel-unsigned:$arch")
 	else
-		pkgs=("linux-binary-unsigned-$rel" "linux-modules-$rel" "linux-base-$rel")
+		pkgs=("linux-binary-unsigned-$rel:$arch" "linux-modules-$rel:$arch" "linux-base-$rel:$arch")
 	fi
 	apt_extract "$tmp/root" "${pkgs[@]}"
 	rm -rf "$dir" && mkdir -p "$dir/lib/modules"
@@ -72,7 +80,7 @@ for name in "$@"; do
 	esac
 	[ -n "$ver" ] || { echo "kernels: no cloud kernel for $name in the archive" >&2; exit 1; }
 	rel=$(release_of "$ver")
-	[ -n "$rel" ] || { echo "kernels: cannot read the release of linux-image-cloud-amd64=$ver" >&2; exit 1; }
+	[ -n "$rel" ] || { echo "kernels: cannot read the release of $meta=$ver" >&2; exit 1; }
 	fetch "$rel"
 	echo "$name $rel $CACHE/kernels/$rel"
 done

@@ -45,7 +45,7 @@ pack_cpio "$out/initrd.img"
 stage=$work/root
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,boot,mnt,xentest}
 mkdir -p "$stage"/{etc/modprobe.d,var/lib,lib/modules/"$rel"}
-add_guest_userspace "$ROOT"
+add_guest_userspace "$ROOT/blktrace-bench"
 for b in read write ls list exists; do
 	add_bin "$xdir/usr/bin/xenstore-$b" "/usr/bin/xenstore-$b" "$xdir"
 done
