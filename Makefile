@@ -4,7 +4,8 @@
 # DESTDIR. V=1 shows the full commands. CC, CFLAGS, CPPFLAGS and LDFLAGS are the
 # user's (dpkg-buildflags sets them for the package). `make ARCH=arm64` (and `make deb
 # ARCH=arm64`) on an x86-64 machine cross-builds build/arm64/blktrace-bench with
-# Debian's cross compiler and the :arm64 libraries (tools/deps.sh arm64 installs them).
+# Debian's cross compiler and the :arm64 libraries (tools/deps.sh arm64 installs them);
+# `make vmtest ARCH=arm64` runs that build in arm64 guests under QEMU.
 #
 # Nothing here installs packages: tools/deps.sh does, called by check, demo, bench,
 # deb and vmtest before they build.
@@ -29,6 +30,9 @@ ARCH := $(ARCH_$(ARCH_NAME))
 BUILD_ARCH := $(ARCH_$(shell uname -m))
 TRIPLET_x86 := x86_64-linux-gnu
 TRIPLET_arm64 := aarch64-linux-gnu
+# Debian's names, for the guests of make vmtest (tests/vm/vmtest.sh's VMTEST_ARCH).
+DEB_ARCH_x86 := amd64
+DEB_ARCH_arm64 := arm64
 ifeq ($(ARCH),$(BUILD_ARCH))
 OUT := build
 BIN := blktrace-bench
@@ -45,9 +49,10 @@ CC := $(TRIPLET_$(ARCH))-gcc
 endif
 PKG_CONFIG ?= $(TRIPLET_$(ARCH))-pkg-config
 DEPS_GROUP := $(ARCH)
-# What runs what it builds runs it here: refused for another architecture.
+# What runs what it builds runs it here: refused for another architecture. vmtest is
+# not: its guests are of ARCH.
 RUNS_HERE := check check-unit check-loaded unit json-keys e2e demo bench bench-smoke bench-soak \
-	vmtest xentest fuzz fuzz-build
+	xentest fuzz fuzz-build
 ifneq ($(filter $(RUNS_HERE),$(MAKECMDGOALS)),)
 $(error make $(filter $(RUNS_HERE),$(MAKECMDGOALS)) runs what it builds on this $(BUILD_ARCH) machine, not with ARCH=$(ARCH): make ARCH=$(ARCH) and make deb ARCH=$(ARCH) cross-build)
 endif
@@ -273,11 +278,12 @@ check-loaded:
 	$(Q)tests/loaded.sh $(ROUNDS)
 
 # Debian's 5.10, 6.1, 6.12 and newest cloud kernels in QEMU guests with real disks
-# (tests/vm/vmtest.sh); KERNELS="6.1" for fewer.
+# (tests/vm/vmtest.sh); KERNELS="6.1" for fewer. ARCH=arm64: the arm64 build in
+# Debian's arm64 cloud kernels (qemu-system-aarch64, tools/deps.sh vm-arm64).
 vmtest:
-	$(Q)tools/deps.sh vm
-	$(Q)$(MAKE) --no-print-directory blktrace-bench
-	$(Q)tests/vm/vmtest.sh $(KERNELS)
+	$(Q)tools/deps.sh vm$(if $(filter-out $(BUILD_ARCH),$(ARCH)), $(ARCH) vm-$(ARCH))
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)VMTEST_ARCH=$(DEB_ARCH_$(ARCH)) tests/vm/vmtest.sh $(KERNELS)
 
 # Xen 4.17 under QEMU, a PV dom0, and PV guests of Debian's 5.10, 6.1, 6.12 and newest
 # cloud kernels whose disks are xen-blkfront over blkback (tests/xen/xentest.sh).
