@@ -100,6 +100,14 @@ struct {
 	__type(value, struct blkio_pcpu);
 } stats SEC(".maps");
 
+/* This CPU's clock and draw for the depth's sample, across disks (struct blkio_cpu). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blkio_cpu);
+} cpu_clock SEC(".maps");
+
 /* Latency histograms: key device * BLKIO_NR_LATS + enum blkio_lat_kind. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -511,27 +519,36 @@ static __always_inline void count_hwq_depth(member_t *mb, __u64 *max, __u64 qdep
 		HIST_INC(h->slots, hist_count_index(qdepth), HIST_COUNT_BUCKETS);
 }
 
-/* A CPU whose issues to a disk are further apart than this reads each one's depth. */
+/* A CPU whose issues are further apart than this reads the depth on each one. */
 #define DEPTH_EVERY_GAP_NS 100000
 
 /*
  * Whether this issue reads the disk's depth, and for how many issues it counts: 0, not
  * read; 1, read (every issue with --exact-depth, in snoop mode, whose records carry it,
- * and on a CPU issuing to the disk less often than every 100 us, where a read costs
- * nothing that matters); else, one issue in K = member.depth_mask + 1 drawn at random
- * (a per-CPU xorshift64 seeded by the clock) counts K times. Each issue's chance is
- * known, so the histogram weighted by its inverse is unbiased, whatever the rate does
- * (a Horvitz-Thompson estimate): its counts estimate the issues, exact at low rates.
+ * and on a CPU issuing less often than every 100 us, to whichever traced disks, where a
+ * read costs nothing that matters); else, one issue in K = member.depth_mask + 1 drawn at
+ * random (a per-CPU xorshift64 seeded by the clock) counts K times. The pause is the
+ * CPU's, across disks: what the reads cost is per CPU, and a CPU issuing to 256 disks
+ * in turn is as busy as one issuing to one. Each issue's chance is known, so the
+ * histogram weighted by its inverse is unbiased, whatever the rate does (a
+ * Horvitz-Thompson estimate): its counts estimate the issues, exact at low rates.
  * Random, not every K-th: a workload issuing in batches of a size dividing K (io_uring
  * refilling 8 at a time) would show a counter the same place in every batch.
  */
-static __always_inline __u32 depth_weight(struct blkio_pcpu *p, member_t *mb, __u64 now)
+static __always_inline __u32 depth_weight(member_t *mb, __u64 now)
 {
-	__u64 x = p->depth_rng, last = p->depth_last;
+	__u32 zero = 0;
+	struct blkio_cpu *c;
+	__u64 x, last;
 
 	if (snoop || exact_depth)
 		return 1;
-	p->depth_last = now;
+	c = bpf_map_lookup_elem(&cpu_clock, &zero);
+	if (!c)
+		return 1;
+	x = c->depth_rng;
+	last = c->depth_last;
+	c->depth_last = now;
 	if (now - last >= DEPTH_EVERY_GAP_NS)
 		return 1;
 	if (!x)
@@ -539,7 +556,7 @@ static __always_inline __u32 depth_weight(struct blkio_pcpu *p, member_t *mb, __
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	p->depth_rng = x;
+	c->depth_rng = x;
 	return (x >> 32) & mb->depth_mask ? 0 : mb->depth_mask + 1;
 }
 
@@ -570,7 +587,7 @@ static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_max
 					    mb->tags, idx, depth);
 		count_hwq_depth(mb, max, depth);
 	}
-	*weight = depth_weight(p, mb, now);
+	*weight = depth_weight(mb, now);
 	if (!*weight)
 		return 0;
 	/* Several queues: at least this queue's depth (DEPTH), the others' added. */

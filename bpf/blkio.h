@@ -139,8 +139,6 @@ struct blkio_queue {
  */
 struct blkio_pcpu {
 	__u64 rw_bytes[2]; /* bytes of reads, of writes */
-	__u64 depth_rng;   /* this CPU's xorshift state: which issues read the depth */
-	__u64 depth_last;  /* this CPU's last issue, ns: a slower CPU reads every depth */
 	__u64 sum_queue_ns;
 	struct blkio_maxes max;
 	__u64 max_epoch;
@@ -150,6 +148,17 @@ struct blkio_pcpu {
 	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
 	__u64 size_multi[HIST_SIZE_BUCKETS];
 	__u64 count[BLKIO_NR_COUNT_HISTS][HIST_COUNT_BUCKETS];
+};
+
+/*
+ * What a CPU keeps across every traced disk (the map `cpu_clock`, one per-CPU entry):
+ * which issues read a disk's depth is decided per CPU, not per disk and CPU, so that a
+ * CPU issuing fast to many disks, each slowly (a fleet), samples as one issuing fast to
+ * one disk does: what the reads cost is per CPU.
+ */
+struct blkio_cpu {
+	__u64 depth_rng;  /* xorshift64 state: which issues read the depth */
+	__u64 depth_last; /* the last issue to any traced disk, ns */
 };
 
 /*
