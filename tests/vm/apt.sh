@@ -1,15 +1,25 @@
 # shellcheck shell=bash
-# Sourced by the guest tests' download scripts (tests/vm/kernels.sh, tests/xen/packages.sh):
+# Sourced by the guest tests' download scripts (tests/vm/kernels.sh, tests/vm/sysroot.sh,
+# tests/xen/packages.sh):
 # Debian's archive through a private sources list and state directory under the cache,
 # so that the machine's own apt configuration is never read or changed. VMTEST_CACHE
 # (default /var/cache/blktrace-bench-vmtest) holds the lists, refreshed once a day.
-# Every refresh lists amd64 and arm64, whatever dpkg on this machine knows: a refresh of
-# one architecture drops the other's lists (the arm64 guests, VMTEST_ARCH=arm64).
+# One architecture's lists, whatever dpkg on this machine knows: VMTEST_ARCH's (amd64 by
+# default; arm64 for the arm64 guests, in a state directory of their own, apt-arm64, as
+# a refresh drops the lists of an architecture it was not given, and every apt run reads
+# all the lists it has: both doubled each run's time).
 # Defines CACHE, APTO (apt's options) and refreshes the lists when they are old.
 
 CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
+APT_ARCH=${VMTEST_ARCH:-amd64}
 APT=$CACHE/apt
+[ "$APT_ARCH" = amd64 ] || APT=$CACHE/apt-$APT_ARCH
 mkdir -p "$APT/lists/partial" "$APT/archives/partial"
+# One script at a time in the cache, until it exits: two guests booting at once must not
+# both unpack what is missing, nor a suite fetch what tests/vm/prefetch.sh is fetching.
+# (The scripts that source this one never run each other.)
+exec {APT_LOCK}> "$CACHE/.lock"
+flock "$APT_LOCK"
 
 cat > "$APT/sources.list" <<'LIST'
 deb http://deb.debian.org/debian bullseye main
@@ -23,11 +33,11 @@ LIST
 APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
       -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
       -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
-      -o APT::Architecture=amd64 -o APT::Architectures=amd64,arm64)
+      -o "APT::Architecture=$APT_ARCH" -o "APT::Architectures=$APT_ARCH")
 
 apt_refresh() {
-	# The stamp names the architectures: lists of an older refresh of amd64 alone are old.
-	local stamp=$APT/lists/.updated-amd64-arm64
+	# The stamp names the architecture: lists of another's refresh are not these.
+	local stamp=$APT/lists/.updated-$APT_ARCH
 	[ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ] || return 0
 	echo "apt: refreshing the package lists" >&2
 	if apt-get "${APTO[@]}" -qq update >&2; then

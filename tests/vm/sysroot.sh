@@ -13,9 +13,9 @@
 # read or changed.
 set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
-. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
-
 arch=${1:?usage: tests/vm/sysroot.sh ARCH}
+VMTEST_ARCH=$arch
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 # What the guests run (tests/vm/stage.sh add_guest_userspace) and the libraries the tool
 # links (libbpf, libelf, zlib, liburing, jansson) or opens (libmicrohttpd, libxenstore).
 PKGS=(busybox-static bash jq fdisk util-linux mount dmsetup mdadm e2fsprogs bpftool blktrace
