@@ -13,7 +13,8 @@
  * per CPU (issue_depths; every issue with --exact-depth or --snoop);
  * doc/performance.md has every program's cache lines.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
- * latency histograms), so an event does one or two lookups and touches few lines.
+ * latency histograms), so an event does one or two lookups and touches few lines; an
+ * issue also looks up its CPU's entry of `cpu_clock` (depth_weight).
  *
  * What each event costs, and what each part of it costs, is measured by `make bench`
  * (tools/bench/README.md has the method and the figures). Variants attached side by

@@ -15,10 +15,12 @@ APT_ARCH=${VMTEST_ARCH:-amd64}
 APT=$CACHE/apt
 [ "$APT_ARCH" = amd64 ] || APT=$CACHE/apt-$APT_ARCH
 mkdir -p "$APT/lists/partial" "$APT/archives/partial"
-# One script at a time in the cache, until it exits: two guests booting at once must not
-# both unpack what is missing, nor a suite fetch what tests/vm/prefetch.sh is fetching.
-# (The scripts that source this one never run each other.)
-exec {APT_LOCK}> "$CACHE/.lock"
+# One script of an architecture at a time in the cache, until it exits: two guests
+# booting at once must not both unpack what is missing, nor a suite fetch what
+# tests/vm/prefetch.sh is fetching; what one architecture fetches (its lists, kernels
+# named by it, its sysroot) is its own, so another's need not wait. (The scripts that
+# source this one never run each other, nor leave a child holding the lock.)
+exec {APT_LOCK}> "$CACHE/.lock-$APT_ARCH"
 flock "$APT_LOCK"
 
 cat > "$APT/sources.list" <<'LIST'

@@ -21,7 +21,7 @@ amd64) ;;
 arm64)
 	# virt has one serial port: the report goes to a virtio console (tests/vm/vmtest.sh).
 	MODULES+=(virtio_console)
-	SYSROOT=$("$ROOT/tests/vm/sysroot.sh" arm64) TRIPLET=aarch64-linux-gnu
+	sysroot=$("$ROOT/tests/vm/sysroot.sh" arm64)
 	;;
 *) echo "initramfs: no guests of '$VMTEST_ARCH' (amd64, arm64)" >&2; exit 2 ;;
 esac
@@ -31,6 +31,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,proc,sys,dev,tmp,run,etc,root,vm}
 
 . "$ROOT/tests/vm/stage.sh"
+[ -z "${sysroot:-}" ] || SYSROOT=$sysroot TRIPLET=aarch64-linux-gnu
 
 add_guest_userspace "$tool"
 cp "$ROOT"/tests/vm/guest*.sh "$stage/vm/"

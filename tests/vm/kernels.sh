@@ -15,13 +15,13 @@ trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 # Under pipefail, a pipeline's reader never leaves before its writer is done (no
 # head, no awk exit): a writer killed by SIGPIPE would fail it, now and then.
 
-. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
-mkdir -p "$CACHE/kernels"
 arch=${VMTEST_ARCH:-amd64}
 case $arch in
 amd64 | arm64) ;;
 *) echo "kernels: no cloud kernels for '$arch' (amd64, arm64)" >&2; exit 2 ;;
 esac
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+mkdir -p "$CACHE/kernels"
 meta=linux-image-cloud-$arch:$arch
 
 # VERSION SUITE lines of the cloud kernel meta-package, newest first.

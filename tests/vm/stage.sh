@@ -3,10 +3,11 @@
 # test bed's tests/xen/*.sh): a staging directory filled with binaries, their libraries
 # and kernel modules, then packed as a cpio archive or an ext4 image.
 # The caller sets `stage` (the directory) and runs under set -e. For a guest of another
-# architecture (the arm64 guests) it also sets SYSROOT, that architecture's user space
+# architecture (the arm64 guests) it then sets SYSROOT, that architecture's user space
 # unpacked (tests/vm/sysroot.sh), and TRIPLET (aarch64-linux-gnu): binaries and libraries
-# then come from there.
-SYSROOT=${SYSROOT:-}
+# then come from there. Empty here, whatever the environment says (a cross toolchain's
+# SYSROOT is not the guest's).
+SYSROOT="" TRIPLET=""
 
 # add_bin BIN [DEST [PREFIX]]: BIN at DEST (default: the same path) and every library
 # `ldd` names, at the same paths as on the host. PREFIX: a tree of unpacked packages
@@ -131,7 +132,10 @@ add_dlopened() {
 	local lib d
 	if [ -n "$SYSROOT" ]; then
 		for d in /lib/"$TRIPLET" /usr/lib/"$TRIPLET"; do
-			[ -e "$SYSROOT$d/$1" ] && add_foreign "$SYSROOT$d/$1" "$d/$1" && return
+			if [ -e "$SYSROOT$d/$1" ]; then
+				add_foreign "$SYSROOT$d/$1" "$d/$1"
+				return
+			fi
 		done
 		echo "stage: $1 not in $SYSROOT (tests/vm/sysroot.sh)" >&2
 		return 1

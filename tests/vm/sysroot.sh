@@ -14,8 +14,6 @@
 set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 arch=${1:?usage: tests/vm/sysroot.sh ARCH}
-VMTEST_ARCH=$arch
-. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 # What the guests run (tests/vm/stage.sh add_guest_userspace) and the libraries the tool
 # links (libbpf, libelf, zlib, liburing, jansson) or opens (libmicrohttpd, libxenstore).
 PKGS=(busybox-static bash jq fdisk util-linux mount dmsetup mdadm e2fsprogs bpftool blktrace
@@ -23,7 +21,13 @@ PKGS=(busybox-static bash jq fdisk util-linux mount dmsetup mdadm e2fsprogs bpft
 # Debian 12's, as the machine's own user space is (the tool is built against bookworm's).
 REL=bookworm
 
-dir=$CACHE/sysroot/$arch-$REL-$(echo "${PKGS[*]}" | md5sum | cut -c1-12)
+# Unpacked already: said without apt (each guest's initramfs asks; the lists need not be
+# read, nor refreshed, for that).
+dir=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}/sysroot/$arch-$REL-$(echo "${PKGS[*]}" |
+	md5sum | cut -c1-12)
+[ -f "$dir/.complete" ] && { echo "$dir"; exit 0; }
+VMTEST_ARCH=$arch
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 if [ ! -f "$dir/.complete" ]; then
 	# The library packages each one depends on (Depends and Pre-Depends), to the end: a
 	# level at a time, one apt-cache for each (it reads every list each time it starts).

@@ -12,6 +12,8 @@
 # tests/vm/apt.sh: the machine's own apt configuration is never read or changed.
 set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
+# Xen's x86 test bed: amd64's lists, whatever VMTEST_ARCH says.
+VMTEST_ARCH=amd64
 . "$(dirname "${BASH_SOURCE[0]}")/../vm/apt.sh"
 
 XEN=4.17
