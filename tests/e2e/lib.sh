@@ -60,6 +60,17 @@ make_loop() {
 	printf -v "$var" '%s' "$dev"
 }
 
+# make_loops N SIZE: N new loop disks of SIZE, their devices in the array `disks` and
+# their names in `names`; on a failure a FAIL and the test ends.
+make_loops() {
+	local i
+	disks=() names=()
+	for i in $(seq 1 "$1"); do
+		make_loop D "$2" || { not_ok "losetup $i of $1"; finish; exit 1; }
+		disks+=("$D") names+=("$(basename "$D")")
+	done
+}
+
 # loop_defaults DEV: a detached loop device keeps its queue settings, and losetup -f
 # hands it to the next test as it was: put back what a new loop device has.
 loop_defaults() {

@@ -11,11 +11,7 @@
 
 command -v fio > /dev/null || { skip "fio missing (tools/deps.sh test installs it)"; finish; exit; }
 N=64
-disks=() names=()
-for i in $(seq 1 $N); do
-	make_loop D 1M || { not_ok "losetup $i"; finish; exit 1; }
-	disks+=("$D") names+=("$(basename "$D")")
-done
+make_loops $N 1M
 list=$(IFS=,; echo "${names[*]}")
 files=$(IFS=:; echo "${disks[*]}")
 reads() { local d s=0; for d in "${disks[@]}"; do s=$((s + $(diskstat "$d" 1))); done; echo $s; }

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/serve_lib.sh"
 
 N=${FLEET_DISKS:-256}
-disks=() names=()
-for i in $(seq 0 $((N - 1))); do
-	make_loop D 1M || { not_ok "losetup $i"; finish; exit 1; }
-	disks+=("$D") names+=("$(basename "$D")")
-done
+make_loops "$N" 1M
 want() { echo $(($1 % 7 + 1)); }
 
 # The writes, all disks in one shell: disk i gets want(i) direct 4 KiB writes.

@@ -8,22 +8,29 @@
 # default; arm64 for the arm64 guests, in a state directory of their own, apt-arm64, as
 # a refresh drops the lists of an architecture it was not given, and every apt run reads
 # all the lists it has: both doubled each run's time).
-# Defines CACHE, APTO (apt's options) and refreshes the lists when they are old.
+# Defines CACHE, APTO (apt's options) and the functions below; apt_ready, which the
+# scripts call before they use apt, takes the cache's lock and refreshes old lists.
 
 CACHE=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}
 APT_ARCH=${VMTEST_ARCH:-amd64}
 APT=$CACHE/apt
 [ "$APT_ARCH" = amd64 ] || APT=$CACHE/apt-$APT_ARCH
-mkdir -p "$APT/lists/partial" "$APT/archives/partial"
-# One script of an architecture at a time in the cache, until it exits: two guests
-# booting at once must not both unpack what is missing, nor a suite fetch what
-# tests/vm/prefetch.sh is fetching; what one architecture fetches (its lists, kernels
-# named by it, its sysroot) is its own, so another's need not wait. (The scripts that
-# source this one never run each other, nor leave a child holding the lock.)
-exec {APT_LOCK}> "$CACHE/.lock-$APT_ARCH"
-flock "$APT_LOCK"
+APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
+      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+      -o "APT::Architecture=$APT_ARCH" -o "APT::Architectures=$APT_ARCH")
 
-cat > "$APT/sources.list" <<'LIST'
+# apt_ready: the lock, the sources and fresh lists. One script of an architecture at a
+# time in the cache, until it exits: two guests booting at once must not both unpack
+# what is missing, nor a suite fetch what tests/vm/prefetch.sh is fetching; what one
+# architecture fetches (its lists, kernels named by it, its sysroot) is its own, so
+# another's need not wait. (The scripts that take it never run each other, nor leave a
+# child holding the lock.)
+apt_ready() {
+	mkdir -p "$APT/lists/partial" "$APT/archives/partial"
+	exec {APT_LOCK}> "$CACHE/.lock-$APT_ARCH"
+	flock "$APT_LOCK"
+	cat > "$APT/sources.list" <<'LIST'
 deb http://deb.debian.org/debian bullseye main
 deb http://deb.debian.org/debian bookworm main
 deb http://deb.debian.org/debian-security bookworm-security main
@@ -32,10 +39,8 @@ deb http://deb.debian.org/debian trixie main
 deb http://deb.debian.org/debian trixie-backports main
 deb http://deb.debian.org/debian sid main
 LIST
-APTO=(-o "Dir::Etc::SourceList=$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT" -o "Dir::Cache::archives=$APT/archives"
-      -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
-      -o "APT::Architecture=$APT_ARCH" -o "APT::Architectures=$APT_ARCH")
+	apt_refresh
+}
 
 apt_refresh() {
 	# The stamp names the architecture: lists of another's refresh are not these.
@@ -51,7 +56,6 @@ apt_refresh() {
 		return 1
 	fi
 }
-apt_refresh
 
 has_pkg() { apt-cache "${APTO[@]}" show "$1" > /dev/null 2>&1; }
 

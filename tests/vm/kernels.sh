@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches Debian's cloud kernels for the VM tests, cached between runs.
 #
-#   tests/vm/kernels.sh NAME...    NAME: 5.10 6.1 6.12 newest
+#   tests/vm/kernels.sh [NAME...]    NAME: 5.10 6.1 6.12 newest (default: all)
 #
 # Prints "NAME RELEASE DIR" per kernel; DIR holds vmlinuz and lib/modules/RELEASE.
 # VMTEST_ARCH (Debian's name: amd64, the default, or arm64) picks the architecture's
@@ -21,6 +21,7 @@ amd64 | arm64) ;;
 *) echo "kernels: no cloud kernels for '$arch' (amd64, arm64)" >&2; exit 2 ;;
 esac
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+apt_ready
 mkdir -p "$CACHE/kernels"
 meta=linux-image-cloud-$arch:$arch
 
@@ -70,6 +71,7 @@ fetch() { # RELEASE: download and extract once
 	[ -f "$dir/vmlinuz" ] || { echo "kernels: no vmlinuz in ${pkgs[*]}" >&2; return 1; }
 }
 
+[ $# -gt 0 ] || set -- 5.10 6.1 6.12 newest
 for name in "$@"; do
 	case $name in
 	5.10) ver=$(pick "^bullseye/") ;;

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 0
 for arch in "$@"; do
 	start=$(date +%s)
 	ok=yes
-	VMTEST_ARCH=$arch tests/vm/kernels.sh 5.10 6.1 6.12 newest > /dev/null || ok=no
+	VMTEST_ARCH=$arch tests/vm/kernels.sh > /dev/null || ok=no
 	case $arch in
 	amd64) tests/xen/packages.sh > /dev/null || ok=no ;;
 	*) tests/vm/sysroot.sh "$arch" > /dev/null || ok=no ;;

@@ -41,7 +41,7 @@ add_bin() {
 # SYSROOT's library directories and put at the same paths. ldd runs the binary's own
 # loader, which this machine cannot: readelf reads the same entries from the file.
 add_foreign() {
-	local bin=$1 dest=$2 f so d found
+	local bin=$1 dest=$2 f so found
 	local -a todo=("$bin")
 	mkdir -p "$stage$(dirname "$dest")"
 	cp -L "$bin" "$stage$dest"
@@ -54,20 +54,24 @@ add_foreign() {
 			cp -L "$SYSROOT$so" "$stage$so"
 		fi
 		for so in $(readelf -dW "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-			found=""
-			for d in /lib/"$TRIPLET" /usr/lib/"$TRIPLET"; do
-				[ -e "$SYSROOT$d/$so" ] && found=$d/$so && break
-			done
-			if [ -z "$found" ]; then
-				echo "stage: $bin needs $so, which is not in $SYSROOT (tests/vm/sysroot.sh)" >&2
-				return 1
-			fi
+			found=$(sysroot_lib "$so") || return 1
 			[ -e "$stage$found" ] && continue
 			mkdir -p "$stage$(dirname "$found")"
 			cp -L "$SYSROOT$found" "$stage$found"
 			todo+=("$SYSROOT$found")
 		done
 	done
+}
+
+# sysroot_lib SONAME: where the guest finds SONAME (/lib/TRIPLET or /usr/lib/TRIPLET),
+# as SYSROOT holds it; else a line naming it, and status 1.
+sysroot_lib() {
+	local d
+	for d in /lib/"$TRIPLET" /usr/lib/"$TRIPLET"; do
+		[ -e "$SYSROOT$d/$1" ] && echo "$d/$1" && return 0
+	done
+	echo "stage: no $1 in $SYSROOT (tests/vm/sysroot.sh)" >&2
+	return 1
 }
 
 # guest_bin NAME: the path of the program NAME the guest runs: this machine's, or with
@@ -129,16 +133,11 @@ pack_cpio() {
 # end (no exit): a reader that leaves early can kill ldconfig with SIGPIPE, and with
 # pipefail that ends the script without a word (seen under load).
 add_dlopened() {
-	local lib d
+	local lib
 	if [ -n "$SYSROOT" ]; then
-		for d in /lib/"$TRIPLET" /usr/lib/"$TRIPLET"; do
-			if [ -e "$SYSROOT$d/$1" ]; then
-				add_foreign "$SYSROOT$d/$1" "$d/$1"
-				return
-			fi
-		done
-		echo "stage: $1 not in $SYSROOT (tests/vm/sysroot.sh)" >&2
-		return 1
+		lib=$(sysroot_lib "$1") || return 1
+		add_foreign "$SYSROOT$lib" "$lib"
+		return
 	fi
 	lib=$(/sbin/ldconfig -p | awk -v so="$1" '$1 == so && /x86-64/ && !f { f = $NF } END { print f }')
 	[ -n "$lib" ] || { echo "stage: $1 not found (tools/deps.sh installs it)" >&2; return 1; }

@@ -21,13 +21,12 @@ PKGS=(busybox-static bash jq fdisk util-linux mount dmsetup mdadm e2fsprogs bpft
 # Debian 12's, as the machine's own user space is (the tool is built against bookworm's).
 REL=bookworm
 
-# Unpacked already: said without apt (each guest's initramfs asks; the lists need not be
-# read, nor refreshed, for that).
-dir=${VMTEST_CACHE:-/var/cache/blktrace-bench-vmtest}/sysroot/$arch-$REL-$(echo "${PKGS[*]}" |
-	md5sum | cut -c1-12)
-[ -f "$dir/.complete" ] && { echo "$dir"; exit 0; }
 VMTEST_ARCH=$arch
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+# Unpacked already: said without the lock or the lists (each guest's initramfs asks).
+dir=$CACHE/sysroot/$arch-$REL-$(echo "${PKGS[*]}" | md5sum | cut -c1-12)
+[ -f "$dir/.complete" ] && { echo "$dir"; exit 0; }
+apt_ready
 if [ ! -f "$dir/.complete" ]; then
 	# The library packages each one depends on (Depends and Pre-Depends), to the end: a
 	# level at a time, one apt-cache for each (it reads every list each time it starts).

@@ -22,41 +22,32 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 
-KERNELS=("$@")
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(5.10 6.1 6.12 newest)
 JOBS=${VMTEST_JOBS:-2}
 TIMEOUT=${VMTEST_TIMEOUT:-600}
 export VMTEST_ARCH=${VMTEST_ARCH:-amd64}
-# Per architecture: the tool, the machine, the kernel's console and the report's channel
-# (arm64's virt has one serial port: a virtio console, /dev/hvc0 in the guest).
+# Per architecture: the tool, the machine, the kernel's console, and the report's device
+# in the guest and qemu's arguments for it, REPORT standing for the report's file (arm64's
+# virt has one serial port: a virtio console, /dev/hvc0 in the guest).
 case $VMTEST_ARCH in
 amd64)
 	TOOL=./blktrace-bench OUT=${VMTEST_OUT:-build/vm} BUILD="make"
 	QEMU=(qemu-system-x86_64 -machine q35 -cpu "${VMTEST_CPU:-qemu64,-cx16}")
-	CONSOLE=ttyS0 REPORT_DEV=ttyS1
+	CONSOLE=ttyS0 REPORT_DEV=ttyS1 REPORT_ARGS=(-serial file:REPORT)
 	;;
 arm64)
 	# -cpu max without pauth-impdef emulates pointer authentication's QARMA: slow.
 	TOOL=build/arm64/blktrace-bench OUT=${VMTEST_OUT:-build/vm-arm64} BUILD="make ARCH=arm64"
 	QEMU=(qemu-system-aarch64 -machine virt -cpu "${VMTEST_CPU:-max,pauth-impdef=on}")
 	CONSOLE=ttyAMA0 REPORT_DEV=hvc0
+	REPORT_ARGS=(-device virtio-serial-pci -chardev file,id=report,path=REPORT
+		-device virtconsole,chardev=report)
 	;;
 *) echo "vmtest: no guests of '$VMTEST_ARCH' (amd64, arm64)" >&2; exit 2 ;;
 esac
 mkdir -p "$OUT"
 
 [ -x "$TOOL" ] || { echo "vmtest: build the tool first ($BUILD)" >&2; exit 2; }
-list=$(tests/vm/kernels.sh "${KERNELS[@]}") || { echo "vmtest: cannot fetch the kernels" >&2; exit 1; }
-
-# qemu's arguments for the guest's console (console.log) and report (report.txt) in D.
-serial_args() { # D
-	if [ "$REPORT_DEV" = ttyS1 ]; then
-		echo "-serial file:$1/console.log -serial file:$1/report.txt"
-	else
-		echo "-serial file:$1/console.log -device virtio-serial-pci" \
-			"-chardev file,id=report,path=$1/report.txt -device virtconsole,chardev=report"
-	fi
-}
+list=$(tests/vm/kernels.sh "$@") || { echo "vmtest: cannot fetch the kernels" >&2; exit 1; }
 
 SCRATCH=$(mktemp -d /dev/shm/bb-vm.XXXXXX)
 trap 'rm -rf "$SCRATCH"; kill $(jobs -p) 2>/dev/null' EXIT
@@ -76,12 +67,11 @@ qemu_once() { # NAME KDIR
 	# vdc, vdd: the stacks (the guide's examples put a 1 GiB file on them); sparse.
 	for disk in vdc vdd; do truncate -s 2G "$img/$disk.img"; done
 	local drv=(if=none,format=raw,cache=none,aio=threads)
-	# shellcheck disable=SC2046 # serial_args: words, and the paths have no spaces
 	timeout "$TIMEOUT" "${QEMU[@]}" -accel tcg -smp 2 -m 1024 \
 		-nographic -no-reboot -monitor none -net none \
 		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio.gz" \
 		-append "console=$CONSOLE panic=-1 quiet bbguest=${VMTEST_GUEST:-guest.sh} bbreport=$REPORT_DEV" \
-		$(serial_args "$d") \
+		-serial "file:$d/console.log" "${REPORT_ARGS[@]/REPORT/$d/report.txt}" \
 		-drive "file=$img/vda.img,id=vda,${drv[0]}" -device virtio-blk-pci,drive=vda \
 		-drive "file=$img/vdb.img,id=vdb,${drv[0]}" -device virtio-blk-pci,drive=vdb \
 		-drive "file=$img/vdc.img,id=vdc,${drv[0]}" -device virtio-blk-pci,drive=vdc \
@@ -106,12 +96,11 @@ qemu_mq() { # NAME KDIR
 	local name=$1 kdir=$2 d=$OUT/$1 img=$SCRATCH/$1 disk
 	local opts=if=none,format=raw,cache=none,aio=threads
 	for disk in vda sda nvme; do truncate -s 256M "$img/$disk.img"; done
-	# shellcheck disable=SC2046 # serial_args: words, and the paths have no spaces
 	timeout "$TIMEOUT" "${QEMU[@]}" -accel tcg,thread=single -smp 4 -m 1024 \
 		-nographic -no-reboot -monitor none -net none \
 		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio.gz" \
 		-append "console=$CONSOLE panic=-1 quiet bbguest=guest-mq.sh bbreport=$REPORT_DEV" \
-		$(serial_args "$d") \
+		-serial "file:$d/console.log" "${REPORT_ARGS[@]/REPORT/$d/report.txt}" \
 		-drive "file=$img/vda.img,id=vda,$opts" -device virtio-blk-pci,drive=vda,num-queues=4 \
 		-device virtio-scsi-pci,id=scsi0 \
 		-drive "file=$img/sda.img,id=sda,$opts" -device scsi-hd,drive=sda,bus=scsi0.0 \

@@ -15,6 +15,7 @@ trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 # Xen's x86 test bed: amd64's lists, whatever VMTEST_ARCH says.
 VMTEST_ARCH=amd64
 . "$(dirname "${BASH_SOURCE[0]}")/../vm/apt.sh"
+apt_ready
 
 XEN=4.17
 SUITE='^bookworm(-security)?/'

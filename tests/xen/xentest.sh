@@ -15,15 +15,13 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 
-KERNELS=("$@")
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(5.10 6.1 6.12 newest)
 TIMEOUT=${XENTEST_TIMEOUT:-1500}
 OUT=${XENTEST_OUT:-build/xen}
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 [ -x ./blktrace-bench ] || { echo "xentest: build the tool first (make)" >&2; exit 2; }
 start=$(date +%s)
-list=$(tests/vm/kernels.sh "${KERNELS[@]}") || { echo "xentest: cannot fetch the kernels" >&2; exit 1; }
+list=$(tests/vm/kernels.sh "$@") || { echo "xentest: cannot fetch the kernels" >&2; exit 1; }
 read -r xdir dom0rel < <(tests/xen/packages.sh) ||
 	{ echo "xentest: cannot fetch Xen and dom0's kernel" >&2; exit 1; }
 
