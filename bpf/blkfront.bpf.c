@@ -675,3 +675,16 @@ int kprobe_complete(struct pt_regs *ctx)
 	complete_request((struct request *)PT_REGS_PARM1(ctx));
 	return 0;
 }
+
+/*
+ * Beside kprobe_complete: the request's completion in the block layer, after the driver's
+ * (blk_update_request), found in requests only where the kprobe was skipped. A raw
+ * tracepoint's program runs while a kprobe program of ours runs on the CPU, where the
+ * kernel skips a kprobe's.
+ */
+SEC("raw_tp/block_rq_complete")
+int raw_tp_complete(__u64 *ctx)
+{
+	complete_request((struct request *)ctx[0]);
+	return 0;
+}
