@@ -5,7 +5,8 @@
 # user's (dpkg-buildflags sets them for the package). `make ARCH=arm64` (and `make deb
 # ARCH=arm64`) on an x86-64 machine cross-builds build/arm64/blktrace-bench with
 # Debian's cross compiler and the :arm64 libraries (tools/deps.sh arm64 installs them);
-# `make vmtest ARCH=arm64` runs that build in arm64 guests under QEMU.
+# `make vmtest ARCH=arm64` and `make xentest ARCH=arm64` run that build in arm64 guests
+# under QEMU.
 #
 # Nothing here installs packages: tools/deps.sh does, called by check, demo, bench,
 # deb and vmtest before they build.
@@ -49,10 +50,10 @@ CC := $(TRIPLET_$(ARCH))-gcc
 endif
 PKG_CONFIG ?= $(TRIPLET_$(ARCH))-pkg-config
 DEPS_GROUP := $(ARCH)
-# What runs what it builds runs it here: refused for another architecture. vmtest is
-# not: its guests are of ARCH.
+# What runs what it builds runs it here: refused for another architecture. vmtest and
+# xentest are not: their guests are of ARCH.
 RUNS_HERE := check check-unit check-loaded unit json-keys e2e demo bench bench-smoke bench-soak \
-	xentest fuzz fuzz-build
+	fuzz fuzz-build
 ifneq ($(filter $(RUNS_HERE),$(MAKECMDGOALS)),)
 $(error make $(filter $(RUNS_HERE),$(MAKECMDGOALS)) runs what it builds on this $(BUILD_ARCH) machine, not with ARCH=$(ARCH): make ARCH=$(ARCH) and make deb ARCH=$(ARCH) cross-build)
 endif
@@ -287,10 +288,11 @@ vmtest:
 
 # Xen 4.17 under QEMU, a PV dom0, and PV guests of Debian's 5.10, 6.1, 6.12 and newest
 # cloud kernels whose disks are xen-blkfront over blkback (tests/xen/xentest.sh).
+# ARCH=arm64: Xen on Arm (qemu-system-aarch64's virt) and Debian's arm64 kernels.
 xentest:
-	$(Q)tools/deps.sh xen
-	$(Q)$(MAKE) --no-print-directory blktrace-bench
-	$(Q)tests/xen/xentest.sh $(KERNELS)
+	$(Q)tools/deps.sh xen$(if $(filter-out $(BUILD_ARCH),$(ARCH)), $(ARCH) vm-$(ARCH))
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)VMTEST_ARCH=$(DEB_ARCH_$(ARCH)) tests/xen/xentest.sh $(KERNELS)
 
 demo:
 	$(Q)tools/deps.sh test

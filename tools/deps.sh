@@ -49,8 +49,9 @@ xen=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk 
 arm64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross crossbuild-essential-arm64 file pkgconf:arm64
        libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 liburing-dev:arm64
        libjansson-dev:arm64 libmicrohttpd-dev:arm64)
-# make vmtest ARCH=arm64 (with the vm and arm64 groups): qemu-system-aarch64, and readelf
-# (binutils) for the libraries of the arm64 binaries the guests get (tests/vm/stage.sh).
+# make vmtest ARCH=arm64 and make xentest ARCH=arm64 (with the vm or xen group and arm64):
+# qemu-system-aarch64, and readelf (binutils) for the libraries of the arm64 binaries the
+# guests get (tests/vm/stage.sh).
 vm_arm64=(qemu-system-arm binutils)
 want=("${build[@]}")
 foreign=()

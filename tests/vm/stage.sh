@@ -16,7 +16,7 @@ SYSROOT="" TRIPLET=""
 add_bin() {
 	local bin=$1 dest=${2:-$1} prefix=${3:-} lib to libpath=""
 	if [ -n "$SYSROOT" ]; then
-		add_foreign "$bin" "$dest"
+		add_foreign "$bin" "$dest" "$prefix"
 		return
 	fi
 	[ -z "$prefix" ] || libpath=$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu
@@ -36,12 +36,13 @@ add_bin() {
 	fi
 }
 
-# add_foreign BIN DEST: BIN, of SYSROOT's architecture, at DEST, with its program
-# interpreter and the libraries its NEEDED entries name, theirs in turn, found in
-# SYSROOT's library directories and put at the same paths. ldd runs the binary's own
-# loader, which this machine cannot: readelf reads the same entries from the file.
+# add_foreign BIN DEST [PREFIX]: BIN, of SYSROOT's architecture, at DEST, with its
+# program interpreter and the libraries its NEEDED entries name, theirs in turn, found in
+# PREFIX's (a tree of unpacked packages, as add_bin's) or else SYSROOT's library
+# directories and put at the same paths. ldd runs the binary's own loader, which this
+# machine cannot: readelf reads the same entries from the file.
 add_foreign() {
-	local bin=$1 dest=$2 f so found
+	local bin=$1 dest=$2 prefix=${3:-} f so found from
 	local -a todo=("$bin")
 	mkdir -p "$stage$(dirname "$dest")"
 	cp -L "$bin" "$stage$dest"
@@ -54,11 +55,16 @@ add_foreign() {
 			cp -L "$SYSROOT$so" "$stage$so"
 		fi
 		for so in $(readelf -dW "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-			found=$(sysroot_lib "$so") || return 1
+			from=$SYSROOT
+			if [ -n "$prefix" ] && found=$(SYSROOT=$prefix sysroot_lib "$so" 2> /dev/null); then
+				from=$prefix
+			else
+				found=$(sysroot_lib "$so") || return 1
+			fi
 			[ -e "$stage$found" ] && continue
 			mkdir -p "$stage$(dirname "$found")"
-			cp -L "$SYSROOT$found" "$stage$found"
-			todo+=("$SYSROOT$found")
+			cp -L "$from$found" "$stage$found"
+			todo+=("$from$found")
 		done
 	done
 }

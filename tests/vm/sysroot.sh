@@ -15,9 +15,11 @@ set -eEuo pipefail
 trap 'echo "$(basename "$0"): line $LINENO: $BASH_COMMAND failed" >&2' ERR
 arch=${1:?usage: tests/vm/sysroot.sh ARCH}
 # What the guests run (tests/vm/stage.sh add_guest_userspace) and the libraries the tool
-# links (libbpf, libelf, zlib, liburing, jansson) or opens (libmicrohttpd, libxenstore).
+# links (libbpf, libelf, zlib, liburing, jansson) or opens (libmicrohttpd, libxenstore);
+# for the Xen test bed (tests/xen/), kmod (the guests' modprobe) and libfdt, which Xen's
+# toolstack loads on arm64 (the toolstack itself comes from tests/xen/packages.sh).
 PKGS=(busybox-static bash jq fdisk util-linux mount dmsetup mdadm e2fsprogs bpftool blktrace
-      libc6 libbpf1 libelf1 zlib1g liburing2 libjansson4 libmicrohttpd12 libxenstore4)
+      libc6 libbpf1 libelf1 zlib1g liburing2 libjansson4 libmicrohttpd12 libxenstore4 kmod libfdt1)
 # Debian 12's, as the machine's own user space is (the tool is built against bookworm's).
 REL=bookworm
 

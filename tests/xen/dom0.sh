@@ -8,6 +8,7 @@ set -u
 export PATH=/usr/lib/xen-4.17/bin:/usr/sbin:/usr/bin:/sbin:/bin
 . /payload/xentest.conf # GUESTS, BOOT_TIMEOUT, MAX_BOOTS
 say() { echo "dom0: $*"; }
+ARCH=$(uname -m)
 
 # The toolstack, as Xen's xencommons starts it; a syslog for the hotplug scripts.
 mkdir -p /mnt
@@ -37,7 +38,8 @@ boot_guest() {
 	cfg=/tmp/$name.cfg
 	{
 		echo "name = \"$name\""
-		echo 'type = "pv"'
+		# x86's guests are PV; Arm has one kind of guest, which xl names by default.
+		[ "$ARCH" != x86_64 ] || echo 'type = "pv"'
 		echo "kernel = \"$dir/vmlinuz\""
 		echo "ramdisk = \"$initrd\""
 		echo "extra = \"console=hvc0 root=/dev/xvdz quiet panic=-1 panic_on_oops=1 $(extra "$name")\""
@@ -47,7 +49,7 @@ boot_guest() {
 		# and a debug trap of that leaks into a PV guest (6.12: exc_debug_kernel warnings
 		# in SLUB's double-word cmpxchg, then a corrupted kernel). Without it the kernel
 		# takes SLUB's other path; nothing the tests measure changes.
-		echo 'cpuid = "host,cmpxchg16=0"'
+		[ "$ARCH" != x86_64 ] || echo 'cpuid = "host,cmpxchg16=0"'
 		echo 'on_poweroff = "destroy"'
 		echo 'on_reboot = "destroy"'
 		echo 'on_crash = "destroy"'

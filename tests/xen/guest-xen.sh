@@ -91,8 +91,11 @@ read_check() { # LABEL [FLAVOUR...]
 # request, bucket by bucket, and a backend time for each.
 ring_check() { # LABEL JSON SEGMENTS REQUESTS SKIPPED FLAVOUR
 	local t="$1 ring" j=$2 seg=$3 want=$4 skipped=$5 how kind other
+	# fentry where the module has BTF and the kernel can attach a trampoline to a
+	# function (ftrace's direct calls: arm64 has them from 6.4), kprobes otherwise.
 	how=fentry
-	[ -e /sys/kernel/btf/xen_blkfront ] && [ "$6" != raw_tp ] || how=kprobe
+	[ -e /sys/kernel/btf/xen_blkfront ] && [ "$6" != raw_tp ] &&
+		grep -q ' register_ftrace_direct$' /proc/kallsyms || how=kprobe
 	[ "$seg" -gt 11 ] && kind=indirect other=direct || kind=direct other=indirect
 	vals "$j" .tracer.xen_ring_probes .runs[0].block.xen_ring.requests \
 		".runs[0].block.xen_ring.$kind" ".runs[0].block.xen_ring.$other" \
