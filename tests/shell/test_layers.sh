@@ -6,8 +6,7 @@
 . "$(dirname "$0")/../e2e/lib.sh"
 
 CHECK=$ROOT/tools/check-layers.sh
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# The copies of src/ go in lib.sh's TMP, which its cleanup removes at exit.
 
 out=$("$CHECK" "$ROOT/src" 2>&1)
 expect_eq "src/ keeps its layers: exit 0" "$?" 0
