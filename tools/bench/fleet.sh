@@ -7,7 +7,10 @@
 # completed (/proc/diskstats) is the cost per I/O; beside it the IOPS traced against
 # untraced in the same round, and the tracer's CPU time and peak RSS. Then `serve` of 1
 # and of all N disks: the time of a scrape of /metrics (median of 5) and serve's RSS.
-# The target: 256 disks cost at most 1.1x one disk's BPF time per I/O.
+# The target: 256 disks cost at most 1.1x one disk's BPF time per I/O. The control, in
+# the same rounds: floor-clock (tools/bench/floor.bpf.c: two programs that read the
+# clock, nothing per disk) under the same fio, what N disks' I/O costs any program (its
+# text and the kernel's state of N disks and N jobs out of the caches), and ours above it.
 #   tools/bench/fleet.sh           3 rounds of 3 s per N (~4 min)
 #   tools/bench/fleet.sh --smoke   1 round of 1 s, 1, 2, 4 and 10 disks (seconds); exits
 #                                  non-zero on a failure
@@ -35,6 +38,7 @@ say() { echo "bench fleet: $*"; }
 for t in fio jq; do
 	command -v "$t" > /dev/null || { say "$t missing (tools/deps.sh test)" >&2; exit 1; }
 done
+[ -x "$ROOT/build/bench-floor" ] || { say "build/bench-floor is not built (make bench builds it)" >&2; exit 1; }
 
 work= tracer= stats_prev= devs=()
 cleanup() {
@@ -54,6 +58,8 @@ mkdir -p "$OUT"
 work=$(mktemp -d /dev/shm/blktrace-bench-fleet.XXXXXX)
 BB=$work/blktrace-bench
 cp "$ROOT/blktrace-bench" "$BB" # frozen: a rebuild meanwhile must not change it
+FLOOR=$work/bench-floor
+cp "$ROOT/build/bench-floor" "$FLOOR"
 names=()
 for i in $(seq 1 "${SIZES[-1]}"); do
 	size=$SIZE
@@ -110,14 +116,36 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		kill -INT "$tracer"
 		wait "$tracer" || { say "N=$n: the tracer failed" >&2; failed=1; }
 		tracer=
+		# The control: floor-clock under the same fio.
+		"$FLOOR" clock > "$work/floor.out" 2>&1 &
+		tracer=$!
+		for ((i = 0; i < 600; i++)); do
+			grep -q ready "$work/floor.out" && break
+			[ -e "/proc/$tracer/fdinfo" ] || break
+			sleep 0.05
+		done
+		grep -q ready "$work/floor.out" ||
+			{ say "N=$n: floor-clock did not attach: $(cat "$work/floor.out")" >&2; failed=1; }
+		read -r f0 _ < <(bpf_snapshot "$tracer")
+		d0=$(ios "$n")
+		run_fio "$n" > /dev/null
+		read -r f1 _ < <(bpf_snapshot "$tracer")
+		d1=$(ios "$n")
+		kill -INT "$tracer"
+		wait "$tracer" || { say "N=$n: floor-clock failed" >&2; failed=1; }
+		tracer=
 		jq -n -c --argjson n "$n" --argjson r "$r" --argjson base "$base" --argjson iops "$iops" \
 			--argjson ns "$((t1 - t0))" --argjson ios "$((c1 - c0))" \
+			--argjson fns "$((f1 - f0))" --argjson fios "$((d1 - d0))" \
 			--argjson cpu "$(((cpu1 - cpu0) * 1000 / $(getconf CLK_TCK)))" --argjson rss "$rss" \
 			'{disks: $n, round: $r, untraced_iops: $base, traced_iops: $iops,
 			  pct_of_untraced: (100 * $iops / $base), bpf_ns_per_io: ($ns / ([$ios, 1] | max)),
-			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}' >> "$OUT/fleet-rounds.jsonl"
-		printf 'bench fleet:   round %d, %2d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO\n' \
-			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/fleet-rounds.jsonl")"
+			  floor_clock_ns_per_io: ($fns / ([$fios, 1] | max)),
+			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}
+			| .above_floor_ns = .bpf_ns_per_io - .floor_clock_ns_per_io' >> "$OUT/fleet-rounds.jsonl"
+		printf 'bench fleet:   round %d, %2d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO (floor-clock %.0f)\n' \
+			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/fleet-rounds.jsonl")" \
+			"$(jq -s '.[-1].floor_clock_ns_per_io' "$OUT/fleet-rounds.jsonl")"
 	done
 done
 
@@ -160,23 +188,34 @@ def median: sort | if length == 0 then null elif length % 2 == 1 then .[length /
  workload: "fio 4k randread, io_uring, iodepth 8, direct, one job per disk, all traced disks at once",
  sizes: (group_by(.disks) | map({disks: .[0].disks,
 	bpf_ns_per_io: ([.[].bpf_ns_per_io] | median), pct_of_untraced: ([.[].pct_of_untraced] | median),
+	floor_clock_ns_per_io: ([.[].floor_clock_ns_per_io] | median),
+	above_floor_ns: ([.[].above_floor_ns] | median),
 	traced_iops: ([.[].traced_iops] | median), tool_cpu_ms: ([.[].tool_cpu_ms] | median),
 	peak_rss_kib: ([.[].peak_rss_kib] | max)})),
  serve: $serve,
  runs: .}
 | .target = {bpf_ns_ratio_max: 1.1, disks: (.sizes[-1].disks)}
 | .target.ratio = (if .sizes[0].bpf_ns_per_io > 0 then .sizes[-1].bpf_ns_per_io / .sizes[0].bpf_ns_per_io else null end)
-| .target.met = (.target.ratio != null and .target.ratio <= 1.1)' "$OUT/fleet-rounds.jsonl" > "$OUT/fleet.json"
+| .target.met = (.target.ratio != null and .target.ratio <= 1.1)
+| .control = {floor_clock_ratio: (if .sizes[0].floor_clock_ns_per_io > 0
+		then .sizes[-1].floor_clock_ns_per_io / .sizes[0].floor_clock_ns_per_io else null end),
+	above_floor_ratio: (if .sizes[0].above_floor_ns > 0
+		then .sizes[-1].above_floor_ns / .sizes[0].above_floor_ns else null end)}' \
+	"$OUT/fleet-rounds.jsonl" > "$OUT/fleet.json"
 
 echo
 say "several disks in one tracer: fio on all N at once, ${RUNTIME}s x $ROUNDS rounds (medians)," \
 	"$(nproc) CPUs, kernel $(uname -r)"
 {
-	printf '%-6s %10s %12s %12s %10s %8s\n' disks "BPF ns/IO" "traced IOPS" "% untraced" "CPU ms" "RSS MiB"
-	jq -r '.sizes[] | [.disks, .bpf_ns_per_io, .traced_iops, .pct_of_untraced, .tool_cpu_ms,
-		.peak_rss_kib / 1024] | @tsv' "$OUT/fleet.json" |
-		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6 }'
+	printf '%-6s %10s %12s %12s %12s %12s %10s %8s\n' disks "BPF ns/IO" "floor-clock" "above floor" \
+		"traced IOPS" "% untraced" "CPU ms" "RSS MiB"
+	jq -r '.sizes[] | [.disks, .bpf_ns_per_io, .floor_clock_ns_per_io, .above_floor_ns, .traced_iops,
+		.pct_of_untraced, .tool_cpu_ms, .peak_rss_kib / 1024] | @tsv' "$OUT/fleet.json" |
+		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %12.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
 	echo "Members beyond the first 8 are matched through member_map (an array probed as a hash table)."
+	jq -r '.control | select(.floor_clock_ratio != null and .above_floor_ratio != null) |
+		"the control: floor-clock at \(.floor_clock_ratio * 100 | round / 100)x its one-disk cost;" +
+		" ours above it at \(.above_floor_ratio * 100 | round / 100)x"' "$OUT/fleet.json"
 	jq -r '.serve[] | "serve of \(.disks) disks: a scrape \(.scrape_ms * 10 | round / 10) ms" +
 		" (\(.metrics_bytes / 1024 | round) KiB of /metrics), peak RSS \(.peak_rss_kib / 1024 * 10 | round / 10) MiB"' \
 		"$OUT/fleet.json"
