@@ -29,6 +29,8 @@ esac
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 [ -x "$TOOL" ] || { echo "xentest: build the tool first ($BUILD)" >&2; exit 2; }
+# The host's own build reads the results (tests/xen/dom0-checks.sh: compare).
+[ -x ./blktrace-bench ] || { echo "xentest: build the tool for this machine too (make)" >&2; exit 2; }
 start=$(date +%s)
 list=$(tests/vm/kernels.sh "$@") || { echo "xentest: cannot fetch the kernels" >&2; exit 1; }
 read -r xdir dom0rel < <(tests/xen/packages.sh "$VMTEST_ARCH") ||
