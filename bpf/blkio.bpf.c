@@ -10,7 +10,7 @@
  * is the issue time and the request's address in an array slot indexed by (hardware
  * queue, driver tag), which is unique while a request is in flight. The disk's depth,
  * which needs the completions other CPUs counted, is read on one issue in 16 or more
- * per CPU (issue_depths; every issue with --exact-depth or --snoop);
+ * per CPU (issue_depths; every issue with --exact-depth);
  * doc/performance.md has every program's cache lines.
  * Everything else an event records lives in one per-CPU value (`stats`, plus the
  * latency histograms), so an event does one or two lookups and touches few lines; an
@@ -261,7 +261,6 @@ static __always_inline struct blkio_slot *rq_slot(struct request *rq, member_t *
 static __always_inline void who_current(struct blkio_who *w, bool btf)
 {
 	w->pid = current_task(btf, w->comm) >> 32; /* the process */
-	w->depth = 0;
 }
 
 /* Snoop mode: who submitted it, where the request passes through the scheduler. */
@@ -281,8 +280,8 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	return 0;
 }
 
-/* Snoop mode, at issue: who it is for (its inserter, else its issuer) and the depth. */
-static __always_inline void who_issue(struct request *rq, bool btf, __u32 idx, __u64 depth)
+/* Snoop mode, at issue: who it is for (its inserter, else its issuer). */
+static __always_inline void who_issue(struct request *rq, bool btf, __u32 idx)
 {
 	struct blkio_who *ws = bpf_map_lookup_elem(&who_slots, &idx), *w = NULL;
 	__u64 key = (__u64)rq;
@@ -298,7 +297,6 @@ static __always_inline void who_issue(struct request *rq, bool btf, __u32 idx, _
 	} else {
 		who_current(ws, btf);
 	}
-	ws->depth = depth;
 }
 
 /*
@@ -525,16 +523,15 @@ static __always_inline void count_hwq_depth(member_t *mb, __u64 *max, __u64 qdep
 
 /*
  * Whether this issue reads the disk's depth, and for how many issues it counts: 0, not
- * read; 1, read (every issue with --exact-depth, in snoop mode, whose records carry it,
- * and on a CPU issuing less often than every 100 us, to whichever traced disks, where a
- * read costs nothing that matters); else, one issue in K = member.depth_mask + 1 drawn at
- * random (a per-CPU xorshift64 seeded by the clock) counts K times. The pause is the
- * CPU's, across disks: what the reads cost is per CPU, and a CPU issuing to 256 disks
- * in turn is as busy as one issuing to one. Each issue's chance is known, so the
- * histogram weighted by its inverse is unbiased, whatever the rate does (a
- * Horvitz-Thompson estimate): its counts estimate the issues, exact at low rates.
- * Random, not every K-th: a workload issuing in batches of a size dividing K (io_uring
- * refilling 8 at a time) would show a counter the same place in every batch.
+ * read; 1, read (every issue with --exact-depth, and on a CPU issuing less often than every
+ * 100 us, to whichever traced disks, where a read costs nothing that matters); else, one
+ * issue in K = member.depth_mask + 1 drawn at random (a per-CPU xorshift64 seeded by the
+ * clock) counts K times. The pause is the CPU's, across disks: what the reads cost is per
+ * CPU, and a CPU issuing to 256 disks in turn is as busy as one issuing to one. Each
+ * issue's chance is known, so the histogram weighted by its inverse is unbiased, whatever
+ * the rate does (a Horvitz-Thompson estimate): its counts estimate the issues, exact at low
+ * rates. Random, not every K-th: a workload issuing in batches of a size dividing K
+ * (io_uring refilling 8 at a time) would show a counter the same place in every batch.
  */
 static __always_inline __u32 depth_weight(member_t *mb, __u64 now)
 {
@@ -542,7 +539,7 @@ static __always_inline __u32 depth_weight(member_t *mb, __u64 now)
 	struct blkio_cpu *c;
 	__u64 x, last;
 
-	if (snoop || exact_depth)
+	if (exact_depth)
 		return 1;
 	c = bpf_map_lookup_elem(&cpu_clock, &zero);
 	if (!c)
@@ -643,7 +640,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 		slot->issued = now;
 		slot->rq = (__u64)rq;
 		if (snoop)
-			who_issue(rq, btf, idx, depth);
+			who_issue(rq, btf, idx);
 		if (depth)
 			count_depth(p, m, depth, weight);
 	} else {
@@ -687,13 +684,12 @@ static __always_inline void snoop_record(struct request *rq, bool btf, struct bl
 	e->op = op_class(RD(btf, rq, cmd_flags));
 	e->error = error != 0;
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	e->depth = 0; /* the drain's: src/trace/snoop.c */
 	if (w) {
 		e->pid = w->pid;
-		e->depth = w->depth;
 		__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
 	} else {
 		e->pid = 0;
-		e->depth = 0;
 		__builtin_memset(e->comm, 0, sizeof(e->comm));
 	}
 	/* No wakeup per record: the drain thread polls on a timer (src/trace/snoop.c). */
@@ -742,10 +738,17 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 			p->r.untracked++; /* issued before we attached */
 		return 0;
 	}
+	start = RD(btf, rq, start_time_ns);
 	/* The atomic first: the store then drains after it, not in front of it. */
 	q = queue_of(mb, hwq);
 	if (q)
 		inflight_dec(q);
+	/*
+	 * The record before the slot is freed: the drain takes a free slot for a request
+	 * whose record is in the ring (src/trace/snoop.c, the depths).
+	 */
+	if (snoop)
+		snoop_record(rq, btf, &p->r, idx, now, issued, start, data_len, error);
 	slot->issued = 0;
 
 	device_ns = now - issued;
@@ -753,12 +756,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	SET_MAX(m, last_complete, now);
 	/* The device histogram's total is the completions. */
 	lat_add(&p->sum_device_ns, m, mb->device, BLKIO_LAT_DEVICE, device_ns);
-	start = RD(btf, rq, start_time_ns);
 	if (start && start < now)
 		lat_add(&p->sum_total_ns, m, mb->device, BLKIO_LAT_TOTAL, now - start);
-
-	if (snoop)
-		snoop_record(rq, btf, &p->r, idx, now, issued, start, data_len, error);
 	return 0;
 }
 

@@ -174,8 +174,13 @@ struct blkio_event {
 	__u32 dev; /* MAJ << 20 | MIN, the kernel's dev_t encoding */
 	__u32 pid; /* process that inserted (else issued) the request; 0: unknown */
 	__u16 segments;
-	__u16 depth; /* requests of the disk in flight at issue, this one included */
-	__u8 op;     /* enum blkio_op */
+	/*
+	 * Requests of the disk in flight at issue, this one included (of those issued since
+	 * the trace began); 0 from the programs: the drain counts it from the records'
+	 * issue and completion times (src/trace/snoop.c), 0 for a record it got too late.
+	 */
+	__u16 depth;
+	__u8 op; /* enum blkio_op */
 	__u8 error;
 	__u8 pad[6];
 	char comm[16]; /* that process's name */
@@ -194,7 +199,6 @@ struct blkio_slot {
 /* Snoop mode: who a request is for, from insert (or issue) to completion. */
 struct blkio_who {
 	__u32 pid;
-	__u32 depth;
 	char comm[16];
 };
 

@@ -128,7 +128,7 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 			struct trace_outputs *out, struct diag *d)
 {
 	const struct device_env env = env_config__device(cfg);
-	unsigned long long records = 0, lost = 0;
+	unsigned long long records = 0, lost = 0, late = 0;
 	struct outfile *snoop_out = &out->snoop;
 	size_t i, k;
 	int err;
@@ -140,7 +140,7 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 		device__find_xen_guest(&env, &res[k].device);
 	for (k = 0; k < nr; k++) /* the tracer's, in every result it traced for */
 		res[k].has_skipped = !tracer__skipped(*t, &res[k].tracer_skipped);
-	err = snoop__stop(*sn, &records);
+	err = snoop__stop(*sn, &records, &late);
 	*sn = NULL;
 	tracer__close(*t);
 	*t = NULL;
@@ -165,8 +165,11 @@ static int stop_tracing(struct tracer **t, struct snoop **sn, const struct optio
 	err = outfile__commit(snoop_out, d);
 	if (err)
 		return err;
-	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost\n", records,
-		o->snoop, lost);
+	fprintf(stderr, "blktrace-bench: %llu request records in %s, %llu lost", records, o->snoop,
+		lost);
+	if (late)
+		fprintf(stderr, ", %llu without a depth (their records came late)", late);
+	fputc('\n', stderr);
 	return 0;
 }
 
@@ -298,7 +301,10 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 		return -EINTR;
 	}
 	if (o->snoop) {
-		err = snoop__start(tracer__events_fd(*t), out->snoop.f, sn);
+		size_t nr_slots;
+		int slots = tracer__slots_fd(*t, &nr_slots);
+
+		err = snoop__start(tracer__events_fd(*t), slots, nr_slots, out->snoop.f, sn);
 		if (err)
 			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
 					  strerror(-err));
@@ -335,7 +341,7 @@ static int measure_boot_values(const struct options *o, const struct env_config 
 	if (!err)
 		err = stop_tracing(&t, &sn, o, cfg, res, 1, out, d);
 	tracer__detach(t);
-	snoop__stop(sn, NULL);
+	snoop__stop(sn, NULL, NULL);
 	tracer__close(t);
 	if (err == -EINTR)
 		d->signal = stop_signal;
@@ -424,7 +430,7 @@ static int run_workload(const struct options *o, const struct env_config *cfg,
 cleanup:
 	sweep__close(&job);
 	tracer__detach(t);
-	snoop__stop(sn, NULL);
+	snoop__stop(sn, NULL, NULL);
 	tracer__close(t);
 	return err;
 }
@@ -529,7 +535,7 @@ static int run_trace(const struct options *o, const struct env_config *cfg, stru
 		err = report(o, res, nr, out, d);
 cleanup:
 	tracer__detach(t);
-	snoop__stop(sn, NULL);
+	snoop__stop(sn, NULL, NULL);
 	tracer__close(t);
 	free(start);
 	free(all);

@@ -6,8 +6,8 @@
  * Layout, in the byte order of the host that wrote it (x86: little-endian):
  *   struct snoop_header   16 bytes: magic "BBSNOOP\0", __u32 version (1), __u32
  *                         record_size (sizeof(struct blkio_event))
- *   struct blkio_event    record_size bytes each, in completion order per CPU
- *                         (bpf/blkio.h documents every field)
+ *   struct blkio_event    record_size bytes each, in completion order (bpf/blkio.h
+ *                         documents every field)
  * A reader checks magic, version and record_size; the file is complete when its size
  * is 16 + n * record_size.
  */
@@ -32,12 +32,17 @@ struct snoop_header {
 struct snoop;
 
 /*
- * Write the header to f and drain the ring buffer map into it from a thread. f stays
- * the caller's (an outfile: checked, then renamed into place).
+ * Write the header to f and drain the ring buffer map into it from a thread, each
+ * record's depth counted from the records and the slots map of NR_SLOTS (snoop.c). f
+ * stays the caller's (an outfile: checked, then renamed into place).
  */
-int snoop__start(int ringbuf_fd, FILE *f, struct snoop **out);
-/* Stop (after the programs are detached), drain what is left; f is not closed. NULL is safe. */
-int snoop__stop(struct snoop *s, unsigned long long *records);
+int snoop__start(int ringbuf_fd, int slots_fd, size_t nr_slots, FILE *f, struct snoop **out);
+/*
+ * Stop (after the programs are detached), drain and write what is left; f is not
+ * closed. The records written, and of them those that came too late for a depth (0).
+ * NULL is safe.
+ */
+int snoop__stop(struct snoop *s, unsigned long long *records, unsigned long long *late);
 struct diag;
 
 /*

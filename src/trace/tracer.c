@@ -30,6 +30,7 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
+	unsigned int nr_slots; /* snoop mode: the slots map's entries */
 	bool blktrace;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
@@ -130,7 +131,7 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
 	/* Sampled as blkio.bpf.c's depth_weight does; a bio-based device counts every bio. */
 	for (k = 0; k < opts->nr_devs; k++)
-		t->depth_every[k] = opts->exact_depth || snoop_bytes || opts->devs[k]->bio_based
+		t->depth_every[k] = opts->exact_depth || opts->devs[k]->bio_based
 					    ? 0
 					    : blkio_depth_sample(ms->dev_queues[k]);
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
@@ -152,7 +153,12 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 		goto out;
 	s->rodata->snoop = true;
 	t->snoop = true;
-	err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
+	t->nr_slots = nr;
+	/* The drain reads the slots for the records' depths (snoop.c): mapped, not looked up. */
+	err = bpf_map__set_map_flags(s->maps.slots,
+				     bpf_map__map_flags(s->maps.slots) | BPF_F_MMAPABLE);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.who_slots, nr);
 	if (!err)
@@ -318,6 +324,12 @@ void tracer__detach(struct tracer *t)
 int tracer__events_fd(const struct tracer *t)
 {
 	return t->snoop ? bpf_map__fd(t->skel->maps.events) : -1;
+}
+
+int tracer__slots_fd(const struct tracer *t, size_t *nr)
+{
+	*nr = t->snoop ? t->nr_slots : 0;
+	return t->snoop ? bpf_map__fd(t->skel->maps.slots) : -1;
 }
 
 void tracer__close(struct tracer *t)

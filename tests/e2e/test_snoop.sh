@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# --snoop: one record per request, exactly; --snoop-text reads it back, from a file or
-# a stream (-, /dev/stdin, <(...)); a FIFO or a device by name is refused at once.
+# --snoop: one record per request, exactly, each with its depth at issue; --snoop-text
+# reads it back, from a file or a stream (-, /dev/stdin, <(...)); a FIFO or a device by
+# name is refused at once.
 . "$(dirname "$0")/lib.sh"
 
 make_loop A 128M || { not_ok "losetup"; finish; exit 1; }
@@ -29,6 +30,44 @@ for mode in btf raw deadline; do
 		"$(awk 'NR > 1 { if (NR > 2 && $6 != prev + 32) bad++; prev = $6 } END { print bad + 0 }' "$TMP/$mode.txt")" 0
 	expect_eq "$mode: no lost records" "$(jqv "$TMP/$mode.json" .runs[0].block.lost_records)" 0
 	expect_true "$mode: says how many records" grep -q "150 request records" "$TMP/$mode.err"
+done
+
+# The records' depths, which the drain counts from their issue and completion times (the
+# programs do not read them). dd, one request at a time: 1 on every record. io_uring at
+# iodepth 8: each record's depth is what its file's own times say (every record's issue,
+# its time less its device time, and completion swept in time order, a completion first
+# at one time: recounted here from the binary records), between 1 and 8; and alike to the
+# programs' own count at every issue (--exact-depth), counted apart from the records. Not
+# equal to that: a request's completion is stamped before the programs take it off the
+# count, and an issue on another CPU in between counts it still; a few % may move.
+expect_eq "dd: every record's depth 1" \
+	"$(awk 'NR > 1 { print $9 }' "$TMP/btf.txt" | sort -u | tr '\n' ' ')" "1 "
+for run in 1 2; do
+	"$BB" --trace "$a" --raw --rw randread --bs 4k --size 32M --direct --engine io_uring \
+		--iodepth 8 --exact-depth --snoop "$TMP/qd.snoop" --json "$TMP/qd.json" \
+		> /dev/null 2> "$TMP/qd.err"
+	expect_eq "iodepth 8, run $run: exit 0 ($(tail -1 "$TMP/qd.err"))" "$?" 0
+	# Per record: completion time, device time (u64 words 0 and 3), depth (u16 word 23).
+	paste <(od -A n -v -t u8 -w72 -j16 "$TMP/qd.snoop" | awk '{ print $1, $4 }') \
+		<(od -A n -v -t u2 -w72 -j16 "$TMP/qd.snoop" | awk '{ print $24 }') > "$TMP/qd.rec"
+	recounted=$(awk '{ printf "%.0f 1 %d %d\n%.0f 0 %d %d\n", $1 - $2, NR, $3, $1, NR, $3 }' "$TMP/qd.rec" |
+		sort -k1,1n -k2,2n | awk '$2 == 1 { c++; if (c != $4) bad++ } $2 == 0 { c-- }
+			END { print NR / 2 ":" bad + 0 }')
+	expect_eq "iodepth 8, run $run: each depth is the records' own times swept" \
+		"${recounted#*:}" 0
+	expect_eq "iodepth 8, run $run: a record per request" "${recounted%:*}" \
+		"$(jqv "$TMP/qd.json" .runs[0].block.read.requests)"
+	awk '{ n[$3]++ } END { for (d in n) print d, n[d] }' "$TMP/qd.rec" | sort -n \
+		> "$TMP/qd-snoop.txt"
+	jq -r '.runs[0].block.queue_depth.buckets[] | "\(.lo) \(.count)"' "$TMP/qd.json" \
+		> "$TMP/qd-exact.txt"
+	expect_eq "iodepth 8, run $run: depths 1 to 8" \
+		"$(cut -d' ' -f1 "$TMP/qd-snoop.txt" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 "
+	# Half the sum of the differences, bucket by bucket: the records that moved.
+	moved=$(join -a1 -a2 -e0 -o 0,1.2,2.2 "$TMP/qd-snoop.txt" "$TMP/qd-exact.txt" |
+		awk '{ d = $2 - $3; s += d < 0 ? -d : d } END { print s / 2 }')
+	expect_cmp "iodepth 8, run $run: the programs' count, but for $moved of 8192" \
+		"$moved" "<=" 410
 done
 
 head -c 100 "$TMP/btf.snoop" > "$TMP/cut.snoop"
