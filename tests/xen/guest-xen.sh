@@ -8,16 +8,17 @@
 # (partitioned here), xvdc (ext4, the seeds' dd experiment), xvdz (this root).
 # bbsweep=1 on the kernel command line (dom0 gives it to one guest): the checks that
 # span reboots too, one step a boot, where /xentest/step says; the script writes
-# /xentest/next "reboot" when it wants the next boot.
+# /xentest/next "reboot" when it wants the next boot. bbmq=1 (one more boot of one guest,
+# with 2 vCPUs): the multi-queue checks of guest-mq.sh instead.
 #
 # Forks cost ~50 ms here and jq ~2 s (PV under TCG): one jq call reads every value of a
 # file it needs (vals).
 set -u
 . /xentest/guest-lib.sh
 STEP_FILE=/xentest/step
-SWEEP=0
+SWEEP=0 MQ=0
 for arg in $(cat /proc/cmdline); do
-	case $arg in bbsweep=1) SWEEP=1 ;; esac
+	case $arg in bbsweep=1) SWEEP=1 ;; bbmq=1) MQ=1 ;; esac
 done
 step=$(cat "$STEP_FILE" 2> /dev/null || echo 1)
 echo "kernel $(uname -r), boot ${BOOT:-1}, step $step of the sweep checks (bbsweep=$SWEEP)"
@@ -367,6 +368,15 @@ facts() {
 	echo "  xen_blkfront: $(cd /sys/module/xen_blkfront/parameters && grep . ./* | tr '\n' ' ')"
 }
 facts
+
+# The multi-queue boot (dom0 gives one guest 2 vCPUs and bbmq=1 after its other boots):
+# its own checks only (guest-mq.sh).
+if [ $MQ = 1 ]; then
+	. /xentest/guest-mq.sh
+	[ $FAIL -eq 0 ] || { echo "--- kernel log"; dmesg | tail -30; }
+	echo "RESULT passed=$PASS failed=$FAIL skipped=$SKIP"
+	exit 0
+fi
 
 # Every boot: the reads, and what info says, at the segments this boot has.
 label="boot $step"

@@ -57,7 +57,8 @@ for name in "${names[@]}"; do
 	[ "$(cat "$OUT/setup-$name.rc" 2> /dev/null)" = 0 ] ||
 		{ echo "xentest: cannot build the $name guest:"; tail -5 "$OUT/setup-$name.log"; exit 1; }
 done
-# The checks that span reboots run in one guest: Debian 12's 6.1 where it is booted.
+# The checks that span reboots run in one guest: Debian 12's 6.1 where it is booted. The
+# multi-queue boot (2 vCPUs, a ring each) is the newest kernel's.
 sweep=${names[0]}
 for n in "${names[@]}"; do [ "$n" != 6.1 ] || sweep=6.1; done
 cat > "$pay/xentest.conf" <<CONF
@@ -65,6 +66,7 @@ GUESTS="${names[*]}"
 BOOT_TIMEOUT=${XENTEST_BOOT_TIMEOUT:-600}
 MAX_BOOTS=10
 SWEEP_GUEST=$sweep
+MQ_GUEST=${names[${#names[@]} - 1]}
 CONF
 tests/xen/dom0-initramfs.sh "$SCRATCH/dom0.cpio.gz" "$xdir" "$dom0rel" "$TOOL" 2> "$OUT/setup-dom0.log" ||
 	{ echo "xentest: cannot build dom0:"; tail -5 "$OUT/setup-dom0.log"; exit 1; }
