@@ -21,10 +21,13 @@ xenconsoled --log=guest --log-dir=/var/log/xen/console --pid-file /run/xen/xenco
 say "toolstack up at $(cut -d' ' -f1 /proc/uptime) s"
 
 # The guest that also runs the checks spanning reboots (guest-sweep.sh): SWEEP_GUEST.
-# The multi-queue boot (guest-mq.sh): MQ_BOOT=1.
+# The multi-queue boot (guest-mq.sh, that alone): MQ_BOOT=1.
 extra() {
-	[ "$1" != "${SWEEP_GUEST:-}" ] || echo bbsweep=1
-	[ "${MQ_BOOT:-0}" = 0 ] || echo bbmq=1
+	if [ "${MQ_BOOT:-0}" = 1 ]; then
+		echo bbmq=1
+	elif [ "$1" = "${SWEEP_GUEST:-}" ]; then
+		echo bbsweep=1
+	fi
 }
 
 # boot_guest NAME DIR ROOTDEV DISKS...: one boot, to the end (or BOOT_TIMEOUT s).
