@@ -51,6 +51,21 @@ run() {
 	return 0
 }
 
+# pinned_readers DISK: a job per CPU (CPUS), pinned, of READERS synchronous O_DIRECT dd
+# readers of BLOCKS blocks of BS each, every reader its own region of DISK; as the traced
+# command (bash -c "pinned_readers DISK"), the script exporting those four.
+pinned_readers() {
+	local cpu r
+	for cpu in $(seq 0 $((CPUS - 1))); do
+		for r in $(seq 0 $((READERS - 1))); do
+			taskset -c "$cpu" dd if="/dev/$1" of=/dev/null bs="$BS" count="$BLOCKS" \
+				skip=$(((cpu * READERS + r) * BLOCKS)) iflag=direct 2> /dev/null &
+		done
+	done
+	wait
+}
+export -f pinned_readers
+
 # scrape PORT SERIES WANT: the value of SERIES (the sample's name and labels, as written)
 # on /metrics at PORT, read again for up to 5 s until it is WANT (busybox wget).
 scrape() {

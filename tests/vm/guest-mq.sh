@@ -24,19 +24,7 @@ done
 echo "multi-queue guest: $CPUS CPUs; vda: $(ls /sys/block/vda/mq | wc -l) queues;" \
 	"${NVME:-no nvme}: $(ls "/sys/block/$NVME/mq" 2> /dev/null | wc -l) queues"
 
-# jobs DISK: one job per CPU, pinned, of READERS dd readers; each reader its own region.
-jobs_on() {
-	local disk=$1 cpu r
-	for cpu in $(seq 0 $((CPUS - 1))); do
-		for r in $(seq 0 $((READERS - 1))); do
-			taskset -c "$cpu" dd if="/dev/$disk" of=/dev/null bs=$BS count=$BLOCKS \
-				skip=$(((cpu * READERS + r) * BLOCKS)) iflag=direct 2> /dev/null &
-		done
-	done
-	wait
-}
-export -f jobs_on
-export CPUS READERS BLOCKS BS
+export CPUS READERS BLOCKS BS # pinned_readers' (guest-lib.sh)
 
 for disk in vda $NVME; do
 	queues=$(ls "/sys/block/$disk/mq" | wc -l)
@@ -47,7 +35,7 @@ for disk in vda $NVME; do
 		[ $flavour = raw_tp ] && flag=--raw-tp
 		c0=$(diskstat 1 "$disk")
 		run "mq-$disk-$flavour" $flag --trace "$disk" --json "$W/mq.json" -- \
-			bash -c "jobs_on $disk" || continue
+			bash -c "pinned_readers $disk" || continue
 		j=$W/mq.json b=.runs[0].block
 		want=$(($(diskstat 1 "$disk") - c0))
 		expect_eq "$t: every 64 KiB read one request (diskstats)" "$want" \

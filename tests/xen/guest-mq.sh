@@ -16,19 +16,7 @@ queues=$(ls /sys/block/xvda/mq | wc -l)
 echo "multi-queue boot: $CPUS vCPUs; xvda: $queues queues;" \
 	"xen_blkfront.max_queues=$(cat /sys/module/xen_blkfront/parameters/max_queues 2> /dev/null)"
 
-# One job per vCPU, pinned, of READERS readers, each reader its own region of xvda.
-jobs_on() {
-	local cpu r
-	for cpu in $(seq 0 $((CPUS - 1))); do
-		for r in $(seq 0 $((READERS - 1))); do
-			taskset -c "$cpu" dd if=/dev/xvda of=/dev/null bs=$BS count=$BLOCKS \
-				skip=$(((cpu * READERS + r) * BLOCKS)) iflag=direct 2> /dev/null &
-		done
-	done
-	wait
-}
-export -f jobs_on
-export CPUS READERS BLOCKS BS
+export CPUS READERS BLOCKS BS # pinned_readers' (guest-lib.sh)
 
 expect_eq "xvda: a ring per vCPU, a hardware queue each" "$queues" "$CPUS"
 for flavour in tp_btf raw_tp; do
@@ -36,7 +24,7 @@ for flavour in tp_btf raw_tp; do
 	j=$W/mq-$flavour.json
 	[ $flavour = raw_tp ] && flag=(--raw-tp) && export BLKTRACE_BENCH_KPROBES=1
 	c0=$(diskstat 1 xvda)
-	run "mq-$flavour" "${flag[@]}" --trace xvda --json "$j" -- bash -c jobs_on
+	run "mq-$flavour" "${flag[@]}" --trace xvda --json "$j" -- bash -c "pinned_readers xvda"
 	rc=$?
 	unset BLKTRACE_BENCH_KPROBES
 	[ $rc = 0 ] || continue
