@@ -220,9 +220,9 @@ run_guest() {
 		[ "$next" = reboot ] || break
 		say "$name: rebooting it (boot $((boots + 1)))"
 	done
-	# MQ_GUEST once more with 2 vCPUs: xen-blkfront gives xvda a ring for each, and the
+	# MQ_GUESTS once more with 2 vCPUs: xen-blkfront gives xvda a ring for each, and the
 	# guest runs the multi-queue checks (guest-mq.sh).
-	if [ "$name" = "${MQ_GUEST:-}" ]; then
+	if [[ " ${MQ_GUESTS:-} " == *" $name "* ]]; then
 		say "$name: booting it with 2 vCPUs for the multi-queue checks"
 		MQ_BOOT=1 GUEST_VCPUS=2 boot_guest "$name" "$dir" "$root" xvda="$xa" xvdb="$xb" \
 			xvdc="$xc" xvdz="$root" &&

@@ -51,12 +51,20 @@ for flavour in tp_btf raw_tp; do
 		else
 			expect_eq "$t: requests on the rings == diskstats" "${V[7]}" "$want"
 			expect_eq "$t: each ring's requests are its hardware queue's" "${V[11]}" true
+			expect_eq "$t: a backend time for each request on the rings" "${V[8]}" "${V[7]}"
 		fi
 	else
+		# Skipped runs (7.3: an issue from the event channel's interrupt on a CPU where
+		# the issue program runs already): each count short by no more than those.
 		echo "  ($t: the kernel skipped ${V[1]} runs of our programs)"
+		expect_cmp "$t: reads <= diskstats" "${V[0]}" "<=" "$want"
 		expect_cmp "$t: reads + skipped runs >= diskstats" $((V[0] + V[1])) ">=" "$want"
+		expect_cmp "$t: requests on the rings <= diskstats" "${V[7]}" "<=" "$want"
 		expect_cmp "$t: requests on the rings + skipped runs >= diskstats" \
 			$((V[7] + V[1])) ">=" "$want"
+		expect_cmp "$t: backend times <= diskstats" "${V[8]}" "<=" "$want"
+		expect_cmp "$t: backend times + skipped runs >= diskstats" $((V[8] + V[1])) ">=" \
+			"$want"
 	fi
 	expect_eq "$t: the tool sees $queues queues" "${V[2]}" "$queues"
 	expect_eq "$t: the queues' requests sum to the reads" "${V[3]}" "${V[0]}"
@@ -65,7 +73,6 @@ for flavour in tp_btf raw_tp; do
 	expect_cmp "$t: its depth histogram's maximum <= $READERS" "${V[13]}" "<=" $READERS
 	expect_cmp "$t: the disk's depth <= $((CPUS * READERS))" "${V[6]}" "<=" \
 		$((CPUS * READERS))
-	expect_eq "$t: a backend time for each request on the rings" "${V[8]}" "${V[7]}"
 	expect_eq "$t: the rings' requests sum to the ring total" "${V[9]}" "${V[7]}"
 	expect_eq "$t: both rings used" "${V[10]}" "$queues"
 	expect_eq "$t: nothing unmatched" "${V[12]}" 0

@@ -58,15 +58,20 @@ for name in "${names[@]}"; do
 		{ echo "xentest: cannot build the $name guest:"; tail -5 "$OUT/setup-$name.log"; exit 1; }
 done
 # The checks that span reboots run in one guest: Debian 12's 6.1 where it is booted. The
-# multi-queue boot (2 vCPUs, a ring each) is the newest kernel's.
-sweep=${names[0]}
-for n in "${names[@]}"; do [ "$n" != 6.1 ] || sweep=6.1; done
+# multi-queue boot (2 vCPUs, a ring each) is 6.12's and the newest kernel's: 7.3 skips
+# runs of our programs there (an issue from the interrupt while one runs), 6.12 not.
+sweep=${names[0]} mq=""
+for n in "${names[@]}"; do
+	[ "$n" != 6.1 ] || sweep=6.1
+	[ "$n" != 6.12 ] && [ "$n" != newest ] || mq+="${mq:+ }$n"
+done
+[ -n "$mq" ] || mq=${names[${#names[@]} - 1]}
 cat > "$pay/xentest.conf" <<CONF
 GUESTS="${names[*]}"
 BOOT_TIMEOUT=${XENTEST_BOOT_TIMEOUT:-600}
 MAX_BOOTS=10
 SWEEP_GUEST=$sweep
-MQ_GUEST=${names[${#names[@]} - 1]}
+MQ_GUESTS="$mq"
 CONF
 tests/xen/dom0-initramfs.sh "$SCRATCH/dom0.cpio.gz" "$xdir" "$dom0rel" "$TOOL" 2> "$OUT/setup-dom0.log" ||
 	{ echo "xentest: cannot build dom0:"; tail -5 "$OUT/setup-dom0.log"; exit 1; }
