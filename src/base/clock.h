@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Time in seconds as a double, the next tick of a period, and the pace of a slow check:
- * the loops of passive trace (--interval reports, the disk watch) and serve (the disk
- * watch, --textfile).
+ * Time in nanoseconds (the BPF programs' clock: --snoop's drain, --blktrace's epochs, the
+ * workload's timings) and in seconds as a double, the next tick of a period, and the pace
+ * of a slow check: the loops of passive trace (--interval reports, the disk watch) and
+ * serve (the disk watch, --textfile).
  */
 #ifndef BLKTRACE_BENCH_CLOCK_H
 #define BLKTRACE_BENCH_CLOCK_H
 
 #include <math.h>
+#include <stdint.h>
 #include <time.h>
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of bpf_ktime_get_ns and rq->start_time_ns. */
+static inline uint64_t clock__ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* CLOCK_MONOTONIC (or another clock) in seconds. */
 static inline double clock__seconds(clockid_t clock)

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "blktrace.h"
 #include "blktrace/btrace_out.h"
+#include "base/clock.h"
 #include "base/diag.h"
 #include "disk/fleet.h" /* fleet__name: a set is named as its disk is everywhere */
 #include "trace/ringbuf_drain.h"
@@ -596,12 +597,7 @@ static int on_record(void *ctx, void *data, size_t size)
 /* The last epoch that ended EPOCH_MARGIN_NS ago or more. */
 static uint32_t epoch_ended(void)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (((uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - EPOCH_MARGIN_NS) >>
-		BTRACE_EPOCH_SHIFT) -
-	       1;
+	return ((clock__ns() - EPOCH_MARGIN_NS) >> BTRACE_EPOCH_SHIFT) - 1;
 }
 
 /*
@@ -682,14 +678,12 @@ size_t btrace_out__ring_bytes(void)
 
 int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, struct diag *d)
 {
-	struct timespec now;
 	int err;
 
 	err = btrace__open(opts, &o->bt, d);
 	if (err)
 		return err;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	o->t0 = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	o->t0 = clock__ns();
 	o->next_epoch = o->t0 >> BTRACE_EPOCH_SHIFT;
 	err = note_start(o);
 	if (err)

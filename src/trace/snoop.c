@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include "base/clock.h"
 #include "base/diag.h"
 #include "files/infile.h"
 #include "trace/ringbuf_drain.h"
@@ -47,7 +47,8 @@
 struct held {
 	struct blkio_event e;
 	uint64_t issue;
-	bool issued; /* its issue swept (or late: never counted) */
+	uint32_t disk; /* its disk's in-flight count: snoop.disks[disk] */
+	bool issued;   /* its issue swept (or late: never counted) */
 	bool late;
 };
 
@@ -81,14 +82,6 @@ struct snoop {
 	size_t nr_disks, disks_cap;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
 static int grow(void **p, size_t *cap, size_t want, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
@@ -106,17 +99,21 @@ static int grow(void **p, size_t *cap, size_t want, size_t size)
 	return 0;
 }
 
-static uint32_t *in_flight(struct snoop *s, uint32_t dev)
+/* DEV's in-flight count (found once a record, kept in it), or -ENOMEM. */
+static int disk_of(struct snoop *s, uint32_t dev, uint32_t *disk)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_disks; i++)
 		if (s->disks[i].dev == dev)
-			return &s->disks[i].n;
-	if (grow((void **)&s->disks, &s->disks_cap, s->nr_disks + 1, sizeof(*s->disks)))
-		return NULL;
-	s->disks[s->nr_disks] = (struct disk_count){ dev, 0 };
-	return &s->disks[s->nr_disks++].n;
+			break;
+	if (i == s->nr_disks) {
+		if (grow((void **)&s->disks, &s->disks_cap, i + 1, sizeof(*s->disks)))
+			return -ENOMEM;
+		s->disks[s->nr_disks++] = (struct disk_count){ dev, 0 };
+	}
+	*disk = (uint32_t)i;
+	return 0;
 }
 
 static int by_time(const void *a, const void *b)
@@ -133,15 +130,10 @@ static int by_time(const void *a, const void *b)
 
 static void count_issue(struct snoop *s, struct held *h)
 {
-	uint32_t *c = in_flight(s, h->e.dev);
+	uint32_t c = ++s->disks[h->disk].n;
 
 	h->issued = true;
-	if (!c) {
-		h->late = true; /* out of memory: not counted, depth 0 */
-		return;
-	}
-	++*c;
-	h->e.depth = *c > UINT16_MAX ? UINT16_MAX : (__u16)*c;
+	h->e.depth = c > UINT16_MAX ? UINT16_MAX : (__u16)c;
 }
 
 /* Every event before W, in time order; the records completed before W written. */
@@ -167,12 +159,8 @@ static int sweep(struct snoop *s, uint64_t w)
 			count_issue(s, h);
 		if (!s->ev[i].done)
 			continue;
-		if (!h->late) {
-			uint32_t *c = in_flight(s, h->e.dev);
-
-			if (c && *c)
-				--*c;
-		}
+		if (!h->late)
+			s->disks[h->disk].n--;
 		if (fwrite(&h->e, sizeof(h->e), 1, s->f) != 1)
 			err = -errno ?: -EIO;
 		s->records++;
@@ -221,7 +209,8 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(struct blkio_event))
 		return 0;
-	if (grow((void **)&s->h, &s->cap, s->n + 1, sizeof(*s->h))) {
+	if (grow((void **)&s->h, &s->cap, s->n + 1, sizeof(*s->h)) ||
+	    disk_of(s, ((const struct blkio_event *)data)->dev, &s->h[s->n].disk)) {
 		s->err = -ENOMEM;
 		return s->err; /* stops ring_buffer__poll */
 	}
@@ -249,7 +238,7 @@ static int on_tick(void *ctx, bool before)
 			s->err = err;
 		return s->err;
 	}
-	w = now_ns() - SWEEP_MARGIN_NS;
+	w = clock__ns() - SWEEP_MARGIN_NS;
 	for (i = 0; i < s->nr_slots; i++) {
 		uint64_t t = __atomic_load_n(&s->slots[i].issued, __ATOMIC_RELAXED);
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "blkio.h" /* before the skeleton, which uses its types */
@@ -14,6 +13,7 @@
 #include "trace/blkfront_probes.h"
 #include "trace/bpf_load.h"
 #include "trace/bpf_members.h"
+#include "base/clock.h"
 #include "base/diag.h"
 #include "base/histogram.h"
 #include "trace/tracer.h"
@@ -30,7 +30,6 @@ struct tracer {
 	int ncpus;
 	__u64 max_epoch; /* the interval the BPF side keeps maxima for */
 	bool snoop;
-	unsigned int nr_slots; /* snoop mode: the slots map's entries */
 	bool blktrace;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
 	unsigned int nr_devs;
@@ -153,7 +152,6 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 		goto out;
 	s->rodata->snoop = true;
 	t->snoop = true;
-	t->nr_slots = nr;
 	/* The drain reads the slots for the records' depths (snoop.c): mapped, not looked up. */
 	err = bpf_map__set_map_flags(s->maps.slots,
 				     bpf_map__map_flags(s->maps.slots) | BPF_F_MMAPABLE);
@@ -283,7 +281,6 @@ int tracer__start(struct tracer *t)
 		ATTACH(rq_issue),    ATTACH(rq_issue_walk),
 #undef ATTACH
 	};
-	struct timespec now;
 	__u32 key = 0;
 	__u64 ns;
 	size_t i;
@@ -305,8 +302,7 @@ int tracer__start(struct tracer *t)
 		blkfront_probes__close(t->ring);
 		t->ring = NULL;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	ns = clock__ns();
 	if (bpf_map_update_elem(bpf_map__fd(s->maps.data_start), &key, &ns, BPF_ANY))
 		return -errno;
 	return 0;
@@ -328,7 +324,7 @@ int tracer__events_fd(const struct tracer *t)
 
 int tracer__slots_fd(const struct tracer *t, size_t *nr)
 {
-	*nr = t->snoop ? t->nr_slots : 0;
+	*nr = t->snoop ? bpf_map__max_entries(t->skel->maps.slots) : 0;
 	return t->snoop ? bpf_map__fd(t->skel->maps.slots) : -1;
 }
 

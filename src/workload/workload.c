@@ -18,8 +18,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+#include "base/clock.h"
 #include "workload/engine.h"
 #include "workload/workload.h"
 
@@ -51,14 +51,6 @@ void workload__fill_pattern(void *buf, size_t len)
 		p += n;
 		len -= n;
 	}
-}
-
-static uint64_t wl_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* The job, checked and reduced to what the loop needs. */
@@ -353,7 +345,7 @@ static int wl_reap_batch(struct wl_loop *l, struct app_stats *out)
 	unsigned int i, nr;
 	bool finished;
 
-	l->now = wl_now();
+	l->now = clock__ns();
 	if (ret < 0) {
 		l->err = ret;
 		return ret;
@@ -437,13 +429,13 @@ int workload__run_opts(const struct job_params *p, int fd, uint64_t file_size,
 		goto cleanup;
 	}
 	out->registered_bufs = l.e.fixed_bufs;
-	l.now = t0 = wl_now();
+	l.now = t0 = clock__ns();
 	wl_drive(&l, out, stop);
 	err = l.err;
 	if (!err && (p->fsync || p->fdatasync)) {
 		if (p->fsync ? fsync(fd) : fdatasync(fd))
 			err = -errno;
-		l.now = wl_now();
+		l.now = clock__ns();
 	}
 	out->ns = l.now - t0;
 cleanup:

@@ -40,6 +40,16 @@ done
 # programs' own count at every issue (--exact-depth), counted apart from the records. Not
 # equal to that: a request's completion is stamped before the programs take it off the
 # count, and an issue on another CPU in between counts it still; a few % may move.
+# recount FILE: its records' completion time, device time (u64 words 0 and 3) and depth
+# (u16 word 23) into FILE.rec; "RECORDS:WRONG", the records and those whose depth is not
+# the sweep of the file's own issues and completions (at one time a completion first).
+recount() {
+	paste <(od -A n -v -t u8 -w72 -j16 "$1" | awk '{ print $1, $4 }') \
+		<(od -A n -v -t u2 -w72 -j16 "$1" | awk '{ print $24 }') > "$1.rec"
+	awk '{ printf "%.0f 1 %d %d\n%.0f 0 %d %d\n", $1 - $2, NR, $3, $1, NR, $3 }' "$1.rec" |
+		sort -k1,1n -k2,2n | awk '$2 == 1 { c++; if (c != $4) bad++ } $2 == 0 { c-- }
+			END { print NR / 2 ":" bad + 0 }'
+}
 expect_eq "dd: every record's depth 1" \
 	"$(awk 'NR > 1 { print $9 }' "$TMP/btf.txt" | sort -u | tr '\n' ' ')" "1 "
 for run in 1 2; do
@@ -47,17 +57,12 @@ for run in 1 2; do
 		--iodepth 8 --exact-depth --snoop "$TMP/qd.snoop" --json "$TMP/qd.json" \
 		> /dev/null 2> "$TMP/qd.err"
 	expect_eq "iodepth 8, run $run: exit 0 ($(tail -1 "$TMP/qd.err"))" "$?" 0
-	# Per record: completion time, device time (u64 words 0 and 3), depth (u16 word 23).
-	paste <(od -A n -v -t u8 -w72 -j16 "$TMP/qd.snoop" | awk '{ print $1, $4 }') \
-		<(od -A n -v -t u2 -w72 -j16 "$TMP/qd.snoop" | awk '{ print $24 }') > "$TMP/qd.rec"
-	recounted=$(awk '{ printf "%.0f 1 %d %d\n%.0f 0 %d %d\n", $1 - $2, NR, $3, $1, NR, $3 }' "$TMP/qd.rec" |
-		sort -k1,1n -k2,2n | awk '$2 == 1 { c++; if (c != $4) bad++ } $2 == 0 { c-- }
-			END { print NR / 2 ":" bad + 0 }')
+	recounted=$(recount "$TMP/qd.snoop")
 	expect_eq "iodepth 8, run $run: each depth is the records' own times swept" \
 		"${recounted#*:}" 0
 	expect_eq "iodepth 8, run $run: a record per request" "${recounted%:*}" \
 		"$(jqv "$TMP/qd.json" .runs[0].block.read.requests)"
-	awk '{ n[$3]++ } END { for (d in n) print d, n[d] }' "$TMP/qd.rec" | sort -n \
+	awk '{ n[$3]++ } END { for (d in n) print d, n[d] }' "$TMP/qd.snoop.rec" | sort -n \
 		> "$TMP/qd-snoop.txt"
 	jq -r '.runs[0].block.queue_depth.buckets[] | "\(.lo) \(.count)"' "$TMP/qd.json" \
 		> "$TMP/qd-exact.txt"
@@ -77,11 +82,7 @@ BLKTRACE_BENCH_LOSE_COMPLETIONS=50 "$BB" --trace "$a" --raw --rw randread --bs 4
 	--direct --engine io_uring --iodepth 8 --snoop "$TMP/lose.snoop" --json "$TMP/lose.json" \
 	> /dev/null 2> "$TMP/lose.err"
 expect_eq "lost completions: exit 0 ($(tail -1 "$TMP/lose.err"))" "$?" 0
-paste <(od -A n -v -t u8 -w72 -j16 "$TMP/lose.snoop" | awk '{ print $1, $4 }') \
-	<(od -A n -v -t u2 -w72 -j16 "$TMP/lose.snoop" | awk '{ print $24 }') > "$TMP/lose.rec"
-recounted=$(awk '{ printf "%.0f 1 %d %d\n%.0f 0 %d %d\n", $1 - $2, NR, $3, $1, NR, $3 }' \
-	"$TMP/lose.rec" | sort -k1,1n -k2,2n | awk '$2 == 1 { c++; if (c != $4) bad++ } $2 == 0 { c-- }
-		END { print NR / 2 ":" bad + 0 }')
+recounted=$(recount "$TMP/lose.snoop")
 lost=$(jqv "$TMP/lose.json" .runs[0].block.lost_completions)
 expect_cmp "lost completions: some ($lost)" "$lost" ">" 0
 expect_eq "lost completions: a record for each completion seen" "${recounted%:*}" \
