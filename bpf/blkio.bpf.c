@@ -6,7 +6,9 @@
  * Hot-path rules: the disk filter is the first thing every program does; no hash
  * map; the only shared writes are the in-flight counts of the request's hardware queue,
  * issues and completions each on a cache line of its own (struct blkio_queue), which a
- * CPU that issues and completes on its own queue keeps to itself. The per-request state
+ * CPU that issues and completes on its own queue keeps to itself. A disk of one queue,
+ * which every CPU issues to, counts them per CPU instead, in the CPU's `stats` (since
+ * 5.19: pcpu_inflight), so that no line is written by two CPUs. The per-request state
  * is the issue time and the request's address in an array slot indexed by (hardware
  * queue, driver tag), which is unique while a request is in flight. The disk's depth,
  * which needs the completions other CPUs counted, is read on one issue in 16 or more
@@ -49,6 +51,14 @@ const volatile bool blktrace = false;	   /* --blktrace: D and C records (blktrac
 const volatile bool any_bio_level = false; /* some member counts bios (a bio-based device) */
 const volatile __u32 nr_devices = 1;
 const volatile __u32 nr_slots = 1;
+/*
+ * A disk of one queue counts its requests in flight per CPU, in `stats` (pc_issued,
+ * pc_done, pc_requeued), not in `queues`: set where the kernel has bpf_loop and
+ * bpf_map_lookup_percpu_elem (5.19), so that the walking issue program is loaded and
+ * can sum the CPUs' counts (pcpu_depth). NR_CPUS: the possible CPUs, those it sums.
+ */
+const volatile bool pcpu_inflight = false;
+const volatile __u32 nr_cpus = 1;
 /*
  * Tests only (BLKTRACE_BENCH_LOSE_COMPLETIONS): ignore about one completion in N, as
  * kernel 6.18 sometimes never reports one, to check that lost completions are named and
@@ -518,6 +528,71 @@ static __always_inline void count_hwq_depth(member_t *mb, __u64 *max, __u64 qdep
 		HIST_INC(h->slots, hist_count_index(qdepth), HIST_COUNT_BUCKETS);
 }
 
+/*
+ * Whether member MB's device counts its requests in flight per CPU (pcpu_inflight): one
+ * queue, so the disk's depth is the queue's, and nothing needs the queue's own count.
+ */
+static __always_inline bool pcpu_counts(member_t *mb)
+{
+	return pcpu_inflight && mb->dev_queues == 1;
+}
+
+/*
+ * The sums over the CPUs of one device's per-CPU counts, issues first: pcpu_depth. The
+ * completions' loads depend on the issues' sum (an added zero the compiler cannot see
+ * through), so a weakly ordered CPU cannot take them first (inflight_now says why).
+ */
+struct pcpu_sum {
+	__u32 device;
+	__s64 issued, done;
+	__u64 dep; /* 0, made of the issues' sum */
+};
+
+static int add_cpu_issued(__u32 cpu, void *data)
+{
+	struct pcpu_sum *s = data;
+	struct blkio_pcpu *v = bpf_map_lookup_percpu_elem(&stats, &s->device, cpu);
+
+	if (v)
+		s->issued += *(volatile __s64 *)&v->pc_issued;
+	return 0;
+}
+
+static int add_cpu_done(__u32 cpu, void *data)
+{
+	struct pcpu_sum *s = data;
+	struct blkio_pcpu *v = bpf_map_lookup_percpu_elem(&stats, &s->device, cpu);
+
+	if (v)
+		s->done += *(volatile __s64 *)((char *)&v->pc_done + s->dep) +
+			   *(volatile __s64 *)((char *)&v->pc_requeued + s->dep);
+	return 0;
+}
+
+/*
+ * The depth of a device of one queue counted per CPU: what the CPUs issued less what
+ * they completed or requeued, at least 1 (this issue counted itself first). Reads one
+ * line of each CPU's, which that CPU writes on each of its events: the reason it is
+ * read only on a sample of the issues, one in at least four times the CPUs (members.c).
+ * Low rather than high, as inflight_now: a request issued and completed elsewhere
+ * between the two passes is in the second only.
+ */
+static __always_inline __u64 pcpu_depth(__u32 device)
+{
+	struct pcpu_sum s = { .device = device };
+	__u64 dep;
+
+	s.issued = walk_origin; /* unknown to the verifier: bpf_loop's step converges */
+	s.done = walk_origin;
+	bpf_loop(nr_cpus, add_cpu_issued, &s, 0);
+	dep = (__u64)s.issued;
+	asm volatile("%[d] &= 0" : [d] "+r"(dep));
+	s.dep = dep;
+	bpf_loop(nr_cpus, add_cpu_done, &s, 0);
+	s.issued -= s.done;
+	return s.issued > 0 ? (__u64)s.issued : 1;
+}
+
 /* A CPU whose issues are further apart than this reads the depth on each one. */
 #define DEPTH_EVERY_GAP_NS 100000
 
@@ -589,7 +664,12 @@ static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_max
 	if (!*weight)
 		return 0;
 	/* Several queues: at least this queue's depth (DEPTH), the others' added. */
-	depth = mb->dev_queues > 1 ? device_depth(mb, depth, walk) : inflight_now(q);
+	if (mb->dev_queues > 1)
+		depth = device_depth(mb, depth, walk);
+	else if (walk && pcpu_counts(mb))
+		depth = pcpu_depth(mb->device);
+	else
+		depth = inflight_now(q);
 	if (walk)
 		depth = issue_depth(&p->r, m->depth, mb->slot_base, mb->hwqs * mb->tags, mb->tags,
 				    idx, depth);
@@ -633,6 +713,8 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 		if (slot->issued) {
 			/* The previous owner's completion was lost: this one takes its count. */
 			p->r.lost_completions++;
+		} else if (pcpu_counts(mb)) {
+			p->pc_issued++; /* this CPU's line only: no other CPU writes it */
 		} else {
 			inflight_issue(q);
 		}
@@ -739,10 +821,14 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 		return 0;
 	}
 	start = RD(btf, rq, start_time_ns);
-	/* The atomic first: the store then drains after it, not in front of it. */
-	q = queue_of(mb, hwq);
-	if (q)
-		inflight_dec(q);
+	if (pcpu_counts(mb)) {
+		p->pc_done++;
+	} else {
+		/* The atomic first: the store then drains after it, not in front of it. */
+		q = queue_of(mb, hwq);
+		if (q)
+			inflight_dec(q);
+	}
 	/*
 	 * The record before the slot is freed: the drain takes a free slot for a request
 	 * whose record is in the ring (src/trace/snoop.c, the depths).
@@ -780,7 +866,10 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	if (slot && slot->issued) {
 		slot->issued = 0;
 		q = queue_of(mb, hwq);
-		if (q)
+		/* Per CPU: a word of its own (blkio.h); atomic, as requeues are rare. */
+		if (pcpu_counts(mb))
+			__sync_fetch_and_add(&p->pc_requeued, 1);
+		else if (q)
 			inflight_dec(q);
 	}
 	return 0;

@@ -107,6 +107,8 @@ struct blkio_rare {
  * and the issuer reads it. The queue's deepest point in the current interval
  * (max_epoch, as struct blkio_pcpu's maxima) sits on the issue line: only the queue's
  * issuers write it. Read as issued - done. doc/performance.md has what each line costs.
+ * A disk of one queue counts per CPU instead where the kernel allows (struct blkio_pcpu,
+ * pc_issued); its entry here is then unused.
  */
 struct blkio_queue {
 	__s64 issued;
@@ -140,10 +142,20 @@ struct blkio_queue {
 struct blkio_pcpu {
 	__u64 rw_bytes[2]; /* bytes of reads, of writes */
 	__u64 sum_queue_ns;
+	/*
+	 * The requests of a disk of one queue that this CPU issued, completed, requeued
+	 * (after issue), where the kernel lets a program read other CPUs' values
+	 * (blkio.bpf.c, pcpu_inflight): the disk's depth is their sums' difference, and
+	 * each CPU writes only its own. Each word has one writer program, so a completion
+	 * that interrupts a requeue on this CPU loses nothing.
+	 */
+	__s64 pc_issued;
 	struct blkio_maxes max;
 	__u64 max_epoch;
 	__u64 sum_device_ns;
 	__u64 sum_total_ns;
+	__s64 pc_done;
+	__s64 pc_requeued;
 	struct blkio_rare r;
 	__u64 size[BLKIO_NR_SIZE_HISTS][HIST_SIZE_BUCKETS];
 	__u64 size_multi[HIST_SIZE_BUCKETS];

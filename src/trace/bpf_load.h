@@ -58,9 +58,12 @@ struct bpf_load_skel {
 struct bpf_load_ops {
 	/* Open the skeleton with oo (nothing said: bpf_load__any says it). */
 	int (*open)(void *ctx, const struct bpf_object_open_opts *oo, struct bpf_load_skel *out);
-	/* The members in the filter: choose the programs of the flavour, size the maps (d). */
+	/*
+	 * The members in the filter: choose the programs of the flavour, size the maps (d);
+	 * it may set how the members' depths are sampled (bpf_members__sample_per_cpu).
+	 */
 	int (*configure)(void *ctx, const struct btf *vmlinux, bool btf_flavour,
-			 const struct member_set *ms, struct diag *d);
+			 struct member_set *ms, struct diag *d);
 	/* Destroy the skeleton, if any; safe twice. */
 	void (*destroy)(void *ctx);
 };

@@ -194,6 +194,20 @@ int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 	return err ? err : plan_map(f, ms, d);
 }
 
+void bpf_members__sample_per_cpu(volatile struct blkio_filter *f, struct member_set *ms,
+				 unsigned int cpus)
+{
+	__u32 mask = blkio_depth_sample(cpus) - 1;
+	unsigned int i;
+
+	for (i = 0; i < ms->n; i++)
+		if (f->members[i].dev_queues == 1 && !(f->members[i].flags & BLKIO_MEMBER_BIO))
+			f->members[i].depth_mask = mask;
+	for (i = 0; i < ms->in_map; i++)
+		if (ms->over[i].dev_queues == 1 && !(ms->over[i].flags & BLKIO_MEMBER_BIO))
+			ms->over[i].depth_mask = mask;
+}
+
 int bpf_members__fill_map(const struct member_set *ms, int member_map_fd)
 {
 	unsigned int k;

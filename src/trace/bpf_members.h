@@ -34,6 +34,14 @@ struct diag;
 int bpf_members__set(volatile struct blkio_filter *f, struct member_set *ms,
 		     const struct device *const *devs, unsigned int n, struct diag *d);
 /*
+ * Where the BPF side counts the requests in flight of a disk of one queue per CPU
+ * (blkio.bpf.c, pcpu_inflight): reading its depth reads a line of each of CPUS, so the
+ * depth of such a device (request-based) is read on one issue in blkio_depth_sample(CPUS).
+ * Before load.
+ */
+void bpf_members__sample_per_cpu(volatile struct blkio_filter *f, struct member_set *ms,
+				 unsigned int cpus);
+/*
  * After load: the members beyond the read-only arrays into member_map, each at the slot
  * bpf_members__set planned (blkio.h, BLKIO_MEMBER_HASH). 0 or -errno.
  */

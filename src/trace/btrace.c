@@ -93,8 +93,8 @@ static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bp
 	return 0;
 }
 
-static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
-			  const struct member_set *ms, struct diag *d)
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf, struct member_set *ms,
+			  struct diag *d)
 {
 	struct btrace *b = ctx;
 	struct blktrace_bpf *s = b->skel;

@@ -32,6 +32,7 @@ struct tracer {
 	bool snoop;
 	bool blktrace;
 	bool walk; /* the issue program leaves lost completions out of the depth (bpf_loop) */
+	bool pcpu; /* a disk of one queue counts its requests in flight per CPU, in `stats` */
 	unsigned int nr_devs;
 	void *buf;		      /* per-CPU read buffer, large enough for the largest value */
 	struct blkio_pcpu *sum;	      /* a device's `stats` over all CPUs, before tracer__fold */
@@ -40,6 +41,9 @@ struct tracer {
 	unsigned int dev_queue[BLKIO_MAX_DEVICES], dev_queues[BLKIO_MAX_DEVICES];
 	/* Each device's depth is read on one issue in this many at high rates; 0: every issue. */
 	unsigned int depth_every[BLKIO_MAX_DEVICES];
+	/* A device counted per CPU (pcpu): its requests in flight at its last snapshot. */
+	bool pcpu_dev[BLKIO_MAX_DEVICES];
+	long long in_flight[BLKIO_MAX_DEVICES];
 	char ring_why[256]; /* why not, for a xen-blkfront disk */
 };
 
@@ -50,6 +54,16 @@ struct tracer {
 static bool has_bpf_loop(void)
 {
 	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
+}
+
+/*
+ * bpf_map_lookup_percpu_elem (5.19) lets the walking issue program sum every CPU's counts,
+ * so a disk of one queue counts its requests in flight per CPU (blkio.bpf.c, pcpu_depth).
+ */
+static bool has_percpu_lookup(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT,
+				       BPF_FUNC_map_lookup_percpu_elem, NULL) == 1;
 }
 
 static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool btf, bool bio)
@@ -84,6 +98,7 @@ static void choose_programs(struct tracer *t, const struct btf *vmlinux, bool bt
 	};
 
 	t->walk = loop;
+	t->pcpu = loop && has_percpu_lookup();
 	bpf_load__choose(vmlinux, c, sizeof(c) / sizeof(c[0]), btf, s->rodata->old_args);
 }
 
@@ -111,7 +126,7 @@ static int configure_blktrace(struct tracer *t, unsigned int nr)
 	return err;
 }
 
-static int configure(struct tracer *t, const struct member_set *ms, struct diag *d)
+static int configure(struct tracer *t, struct member_set *ms, struct diag *d)
 {
 	const struct tracer_opts *opts = t->opts;
 	size_t snoop_bytes = opts->snoop_ring_bytes;
@@ -126,12 +141,19 @@ static int configure(struct tracer *t, const struct member_set *ms, struct diag 
 	s->rodata->nr_slots = nr;
 	s->rodata->lose_every = opts->lose_every;
 	s->rodata->exact_depth = opts->exact_depth;
+	s->rodata->pcpu_inflight = t->pcpu;
+	s->rodata->nr_cpus = t->ncpus;
+	if (t->pcpu)
+		bpf_members__sample_per_cpu(&s->rodata->filter, ms, t->ncpus);
 	memcpy(t->dev_queue, ms->dev_queue, sizeof(t->dev_queue));
 	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
 	/* Sampled as blkio.bpf.c's depth_weight does; a bio-based device counts every bio. */
 	for (k = 0; k < opts->nr_devs; k++)
-		t->depth_every[k] = opts->exact_depth || opts->devs[k]->bio_based
-					    ? 0
+		t->pcpu_dev[k] = t->pcpu && ms->dev_queues[k] == 1 && !opts->devs[k]->bio_based;
+	for (k = 0; k < opts->nr_devs; k++)
+		t->depth_every[k] = opts->exact_depth || opts->devs[k]->bio_based ? 0
+				    : t->pcpu && ms->dev_queues[k] == 1
+					    ? blkio_depth_sample(t->ncpus)
 					    : blkio_depth_sample(ms->dev_queues[k]);
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
@@ -180,8 +202,8 @@ static int open_skel(void *ctx, const struct bpf_object_open_opts *oo, struct bp
 	return 0;
 }
 
-static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf,
-			  const struct member_set *ms, struct diag *d)
+static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf, struct member_set *ms,
+			  struct diag *d)
 {
 	struct tracer *t = ctx;
 	const struct btf_type *complete = bpf_load__tp_proto(vmlinux, "block_rq_complete");
@@ -485,6 +507,8 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 	if (device >= t->nr_devs)
 		return -EINVAL;
 	err = read_stats(t, device, t->sum);
+	if (!err && t->pcpu_dev[device])
+		t->in_flight[device] = t->sum->pc_issued - t->sum->pc_done - t->sum->pc_requeued;
 	for (k = 0; !err && k < BLKIO_NR_LATS; k++)
 		err = bpf_load__sum_percpu(t->skel->maps.lat_hist, device * BLKIO_NR_LATS + k,
 					   t->ncpus, t->buf, out->lat[k], HIST_LAT_BUCKETS);
@@ -517,6 +541,7 @@ unsigned int tracer__nr_devices(const struct tracer *t)
  * The device's in-flight counts, summed over its queues: a lookup copies each queue's
  * value in one go, so a request issued and completed meanwhile may or may not count; a
  * queue's figure is never below 0. Only requests issued since attach take part (tracer.h).
+ * A device counted per CPU: as of its last snapshot (the sum over every CPU's value).
  */
 long long tracer__in_flight(const struct tracer *t, unsigned int device)
 {
@@ -526,6 +551,8 @@ long long tracer__in_flight(const struct tracer *t, unsigned int device)
 
 	if (device >= t->nr_devs)
 		return 0;
+	if (t->pcpu_dev[device])
+		return t->in_flight[device] > 0 ? t->in_flight[device] : 0;
 	for (i = 0; i < t->dev_queues[device]; i++)
 		if (!read_queue(t, device, i, &q) && q.issued > q.done)
 			sum += q.issued - q.done;

@@ -61,7 +61,10 @@ int tracer__snapshot(struct tracer *t, unsigned int device, struct block_stats *
 /* Every device's, in tracer_opts.devs order: out has tracer__nr_devices entries. */
 int tracer__snapshot_all(struct tracer *t, struct block_stats *out);
 unsigned int tracer__nr_devices(const struct tracer *t);
-/* Requests (bios, for a bio-based device) of device I in flight now, issued since attach. */
+/*
+ * Requests (bios, for a bio-based device) of device I in flight now, issued since attach;
+ * of a disk of one queue on kernels since 5.19, as of its last tracer__snapshot.
+ */
 long long tracer__in_flight(const struct tracer *t, unsigned int device);
 /* Start a new interval for the max fields. */
 int tracer__reset_max(struct tracer *t);

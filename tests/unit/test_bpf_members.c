@@ -138,11 +138,43 @@ static void test_queues_of_heads_and_stacks(void **state)
 	free(ms);
 }
 
+/*
+ * Counted per CPU, a disk of one queue reads a line of each CPU for its depth: sampled by
+ * the CPUs, 1 issue in at least 4 x CPUS. Several queues, and a bio-based device, keep
+ * theirs.
+ */
+static void test_sample_per_cpu(void **state)
+{
+	struct device one = { .major = 7, .minor = 0, .nr_hw_queues = 1 },
+		      four = { .major = 259, .minor = 0, .nr_hw_queues = 4 }, dm = { .major = 253 };
+	const struct device *devs[] = { &one, &four, &dm };
+	struct member_set *ms = calloc(1, sizeof(*ms));
+	struct blkio_filter f = {};
+	struct diag d = {};
+
+	(void)state;
+	assert_non_null(ms);
+	snprintf(one.name, sizeof(one.name), "loop0");
+	snprintf(four.name, sizeof(four.name), "nvme0n1");
+	snprintf(dm.name, sizeof(dm.name), "dm-0");
+	dm.bio_based = true;
+	assert_int_equal(bpf_members__set(&f, ms, devs, 3, &d), 0);
+	assert_int_equal(f.members[0].depth_mask, 15);
+	bpf_members__sample_per_cpu(&f, ms, 64);
+	assert_int_equal(f.members[0].depth_mask, 255); /* 64 CPUs: 1 in 256 */
+	assert_int_equal(f.members[1].depth_mask, 15);	/* 4 queues: its own */
+	assert_int_equal(f.members[2].depth_mask, 15);	/* bio-based: its own */
+	bpf_members__sample_per_cpu(&f, ms, 2);
+	assert_int_equal(f.members[0].depth_mask, 15); /* 2 CPUs: at least 1 in 16 */
+	free(ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fleets_found),
 		cmocka_unit_test(test_queues_of_heads_and_stacks),
+		cmocka_unit_test(test_sample_per_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
