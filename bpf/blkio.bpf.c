@@ -663,7 +663,11 @@ static __always_inline __u64 issue_depths(struct blkio_pcpu *p, struct blkio_max
 	*weight = depth_weight(mb, now);
 	if (!*weight)
 		return 0;
-	/* Several queues: at least this queue's depth (DEPTH), the others' added. */
+	/*
+	 * Several queues: at least this queue's depth (DEPTH), the others' added. Per CPU:
+	 * only the walking program sums the CPUs (the loader sets pcpu_inflight only where it
+	 * loads that one), so the other, which older kernels load, calls no helper they lack.
+	 */
 	if (mb->dev_queues > 1)
 		depth = device_depth(mb, depth, walk);
 	else if (walk && pcpu_counts(mb))
@@ -865,12 +869,14 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	/* It leaves the device and will be issued (and counted) again. */
 	if (slot && slot->issued) {
 		slot->issued = 0;
-		q = queue_of(mb, hwq);
 		/* Per CPU: a word of its own (blkio.h); atomic, as requeues are rare. */
-		if (pcpu_counts(mb))
+		if (pcpu_counts(mb)) {
 			__sync_fetch_and_add(&p->pc_requeued, 1);
-		else if (q)
-			inflight_dec(q);
+		} else {
+			q = queue_of(mb, hwq);
+			if (q)
+				inflight_dec(q);
+		}
 	}
 	return 0;
 }

@@ -42,6 +42,7 @@ static void say_tracing(const struct options *o, const struct result *res, size_
 			struct tracer *t)
 {
 	char what[1024] = "";
+	const char *how = "";
 	size_t i, k, used = 0;
 
 	if (!o->verbose)
@@ -54,10 +55,12 @@ static void say_tracing(const struct options *o, const struct result *res, size_
 				what + used, sizeof(what) - used, "%s%s",
 				i ? ", " : " and the layers under it: ", res->layers[i].dev.name);
 	}
+	if (tracer__counts_per_cpu(t))
+		how = " (depth without lost completions, one-queue disks counted per CPU)";
+	else if (tracer__walks_slots(t))
+		how = " (depth without lost completions)";
 	fprintf(stderr, "blktrace-bench: tracing %s with %s programs%s, %zu bytes of BPF maps\n",
-		what, tracer__flavour(t),
-		tracer__walks_slots(t) ? " (depth without lost completions)" : "",
-		tracer__map_bytes(t));
+		what, tracer__flavour(t), how, tracer__map_bytes(t));
 }
 
 /*

@@ -147,14 +147,18 @@ static int configure(struct tracer *t, struct member_set *ms, struct diag *d)
 		bpf_members__sample_per_cpu(&s->rodata->filter, ms, t->ncpus);
 	memcpy(t->dev_queue, ms->dev_queue, sizeof(t->dev_queue));
 	memcpy(t->dev_queues, ms->dev_queues, sizeof(t->dev_queues));
-	/* Sampled as blkio.bpf.c's depth_weight does; a bio-based device counts every bio. */
-	for (k = 0; k < opts->nr_devs; k++)
+	/*
+	 * Sampled as blkio.bpf.c's depth_weight does, by the lines a read takes (a queue's
+	 * two, or a CPU's one); a bio-based device counts every bio.
+	 */
+	for (k = 0; k < opts->nr_devs; k++) {
 		t->pcpu_dev[k] = t->pcpu && ms->dev_queues[k] == 1 && !opts->devs[k]->bio_based;
-	for (k = 0; k < opts->nr_devs; k++)
-		t->depth_every[k] = opts->exact_depth || opts->devs[k]->bio_based ? 0
-				    : t->pcpu && ms->dev_queues[k] == 1
-					    ? blkio_depth_sample(t->ncpus)
-					    : blkio_depth_sample(ms->dev_queues[k]);
+		t->depth_every[k] =
+			opts->exact_depth || opts->devs[k]->bio_based
+				? 0
+				: blkio_depth_sample(t->pcpu_dev[k] ? (unsigned int)t->ncpus
+								    : ms->dev_queues[k]);
+	}
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.queues, ms->queues ? ms->queues : 1);
@@ -364,6 +368,11 @@ void tracer__close(struct tracer *t)
 bool tracer__walks_slots(const struct tracer *t)
 {
 	return t->walk;
+}
+
+bool tracer__counts_per_cpu(const struct tracer *t)
+{
+	return t->pcpu;
 }
 
 const char *tracer__ring_probes(const struct tracer *t, const char **why)

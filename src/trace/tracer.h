@@ -81,6 +81,8 @@ int tracer__slots_fd(const struct tracer *t, size_t *nr);
 
 /* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
 bool tracer__walks_slots(const struct tracer *t);
+/* A disk of one queue counts its requests in flight per CPU (5.19: blkio.bpf.c, pcpu_inflight). */
+bool tracer__counts_per_cpu(const struct tracer *t);
 /*
  * The xen-blkfront probes: "fentry" or "kprobe" when they count block_stats.ring, else
  * NULL and *why says why not ("" when no traced device is a xen-blkfront disk).

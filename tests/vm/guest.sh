@@ -212,6 +212,14 @@ if run walk -v --trace vda -- true; then
 	fi
 	expect_eq "depth walk loaded exactly where bpf_loop is ($(uname -r))" \
 		"$(grep -c "depth without lost completions" "$W/walk.err")" $want
+	# A disk of one queue counts per CPU where a program can read other CPUs' values (5.19).
+	if awk -v v="$(uname -r)" 'BEGIN { split(v, a, "."); exit !(a[1] > 5 || (a[1] == 5 && a[2] >= 19)) }'; then
+		want=1
+	else
+		want=0
+	fi
+	expect_eq "one-queue disks counted per CPU exactly where bpf_map_lookup_percpu_elem is ($(uname -r))" \
+		"$(grep -c "one-queue disks counted per CPU" "$W/walk.err")" $want
 fi
 
 # 5. A --set sweep: each value in effect for its runs, the original restored.
