@@ -231,26 +231,51 @@ static __always_inline void *ring_info(struct blk_mq_hw_ctx *hctx, __u32 ring)
 	return (char *)rinfo + (__u64)ring * size;
 }
 
-/* Slots in use and the ring's size; false when they do not read as a ring's. */
-static __always_inline bool read_ring(void *rinfo, __u32 *in_use, __u32 *nr_ents)
+/* The ring's producer, consumer and size, read once each. */
+static __always_inline bool read_head(void *rinfo, unsigned int *prod, unsigned int *cons,
+				      unsigned int *n)
 {
 	struct blkfront_ring_info___bb *ri = rinfo;
-	unsigned int prod, cons, n;
+	unsigned int head[3];
 
 	if (bpf_core_type_exists(struct blkfront_ring_info___bb)) {
-		prod = BPF_CORE_READ(ri, ring.req_prod_pvt);
-		cons = BPF_CORE_READ(ri, ring.rsp_cons);
-		n = BPF_CORE_READ(ri, ring.nr_ents);
-	} else {
-		unsigned int head[3];
+		*prod = BPF_CORE_READ(ri, ring.req_prod_pvt);
+		*cons = BPF_CORE_READ(ri, ring.rsp_cons);
+		*n = BPF_CORE_READ(ri, ring.nr_ents);
+		return true;
+	}
+	if (bpf_probe_read_kernel(head, sizeof(head),
+				  (char *)rinfo +
+					  OLD_RINFO_RING_OFF(bpf_core_type_size(spinlock_t))))
+		return false;
+	*prod = head[0];
+	*cons = head[1];
+	*n = head[2];
+	return true;
+}
 
-		if (bpf_probe_read_kernel(
-			    head, sizeof(head),
-			    (char *)rinfo + OLD_RINFO_RING_OFF(bpf_core_type_size(spinlock_t))))
+/*
+ * Slots in use and the ring's size; false when they do not read as a ring's.
+ *
+ * The driver moves both ends under the ring's lock, which a probe does not hold. Read one
+ * after the other, prod then cons, the two can come from different moments: between the
+ * reads (this program interrupted or preempted), other submitters on the ring can add
+ * requests and the interrupt take their responses, so that cons passes the prod read,
+ * and prod - cons wraps. The pair is therefore read between two reads of cons and taken
+ * only where cons stayed put, so that prod and cons held together at the moment prod
+ * was read; up to three tries.
+ */
+static __always_inline bool read_ring(void *rinfo, __u32 *in_use, __u32 *nr_ents)
+{
+	unsigned int prod, cons, before, n;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 3; i++) {
+		if (!read_head(rinfo, &prod, &before, &n) || !read_head(rinfo, &prod, &cons, &n))
 			return false;
-		prod = head[0];
-		cons = head[1];
-		n = head[2];
+		if (cons == before)
+			break;
 	}
 	/* A ring holds a power of two of requests, 32 per page, up to 16 pages (x 4 KiB). */
 	if (n < 32 || n > 32 * 16 * 16 || (n & (n - 1)) || prod - cons > n)
