@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench's part 3 (tools/bench/fleet.sh) in its smoke mode: one tracer over 1, 2, 4
 # and 10 disks while fio reads them all; it must finish, cost something per I/O for
-# every size, measure its control (floor-clock) beside it, and leave no loop device,
+# every size, measure its controls (floor-clock, floor-disks) beside it, and leave no loop device,
 # image or bpf_stats setting behind.
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +19,8 @@ expect_true "a cost per I/O for every size" \
 	jq -e '[.sizes[].bpf_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
 expect_true "the control (floor-clock) measured for every size" \
 	jq -e '[.sizes[].floor_clock_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
+expect_true "the control floor-disks measured for every size" \
+	jq -e '[.sizes[].floor_disks_ns_per_io] | all(. > 0)' "$TMP/fleet/fleet.json"
 expect_true "the table printed" grep -q '^10 ' "$TMP/fleet/fleet-table.txt"
 for f in table.txt rounds.jsonl; do
 	expect_eq "bench.sh's $f left as it was" "$(cat "$TMP/fleet/$f")" "bench.sh's $f"

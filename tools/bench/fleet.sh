@@ -7,10 +7,13 @@
 # completed (/proc/diskstats) is the cost per I/O; beside it the IOPS traced against
 # untraced in the same round, and the tracer's CPU time and peak RSS. Then `serve` of 1
 # and of all N disks: the time of a scrape of /metrics (median of 5) and serve's RSS.
-# The target: 256 disks cost at most 1.1x one disk's BPF time per I/O. The control, in
-# the same rounds: floor-clock (tools/bench/floor.bpf.c: two programs that read the
-# clock, nothing per disk) under the same fio, what N disks' I/O costs any program (its
-# text and the kernel's state of N disks and N jobs out of the caches), and ours above it.
+# The target: 256 disks cost at most 1.1x one disk's BPF time per I/O. The controls, in
+# the same rounds under the same fio (tools/bench/floor.bpf.c): floor-clock, two
+# programs that read the clock and keep nothing per disk, what N disks' I/O costs any
+# program (its text and the kernel's state of N disks and N jobs out of the caches);
+# floor-disks, the least a tracer of N disks' device time does (a hash lookup of the
+# disk, the issue time by (disk, tag), a latency histogram per disk), what keeping
+# state per disk adds to that as N grows.
 #   tools/bench/fleet.sh           3 rounds of 3 s per N (~4 min)
 #   tools/bench/fleet.sh --smoke   1 round of 1 s, 1, 2, 4 and 10 disks (seconds); exits
 #                                  non-zero on a failure
@@ -89,17 +92,46 @@ run_fio() {
 		--output-format=json "${args[@]}" | jq '.jobs[0].read.iops'
 }
 
+# A control of tools/bench/floor.bpf.c (MODE [DISKS]) under fio over the first N disks:
+# its BPF run time and the I/Os completed meanwhile, in floor_ns and floor_ios.
+floor_run() {
+	local n=$1 i f0 f1 d0 d1
+	shift
+	rm -f "$work/floor.out" # the last run's "ready" is not this one's
+	"$FLOOR" "$@" > "$work/floor.out" 2>&1 &
+	tracer=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q ready "$work/floor.out" 2> /dev/null && break
+		[ -e "/proc/$tracer/fdinfo" ] || break
+		sleep 0.05
+	done
+	grep -q ready "$work/floor.out" ||
+		{ say "N=$n: floor-$1 did not attach: $(cat "$work/floor.out")" >&2; failed=1; }
+	read -r f0 _ < <(bpf_snapshot "$tracer")
+	d0=$(ios "$n")
+	run_fio "$n" > /dev/null
+	read -r f1 _ < <(bpf_snapshot "$tracer")
+	d1=$(ios "$n")
+	kill -INT "$tracer"
+	wait "$tracer" || { say "N=$n: floor-$1 failed" >&2; failed=1; }
+	tracer=
+	floor_ns=$((f1 - f0)) floor_ios=$((d1 - d0))
+}
+
 : > "$OUT/fleet-rounds.jsonl"
 failed=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for n in "${SIZES[@]}"; do
 		list=$(IFS=,; echo "${names[*]:0:$n}")
 		base=$(run_fio "$n")
+		# The files go first: the child truncates them only once it runs, and the last
+		# tracer's lines are not this one's.
+		rm -f "$work/out" "$work/err"
 		"$BB" --trace "$list" -v > "$work/out" 2> "$work/err" &
 		tracer=$!
 		# Attached once it says so (-v), within 30 s, unless it died first.
 		for ((i = 0; i < 600; i++)); do
-			grep -q "with .* programs" "$work/err" && break
+			grep -q "with .* programs" "$work/err" 2> /dev/null && break
 			[ -e "/proc/$tracer/fdinfo" ] || break
 			sleep 0.05
 		done
@@ -116,36 +148,26 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		kill -INT "$tracer"
 		wait "$tracer" || { say "N=$n: the tracer failed" >&2; failed=1; }
 		tracer=
-		# The control: floor-clock under the same fio.
-		"$FLOOR" clock > "$work/floor.out" 2>&1 &
-		tracer=$!
-		for ((i = 0; i < 600; i++)); do
-			grep -q ready "$work/floor.out" && break
-			[ -e "/proc/$tracer/fdinfo" ] || break
-			sleep 0.05
-		done
-		grep -q ready "$work/floor.out" ||
-			{ say "N=$n: floor-clock did not attach: $(cat "$work/floor.out")" >&2; failed=1; }
-		read -r f0 _ < <(bpf_snapshot "$tracer")
-		d0=$(ios "$n")
-		run_fio "$n" > /dev/null
-		read -r f1 _ < <(bpf_snapshot "$tracer")
-		d1=$(ios "$n")
-		kill -INT "$tracer"
-		wait "$tracer" || { say "N=$n: floor-clock failed" >&2; failed=1; }
-		tracer=
+		# The controls under the same fio: floor-clock, floor-disks.
+		floor_run "$n" clock
+		fns=$floor_ns fios=$floor_ios
+		floor_run "$n" disks "$list"
+		gns=$floor_ns gios=$floor_ios
 		jq -n -c --argjson n "$n" --argjson r "$r" --argjson base "$base" --argjson iops "$iops" \
 			--argjson ns "$((t1 - t0))" --argjson ios "$((c1 - c0))" \
-			--argjson fns "$((f1 - f0))" --argjson fios "$((d1 - d0))" \
+			--argjson fns "$fns" --argjson fios "$fios" \
+			--argjson gns "$gns" --argjson gios "$gios" \
 			--argjson cpu "$(((cpu1 - cpu0) * 1000 / $(getconf CLK_TCK)))" --argjson rss "$rss" \
 			'{disks: $n, round: $r, untraced_iops: $base, traced_iops: $iops,
 			  pct_of_untraced: (100 * $iops / $base), bpf_ns_per_io: ($ns / ([$ios, 1] | max)),
 			  floor_clock_ns_per_io: ($fns / ([$fios, 1] | max)),
+			  floor_disks_ns_per_io: ($gns / ([$gios, 1] | max)),
 			  ios: $ios, tool_cpu_ms: $cpu, peak_rss_kib: $rss}
 			| .above_floor_ns = .bpf_ns_per_io - .floor_clock_ns_per_io' >> "$OUT/fleet-rounds.jsonl"
-		printf 'bench fleet:   round %d, %2d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO (floor-clock %.0f)\n' \
+		printf 'bench fleet:   round %d, %3d disks: %9.0f IOPS untraced, %9.0f traced, %5.0f ns/IO (floor-clock %.0f, floor-disks %.0f)\n' \
 			"$r" "$n" "$base" "$iops" "$(jq -s '.[-1].bpf_ns_per_io' "$OUT/fleet-rounds.jsonl")" \
-			"$(jq -s '.[-1].floor_clock_ns_per_io' "$OUT/fleet-rounds.jsonl")"
+			"$(jq -s '.[-1].floor_clock_ns_per_io' "$OUT/fleet-rounds.jsonl")" \
+			"$(jq -s '.[-1].floor_disks_ns_per_io' "$OUT/fleet-rounds.jsonl")"
 	done
 done
 
@@ -153,11 +175,12 @@ done
 : > "$OUT/fleet-serve.jsonl"
 for n in 1 "${SIZES[-1]}"; do
 	list=$(IFS=,; echo "${names[*]:0:$n}")
+	rm -f "$work/serve.err" # the last serve's port is not this one's
 	"$BB" serve --listen 127.0.0.1:0 --trace "$list" 2> "$work/serve.err" &
 	tracer=$!
 	port="" i=0
 	while [ -z "$port" ] && [ $i -lt 600 ] && [ -e "/proc/$tracer" ]; do
-		port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$work/serve.err")
+		port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$work/serve.err" 2> /dev/null)
 		[ -n "$port" ] || sleep 0.05
 		i=$((i + 1))
 	done
@@ -189,6 +212,7 @@ def median: sort | if length == 0 then null elif length % 2 == 1 then .[length /
  sizes: (group_by(.disks) | map({disks: .[0].disks,
 	bpf_ns_per_io: ([.[].bpf_ns_per_io] | median), pct_of_untraced: ([.[].pct_of_untraced] | median),
 	floor_clock_ns_per_io: ([.[].floor_clock_ns_per_io] | median),
+	floor_disks_ns_per_io: ([.[].floor_disks_ns_per_io] | median),
 	above_floor_ns: ([.[].above_floor_ns] | median),
 	traced_iops: ([.[].traced_iops] | median), tool_cpu_ms: ([.[].tool_cpu_ms] | median),
 	peak_rss_kib: ([.[].peak_rss_kib] | max)})),
@@ -199,6 +223,8 @@ def median: sort | if length == 0 then null elif length % 2 == 1 then .[length /
 | .target.met = (.target.ratio != null and .target.ratio <= 1.1)
 | .control = {floor_clock_ratio: (if .sizes[0].floor_clock_ns_per_io > 0
 		then .sizes[-1].floor_clock_ns_per_io / .sizes[0].floor_clock_ns_per_io else null end),
+	floor_disks_ratio: (if .sizes[0].floor_disks_ns_per_io > 0
+		then .sizes[-1].floor_disks_ns_per_io / .sizes[0].floor_disks_ns_per_io else null end),
 	above_floor_ratio: (if .sizes[0].above_floor_ns > 0
 		then .sizes[-1].above_floor_ns / .sizes[0].above_floor_ns else null end)}' \
 	"$OUT/fleet-rounds.jsonl" > "$OUT/fleet.json"
@@ -207,15 +233,17 @@ echo
 say "several disks in one tracer: fio on all N at once, ${RUNTIME}s x $ROUNDS rounds (medians)," \
 	"$(nproc) CPUs, kernel $(uname -r)"
 {
-	printf '%-6s %10s %12s %12s %12s %12s %10s %8s\n' disks "BPF ns/IO" "floor-clock" "above floor" \
-		"traced IOPS" "% untraced" "CPU ms" "RSS MiB"
-	jq -r '.sizes[] | [.disks, .bpf_ns_per_io, .floor_clock_ns_per_io, .above_floor_ns, .traced_iops,
-		.pct_of_untraced, .tool_cpu_ms, .peak_rss_kib / 1024] | @tsv' "$OUT/fleet.json" |
-		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %12.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+	printf '%-6s %10s %12s %12s %12s %12s %12s %10s %8s\n' disks "BPF ns/IO" "floor-clock" \
+		"floor-disks" "above clock" "traced IOPS" "% untraced" "CPU ms" "RSS MiB"
+	jq -r '.sizes[] | [.disks, .bpf_ns_per_io, .floor_clock_ns_per_io, .floor_disks_ns_per_io,
+		.above_floor_ns, .traced_iops, .pct_of_untraced, .tool_cpu_ms, .peak_rss_kib / 1024] | @tsv' \
+		"$OUT/fleet.json" |
+		awk -F'\t' '{ printf "%-6d %10.0f %12.0f %12.0f %12.0f %12.0f %11.1f%% %10.0f %8.1f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 	echo "Members beyond the first 8 are matched through member_map (an array probed as a hash table)."
 	jq -r '.control | select(.floor_clock_ratio != null and .above_floor_ratio != null) |
-		"the control: floor-clock at \(.floor_clock_ratio * 100 | round / 100)x its one-disk cost;" +
-		" ours above it at \(.above_floor_ratio * 100 | round / 100)x"' "$OUT/fleet.json"
+		"the controls: floor-clock at \(.floor_clock_ratio * 100 | round / 100)x its one-disk cost," +
+		" floor-disks at \((.floor_disks_ratio // 0) * 100 | round / 100)x;" +
+		" ours above floor-clock at \(.above_floor_ratio * 100 | round / 100)x"' "$OUT/fleet.json"
 	jq -r '.serve[] | "serve of \(.disks) disks: a scrape \(.scrape_ms * 10 | round / 10) ms" +
 		" (\(.metrics_bytes / 1024 | round) KiB of /metrics), peak RSS \(.peak_rss_kib / 1024 * 10 | round / 10) MiB"' \
 		"$OUT/fleet.json"

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * bench-floor MODE: attach the two calibration programs of floor.bpf.c (MODE empty,
- * clock, or device DISK), print "ready", and stay attached until SIGINT or SIGTERM.
- * For tools/bench/bench.sh only; it reads their run time from this process's fds. In
- * device mode it prints, on exit, how many completions its histogram counted
- * ("timed N"), for the test that holds it to the disk's count.
+ * clock, device DISK, or disks DISK,DISK,...), print "ready", and stay attached until
+ * SIGINT or SIGTERM. For tools/bench/bench.sh and fleet.sh only; they read the run time
+ * from this process's fds. In device and disks modes it prints, on exit, how many
+ * completions its histograms counted ("timed N"), for the test that holds it to the
+ * disks' count.
  *
  * bench-floor stats: turn BPF run-time statistics on for as long as it runs, through
  * BPF_ENABLE_STATS: the kernel counts such holders, so two benchmarks on one machine
@@ -21,6 +22,10 @@
 #include "blkio.h" /* BLKIO_DEV */
 #include "hist.h"
 #include "floor.skel.h"
+
+/* Mode 3: the tags kept per disk (a loop disk has 128); the most disks taken. */
+#define FLOOR_DISK_TAGS 256
+#define FLOOR_MAX_DISKS 4096
 
 static volatile sig_atomic_t stop;
 
@@ -70,30 +75,73 @@ static unsigned int disk_dev(const char *disk)
 }
 
 /*
- * The latency histogram's total over every bucket and CPU; -1 if it cannot be read. (The
- * loader's bpf_load__sum_percpu sums word by word; linking it would bring the loader's
- * member tables and diagnostics into this standalone tool for one loop.)
+ * The latency histograms' total over every bucket, CPU and disk; -1 if they cannot be
+ * read. (The loader's bpf_load__sum_percpu sums word by word; linking it would bring the
+ * loader's member tables and diagnostics into this standalone tool for one loop.)
  */
-static long long timed(struct floor_bpf *skel)
+static long long timed(struct floor_bpf *skel, __u32 ndisks)
 {
 	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.lat);
-	size_t n = (size_t)ncpus * HIST_LAT_BUCKETS;
-	__u64 *v = ncpus > 0 ? calloc(n, sizeof(*v)) : NULL;
-	long long total = -1;
-	__u32 zero = 0;
+	size_t n = ncpus > 0 ? (size_t)ncpus * HIST_LAT_BUCKETS : 0, i;
+	__u64 *v = n ? calloc(n, sizeof(*v)) : NULL;
+	long long total = v ? 0 : -1;
+	__u32 d;
 
-	if (v && !bpf_map_lookup_elem(fd, &zero, v))
-		for (total = 0; n--;)
-			total += (long long)v[n];
+	for (d = 0; v && d < ndisks; d++) {
+		if (bpf_map_lookup_elem(fd, &d, v)) {
+			total = -1;
+			break;
+		}
+		for (i = 0; i < n; i++)
+			total += (long long)v[i];
+	}
 	free(v);
 	return total;
+}
+
+/* The dev_t of each disk of the comma-separated LIST into devs (at most MAX); their count, 0 on an
+ * error said. */
+static __u32 parse_disks(char *list, unsigned int *devs, __u32 max)
+{
+	__u32 n = 0;
+	char *save = NULL, *d;
+
+	for (d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		if (n == max) {
+			fprintf(stderr, "bench-floor: more than %u disks\n", max);
+			return 0;
+		}
+		devs[n] = disk_dev(d);
+		if (!devs[n]) {
+			fprintf(stderr, "bench-floor: %s: no such disk (a whole disk)\n", d);
+			return 0;
+		}
+		n++;
+	}
+	if (!n)
+		fprintf(stderr, "bench-floor: no disk given\n");
+	return n;
+}
+
+/* Mode 3: each disk's dev_t -> its index. */
+static int fill_disks(struct floor_bpf *skel, const unsigned int *devs, __u32 n)
+{
+	int fd = bpf_map__fd(skel->maps.disks);
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		if (bpf_map_update_elem(fd, &devs[i], &i, BPF_NOEXIST))
+			return -errno;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	static unsigned int devs[FLOOR_MAX_DISKS];
 	struct floor_bpf *skel;
 	unsigned int dev = 0;
+	__u32 ndisks = 0;
 	int err;
 
 	if (argc == 3 && !strcmp(argv[1], "device")) {
@@ -102,9 +150,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench-floor: %s: no such disk (a whole disk)\n", argv[2]);
 			return 2;
 		}
+		ndisks = 1;
+	} else if (argc == 3 && !strcmp(argv[1], "disks")) {
+		ndisks = parse_disks(argv[2], devs, FLOOR_MAX_DISKS);
+		if (!ndisks)
+			return 2;
 	} else if (argc != 2 || (strcmp(argv[1], "empty") && strcmp(argv[1], "clock") &&
 				 strcmp(argv[1], "stats"))) {
-		fprintf(stderr, "usage: bench-floor empty|clock|stats|device DISK\n");
+		fprintf(stderr,
+			"usage: bench-floor empty|clock|stats|device DISK|disks DISK,...\n");
 		return 2;
 	}
 	sigaction(SIGINT, &sa, NULL);
@@ -116,9 +170,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-floor: cannot open the BPF object: %s\n", strerror(errno));
 		return 1;
 	}
-	skel->rodata->mode = dev ? 2 : strcmp(argv[1], "clock") == 0;
+	skel->rodata->mode = dev ? 2 : !strcmp(argv[1], "disks") ? 3 : !strcmp(argv[1], "clock");
 	skel->rodata->dev = dev;
-	err = floor_bpf__load(skel);
+	skel->rodata->disk_tags = FLOOR_DISK_TAGS;
+	err = 0;
+	if (skel->rodata->mode == 3) {
+		err = bpf_map__set_max_entries(skel->maps.disks, ndisks);
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.issued, ndisks * FLOOR_DISK_TAGS);
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.lat, ndisks);
+	}
+	if (!err)
+		err = floor_bpf__load(skel);
+	if (!err && skel->rodata->mode == 3)
+		err = fill_disks(skel, devs, ndisks);
 	if (!err)
 		err = floor_bpf__attach(skel);
 	if (err) {
@@ -130,8 +196,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	while (!stop)
 		pause();
-	if (dev)
-		printf("timed %lld\n", timed(skel));
+	if (ndisks)
+		printf("timed %lld\n", timed(skel, ndisks));
 	floor_bpf__destroy(skel);
 	return 0;
 }
