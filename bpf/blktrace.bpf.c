@@ -63,11 +63,11 @@ static __always_inline int on_queue(struct bio *bio, bool btf)
 		return 0;
 	if (m->flags & BLKIO_MEMBER_BIO) {
 		send_now(p, m, NULL, BTRACE_Q, &ev, NULL, 0);
-		return 0;
+		return 1;
 	}
 	e = cache_new(p, m, (__u64)bio, ev.now);
 	step_ev(&e->r, BTRACE_Q, &ev);
-	return 0;
+	return 1;
 }
 
 /* G: the request for the bio is allocated; its record, found by the bio, or new. */
@@ -86,7 +86,7 @@ static __always_inline int on_getrq(struct bio *bio, bool btf)
 	if (!e || (e->r.steps & (1 << BTRACE_G)))
 		e = cache_new(p, m, (__u64)bio, ev.now);
 	step_ev(&e->r, BTRACE_G, &ev);
-	return 0;
+	return 1;
 }
 
 /* M, F: the bio joins a request; its record (its Q) ends here. */
@@ -104,7 +104,7 @@ static __always_inline int on_bio_merge(struct bio *bio, bool btf, __u32 act)
 	send_now(p, m, e ? &e->r : NULL, BTRACE_OTHER, &ev, NULL, 0);
 	if (e)
 		e->key = 0;
-	return 0;
+	return 1;
 }
 
 /* I: into a scheduler's (or the dispatch) queue; the record waits in `waiting`. */
@@ -129,7 +129,7 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	if (!bpf_map_update_elem(&bt_waiting, &key, &e->r, BPF_NOEXIST)) {
 		waiting_add(1);
 		e->r.steps = 0;
-		return 0;
+		return 1;
 	}
 	/* Inserted again before its issue: what it held goes first. Or the table is full. */
 	w = bpf_map_lookup_elem(&bt_waiting, &key);
@@ -140,7 +140,7 @@ static __always_inline int on_insert(struct request *rq, bool btf)
 	} else {
 		rec_send(p, &e->r);
 	}
-	return 0;
+	return 1;
 }
 
 /* R: the request leaves the device, to be inserted and issued again (a new record). */
@@ -156,7 +156,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 		return 0;
 	r = bt_slot_of(rq, m, btf);
 	send_now(p, m, r && r->steps ? r : NULL, BTRACE_OTHER, &ev, NULL, 0);
-	return 0;
+	return 1;
 }
 
 /* M: a request merged into another, in the scheduler: its record ends here. */
@@ -175,7 +175,7 @@ static __always_inline int on_rq_merge(struct request *rq, bool btf)
 	send_now(p, m, w, BTRACE_OTHER, &ev, NULL, 0);
 	if (w)
 		waiting_done(&key);
-	return 0;
+	return 1;
 }
 
 /* A bio's rare event, a record of its own, with a payload. */
@@ -190,7 +190,7 @@ static __always_inline int bio_rare(struct bio *bio, bool btf, __u32 act, __s32 
 	if (!p)
 		return 0;
 	send_now(p, m, NULL, BTRACE_OTHER, &ev, pdu, pdu_len);
-	return 0;
+	return 1;
 }
 
 /* A bio-based device's bio completes (request-based disks complete requests). */
@@ -214,7 +214,7 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	send_now(p, m, e ? &e->r : NULL, BTRACE_C, &ev, NULL, 0);
 	if (e)
 		e->key = 0;
-	return 0;
+	return 1;
 }
 
 /* X: the payload is where the rest of the bio starts, big-endian. */
@@ -250,134 +250,176 @@ static __always_inline int on_remap(struct bio *bio, __u32 dev, __u64 from, bool
 
 /*
  * The programs, each handler above in two flavours: tp_btf (direct loads through BTF) and
- * raw_tp (probe reads) for kernels without tp_btf; user space autoloads one set.
+ * raw_tp (probe reads) for kernels without tp_btf; user space autoloads one set. A
+ * handler returns 1 where it entered (bio_begin, rq_begin: a traced disk's event), and
+ * the program then leaves (bt_leave), its records counted.
  */
 SEC("tp_btf/block_bio_queue")
 int tp_btf_queue(__u64 *ctx)
 {
-	return on_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), true);
+	if (on_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_bio_queue")
 int raw_tp_queue(__u64 *ctx)
 {
-	return on_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), false);
+	if (on_queue((struct bio *)ARG(ctx, BLKIO_TP_BIO_QUEUE, 1, 0), false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_getrq")
 int tp_btf_getrq(__u64 *ctx)
 {
-	return on_getrq((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), true);
+	if (on_getrq((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_getrq")
 int raw_tp_getrq(__u64 *ctx)
 {
-	return on_getrq((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), false);
+	if (on_getrq((struct bio *)ARG(ctx, BLKIO_TP_GETRQ, 1, 0), false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_rq_insert")
 int tp_btf_insert(__u64 *ctx)
 {
-	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), true);
+	if (on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_rq_insert")
 int raw_tp_insert(__u64 *ctx)
 {
-	return on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), false);
+	if (on_insert((struct request *)ARG(ctx, BLKIO_TP_RQ_INSERT, 1, 0), false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_rq_requeue")
 int tp_btf_requeue(__u64 *ctx)
 {
-	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), true);
+	if (on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_rq_requeue")
 int raw_tp_requeue(__u64 *ctx)
 {
-	return on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), false);
+	if (on_requeue((struct request *)ARG(ctx, BLKIO_TP_RQ_REQUEUE, 1, 0), false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_rq_merge")
 int tp_btf_rq_merge(__u64 *ctx)
 {
-	return on_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), true);
+	if (on_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_rq_merge")
 int raw_tp_rq_merge(__u64 *ctx)
 {
-	return on_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), false);
+	if (on_rq_merge((struct request *)ARG(ctx, BLKIO_TP_RQ_MERGE, 1, 0), false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_bio_backmerge")
 int tp_btf_backmerge(__u64 *ctx)
 {
-	return on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), true,
-			    ACT_QUEUE(BACKMERGE));
+	if (on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), true,
+			 ACT_QUEUE(BACKMERGE)))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_bio_backmerge")
 int raw_tp_backmerge(__u64 *ctx)
 {
-	return on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), false,
-			    ACT_QUEUE(BACKMERGE));
+	if (on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_BACKMERGE, 2, 0), false,
+			 ACT_QUEUE(BACKMERGE)))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_bio_frontmerge")
 int tp_btf_frontmerge(__u64 *ctx)
 {
-	return on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), true,
-			    ACT_QUEUE(FRONTMERGE));
+	if (on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), true,
+			 ACT_QUEUE(FRONTMERGE)))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_bio_frontmerge")
 int raw_tp_frontmerge(__u64 *ctx)
 {
-	return on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), false,
-			    ACT_QUEUE(FRONTMERGE));
+	if (on_bio_merge((struct bio *)ARG(ctx, BLKIO_TP_BIO_FRONTMERGE, 2, 0), false,
+			 ACT_QUEUE(FRONTMERGE)))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_split")
 int tp_btf_split(__u64 *ctx)
 {
-	return on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0),
-			ARG(ctx, BLKIO_TP_SPLIT, 2, 1), true);
+	if (on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), ARG(ctx, BLKIO_TP_SPLIT, 2, 1),
+		     true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_split")
 int raw_tp_split(__u64 *ctx)
 {
-	return on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0),
-			ARG(ctx, BLKIO_TP_SPLIT, 2, 1), false);
+	if (on_split((struct bio *)ARG(ctx, BLKIO_TP_SPLIT, 1, 0), ARG(ctx, BLKIO_TP_SPLIT, 2, 1),
+		     false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_bio_remap")
 int tp_btf_remap(__u64 *ctx)
 {
-	return on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
-			(__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1),
-			ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2), true);
+	if (on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
+		     (__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1), ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2),
+		     true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_bio_remap")
 int raw_tp_remap(__u64 *ctx)
 {
-	return on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
-			(__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1),
-			ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2), false);
+	if (on_remap((struct bio *)ARG(ctx, BLKIO_TP_BIO_REMAP, 1, 0),
+		     (__u32)ARG(ctx, BLKIO_TP_BIO_REMAP, 2, 1), ARG(ctx, BLKIO_TP_BIO_REMAP, 3, 2),
+		     false))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("tp_btf/block_bio_complete")
 int tp_btf_bio_complete(__u64 *ctx)
 {
-	return on_bio_complete((struct bio *)ctx[1], true);
+	if (on_bio_complete((struct bio *)ctx[1], true))
+		bt_leave(my_pcpu());
+	return 0;
 }
 
 SEC("raw_tp/block_bio_complete")
 int raw_tp_bio_complete(__u64 *ctx)
 {
-	return on_bio_complete((struct bio *)ctx[1], false);
+	if (on_bio_complete((struct bio *)ctx[1], false))
+		bt_leave(my_pcpu());
+	return 0;
 }

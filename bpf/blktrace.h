@@ -98,6 +98,7 @@ struct btrace_pcpu {
 	__u32 opened[BTRACE_EPOCHS];  /* records begun, by the epoch of their first event */
 	__u32 dropped[BTRACE_EPOCHS]; /* of those, lost to a full ring buffer */
 	__u64 lost;		      /* events (and notes) the ring buffer had no room for */
+	__s64 busy;		      /* programs between their clock read and done (bt_enter) */
 	__u32 head;		      /* the next cache entry to take */
 	__u32 pids[BTRACE_PIDS];      /* pid + 1 of the tasks named; 0: none */
 	__u32 sweep;		      /* the next cache entry to look at for its age */

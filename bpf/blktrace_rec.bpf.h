@@ -189,11 +189,60 @@ static __always_inline __u32 task_pid(struct btrace_pcpu *p, bool btf)
 	return pid;
 }
 
+/*
+ * A program that may begin a record says so on its CPU before it reads the clock for it
+ * (bt_enter), and again once it is done (bt_leave). Its record is counted in its epoch
+ * after the clock read, and its CPU can be held up in between for however long (an
+ * interrupt's work, a vCPU the host does not run); the writer (src/blktrace/btrace_out.c)
+ * therefore judges an epoch only once it has seen each CPU with no program in between
+ * (busy 0) after the epoch ended.
+ *
+ * Plain adds, not atomic ones (which cost ~50-100 ns per program here, measured): the
+ * tracepoints run our programs with preemption off, so on a CPU they nest only as an
+ * interrupt's inside another's, and a nested one puts busy back as it found it before
+ * the one it interrupted resumes (a ++ interrupted between its load and its store loses
+ * nothing). Volatile, so that the compiler keeps each add where it is written.
+ */
+static __always_inline void bt_enter(struct btrace_pcpu *p)
+{
+	*(volatile __s64 *)&p->busy += 1;
+}
+
+static __always_inline void bt_leave(struct btrace_pcpu *p)
+{
+	if (p)
+		*(volatile __s64 *)&p->busy -= 1;
+}
+
+/*
+ * Tests only (BLKTRACE_BENCH_STALL_RECORDS): about one record in bt_stall_every stalls
+ * ~6 ms between its clock read and its count, as a preempted program would. Without
+ * bpf_loop, which older kernels lack: the verifier follows a loop's every turn, and
+ * takes 8192 jumps at most, so each turn reads the clock 32 times. When the loader leaves
+ * bt_stall_every 0, the verifier never looks at it.
+ */
+const volatile __u32 bt_stall_every = 0;
+
+static __always_inline void stall(__u64 from)
+{
+	__u64 t = from;
+	__u32 i, k;
+
+	for (i = 0; i < 3000 && t - from < 6000000; i++) {
+#pragma unroll
+		for (k = 0; k < 32; k++)
+			t = bpf_ktime_get_ns();
+	}
+}
+
 /* A new record of member M, counted in the epoch of its first event (at NOW). */
 static __always_inline void rec_begin(struct btrace_pcpu *p, struct btrace_rec *r, member_t *m,
 				      __u64 now)
 {
 	__u32 epoch = now >> BTRACE_EPOCH_SHIFT, i = epoch & (BTRACE_EPOCHS - 1);
+
+	if (bt_stall_every && bpf_get_prandom_u32() % bt_stall_every == 0)
+		stall(now);
 
 	r->kind = BTRACE_REC_REQUEST;
 	r->steps = 0;
@@ -331,6 +380,18 @@ static __always_inline void step_ev(struct btrace_rec *r, __u32 k, const struct 
 }
 
 /*
+ * A record that begins in the aggregate's issue or completion program (bt_issue,
+ * bt_complete: rare, a request whose earlier events we did not see), whose clock was
+ * read before it could enter: entered, and the event's time read again. The common
+ * path of those programs, which adds to a record begun earlier, needs neither.
+ */
+static __always_inline void bt_enter_late(struct btrace_pcpu *p, struct bt_event *ev)
+{
+	bt_enter(p);
+	ev->now = bpf_ktime_get_ns();
+}
+
+/*
  * A record of its own, sent now: what HELD holds for the bio or request (NULL: nothing),
  * and the event, as step K, with a payload of PDU_LEN bytes of PDU.
  */
@@ -385,7 +446,10 @@ static __always_inline void rq_ev(struct bt_event *ev, struct btrace_pcpu *p, st
 	ev->error = error;
 }
 
-/* A bio's event: this CPU's state if the bio is a traced disk's (else NULL), its facts. */
+/*
+ * A bio's event: this CPU's state if the bio is a traced disk's (else NULL), its facts.
+ * Not NULL: the program has entered (bt_enter) and must leave.
+ */
 static __always_inline struct btrace_pcpu *bio_begin(struct bio *bio, bool btf, __u32 act,
 						     __s32 error, struct bt_event *ev, member_t **m)
 {
@@ -395,12 +459,14 @@ static __always_inline struct btrace_pcpu *bio_begin(struct bio *bio, bool btf, 
 		return NULL;
 	*m = bio_member(bio, btf);
 	p = *m ? my_pcpu() : NULL;
-	if (p)
+	if (p) {
+		bt_enter(p);
 		bio_ev(ev, p, bio, btf, act, error);
+	}
 	return p;
 }
 
-/* A request's event, of the request's bytes (WHOLE) or NR_BYTES: as bio_begin. */
+/* A request's event, of the request's bytes (WHOLE) or NR_BYTES: as bio_begin, entered. */
 static __always_inline struct btrace_pcpu *rq_begin(struct request *rq, bool btf, __u32 act,
 						    __s32 error, bool whole, __u32 nr_bytes,
 						    struct bt_event *ev, member_t **m)
@@ -409,9 +475,11 @@ static __always_inline struct btrace_pcpu *rq_begin(struct request *rq, bool btf
 
 	*m = rq_member(rq, btf);
 	p = *m ? my_pcpu() : NULL;
-	if (p)
+	if (p) {
+		bt_enter(p);
 		rq_ev(ev, p, rq, btf, act, error, whole ? RD(btf, rq, __data_len) : nr_bytes,
 		      bpf_ktime_get_ns());
+	}
 	return p;
 }
 
@@ -475,6 +543,8 @@ static __always_inline void bt_issue(struct request *rq, member_t *m, bool btf, 
 		e = bio ? cache_find(p, bio) : NULL;
 		src = e ? &e->r : NULL;
 	}
+	if (!src)
+		bt_enter_late(p, &ev);
 	slot = bt_slot_of(rq, m, btf);
 	if (!slot) {
 		send_now(p, m, src, BTRACE_D, &ev, NULL, 0);
@@ -495,6 +565,8 @@ static __always_inline void bt_issue(struct request *rq, member_t *m, bool btf, 
 	if (e)
 		e->key = 0;
 	cache_sweep(p, ev.now);
+	if (!src)
+		bt_leave(p);
 }
 
 /*
@@ -517,7 +589,9 @@ static __always_inline void bt_complete(struct request *rq, member_t *m, bool bt
 		return;
 	rq_ev(&ev, p, rq, btf, __BLK_TA_COMPLETE | TC_ACT(BLK_TC_COMPLETE), err, nr_bytes, now);
 	if (nr_bytes < RD(btf, rq, __data_len)) {
+		bt_enter_late(p, &ev);
 		send_now(p, m, NULL, BTRACE_OTHER, &ev, NULL, 0);
+		bt_leave(p);
 		return;
 	}
 	r = bt_slot_of(rq, m, btf);
@@ -534,7 +608,9 @@ static __always_inline void bt_complete(struct request *rq, member_t *m, bool bt
 		waiting_done(&key);
 		return;
 	}
+	bt_enter_late(p, &ev);
 	send_now(p, m, NULL, BTRACE_C, &ev, NULL, 0);
+	bt_leave(p);
 }
 
 #endif /* BLKTRACE_BENCH_BLKTRACE_REC_BPF_H */

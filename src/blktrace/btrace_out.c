@@ -35,10 +35,12 @@
  * Events are held back until their epoch is complete (blktrace.h), at most this many
  * epochs (~2.1 s) and this many events (7 MiB): past either, the oldest epoch is
  * written, and an event of it that comes later is written late (counted: `late`). An
- * epoch is judged once the programs' counts were read EPOCH_MARGIN_NS after its end: no
- * record begins in it after that (a program runs for microseconds).
+ * epoch is judged once the programs' counts were read EPOCH_MARGIN_NS after its end, and
+ * after a read at which each CPU had no program between its clock read and its count
+ * (quiet_ended): no record begins in it after that.
  */
 #define EPOCH_MARGIN_NS (4 * 1000000)
+#define QUIET_LAG_MAX 16
 /*
  * A bio's Q and G that wait in a CPU's cache this many epochs (~34 ms) are written from
  * the programs' state read at a tick (adopted), not left to hold their epoch until that
@@ -94,7 +96,9 @@ struct btrace_out {
 	/* The hold: see "The order of the files" below. */
 	struct bucket buckets[BTRACE_EPOCHS];
 	uint32_t next_epoch; /* every event of an earlier epoch is written */
-	uint32_t ended;	     /* the last epoch ended EPOCH_MARGIN_NS before the counts' read */
+	uint32_t ended;	     /* the last epoch no record can still begin in (on_tick) */
+	uint64_t margin;     /* EPOCH_MARGIN_NS; 0 in tests (btrace_opts.stall_every) */
+	uint64_t *quiet;     /* each CPU's: the last read it had no program counting, when */
 	/* Counts modulo 2^32, by epoch modulo BTRACE_EPOCHS. */
 	uint32_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS]; /* the programs', then */
 	uint32_t closed[BTRACE_EPOCHS];	    /* records read, of epochs not yet written */
@@ -348,7 +352,8 @@ static int write_event(struct btrace_out *o, const struct held_event *e)
  * (blktrace.h) and an epoch is written, sorted by time, once it is complete: every
  * record begun in it has been read (or lost), which the programs' counts say. The
  * counts are read before a drain and an epoch is judged only when it ended
- * EPOCH_MARGIN_NS before the read: no record can begin in it after the read.
+ * EPOCH_MARGIN_NS before the read, and before a read at which each CPU was idle
+ * (quiet_ended): no record can begin in it after the read.
  */
 #define RADIX_BITS 11 /* two passes over the 22 bits of time within an epoch */
 #define RADIX (1U << RADIX_BITS)
@@ -594,10 +599,40 @@ static int on_record(void *ctx, void *data, size_t size)
 	return err;
 }
 
-/* The last epoch that ended EPOCH_MARGIN_NS ago or more. */
-static uint32_t epoch_ended(void)
+/* The last epoch that ended MARGIN before NOW or earlier. */
+static uint32_t epoch_ended(uint64_t now, uint64_t margin)
 {
-	return ((clock__ns() - EPOCH_MARGIN_NS) >> BTRACE_EPOCH_SHIFT) - 1;
+	return ((now - margin) >> BTRACE_EPOCH_SHIFT) - 1;
+}
+
+/*
+ * ENDED, or an earlier epoch: the last one that ended before an earlier read at which each
+ * CPU was idle (btrace__cpu_idle, as of the read just made, whose clock was NOW).
+ *
+ * A program counts the record it begins in the epoch of a clock it read earlier in its
+ * run, and can be preempted or interrupted in between for however long. It says so on its
+ * CPU first (bpf/blktrace_rec.bpf.h, bt_enter). A CPU idle at a read after time T has
+ * counted every record whose clock it read before T, and a later read holds those counts;
+ * so each CPU's T is taken from a read before this one (the state read lags by a tick).
+ * A CPU never seen idle holds the files back QUIET_LAG_MAX epochs at most (~67 ms): past
+ * that its late records, if any, are written late, counted, rather than the hold grow.
+ */
+static uint32_t quiet_ended(struct btrace_out *o, uint64_t now, uint32_t ended)
+{
+	uint64_t since = UINT64_MAX;
+	unsigned int cpu;
+	uint32_t e;
+
+	for (cpu = 0; cpu < o->ncpus; cpu++)
+		if (o->quiet[cpu] < since)
+			since = o->quiet[cpu];
+	for (cpu = 0; cpu < o->ncpus; cpu++)
+		if (btrace__cpu_idle(o->bt, (int)cpu))
+			o->quiet[cpu] = now;
+	e = (uint32_t)(since >> BTRACE_EPOCH_SHIFT) - 1;
+	if (since >= now || (int32_t)(e - ended) >= 0)
+		return ended;
+	return (int32_t)(ended - e) > QUIET_LAG_MAX ? ended - QUIET_LAG_MAX : e;
 }
 
 /*
@@ -612,9 +647,13 @@ static int on_tick(void *ctx, bool before)
 	int err = 0;
 
 	if (before) {
-		o->ended = epoch_ended();
+		uint64_t now = clock__ns();
+
 		err = btrace__counts(o->bt, o->opened, o->dropped, &lost);
-		return err ?: btrace__cached(o->bt, o->ended - ADOPT_AGE, adopt, o);
+		if (err)
+			return err;
+		o->ended = quiet_ended(o, now, epoch_ended(now, o->margin));
+		return btrace__cached(o->bt, o->ended - ADOPT_AGE, adopt, o);
 	}
 	while (!err && (int32_t)(o->ended - o->next_epoch) >= 0 && epoch_complete(o, o->next_epoch))
 		err = write_epoch(o);
@@ -683,6 +722,10 @@ int btrace_out__start(struct btrace_out *o, const struct btrace_opts *opts, stru
 	err = btrace__open(opts, &o->bt, d);
 	if (err)
 		return err;
+	o->margin = opts->stall_every ? 0 : EPOCH_MARGIN_NS;
+	o->quiet = calloc(o->ncpus, sizeof(*o->quiet));
+	if (!o->quiet)
+		return diag__fail(d, -ENOMEM, "out of memory");
 	o->t0 = clock__ns();
 	o->next_epoch = o->t0 >> BTRACE_EPOCH_SHIFT;
 	err = note_start(o);
@@ -784,6 +827,7 @@ void btrace_out__close(struct btrace_out *o)
 		free(o->spare[i].ev);
 	tdestroy(o->tasks, free);
 	free(o->sort);
+	free(o->quiet);
 	free(o->sets);
 	btrace_summary__free(&o->sum);
 	free(o);

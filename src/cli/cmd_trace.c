@@ -244,6 +244,7 @@ static int start_blktrace(const struct options *o, const struct env_config *cfg,
 		.verbose = o->verbose,
 		.notes = stderr,
 		.tracer = t,
+		.stall_every = cfg->stall_records,
 	};
 
 	return btrace_out__start(out, &bopts, d);

@@ -27,6 +27,9 @@ void env_config__read(struct env_config *cfg, char *(*lookup)(const char *name))
 	cfg->lose_completions = 0;
 	if (!parse_uint(value_or(lookup, "BLKTRACE_BENCH_LOSE_COMPLETIONS", "0"), UINT32_MAX, &n))
 		cfg->lose_completions = (unsigned int)n;
+	cfg->stall_records = 0;
+	if (!parse_uint(value_or(lookup, "BLKTRACE_BENCH_STALL_RECORDS", "0"), UINT32_MAX, &n))
+		cfg->stall_records = (unsigned int)n;
 }
 
 struct device_env env_config__device(const struct env_config *cfg)

@@ -15,10 +15,16 @@
  *                                 where fentry would do (tests: both give the same numbers)
  *   BLKTRACE_BENCH_LOSE_COMPLETIONS=N  lose_completions: tests ignore about one
  *                                 completion in N, as kernel 6.18 sometimes never reports one
+ *   BLKTRACE_BENCH_STALL_RECORDS=N  stall_records: tests stall about one --blktrace record
+ *                                 in N ~1 ms between its clock read and its count (as a
+ *                                 preempted program would), and judge epochs without
+ *                                 btrace_out.c's margin, so that only the CPUs' busy counts
+ *                                 keep the files in order
  *
  * An unset or empty variable keeps the default; BLKTRACE_BENCH_RAW_TP=0 (and _KPROBES=0) is
  * off, and so
- * is a BLKTRACE_BENCH_LOSE_COMPLETIONS that is not a number from 1 to 2^32 - 1.
+ * is a BLKTRACE_BENCH_LOSE_COMPLETIONS (or _STALL_RECORDS) that is not a number from 1 to
+ * 2^32 - 1.
  */
 #ifndef BLKTRACE_BENCH_ENV_CONFIG_H
 #define BLKTRACE_BENCH_ENV_CONFIG_H
@@ -33,6 +39,7 @@ struct env_config {
 	bool force_raw_tp;	       /* false */
 	bool force_kprobes;	       /* false */
 	unsigned int lose_completions; /* 0: every completion counts */
+	unsigned int stall_records;    /* 0: no record stalls */
 };
 
 /* The defaults, then what lookup (getenv, in main) finds; the strings are lookup's. */

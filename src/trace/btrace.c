@@ -24,6 +24,7 @@ struct btrace {
 	uint64_t skipped_dc[2];	     /* its issue and completion programs' skipped runs */
 	int ncpus;
 	struct btrace_pcpu *pcpu; /* a read of the per-CPU state: ncpus values */
+	unsigned int stall_every; /* btrace_opts' */
 };
 
 #define NR_TPS 10
@@ -105,6 +106,7 @@ static int configure_skel(void *ctx, const struct btf *vmlinux, bool btf, struct
 	/* The slot table is the aggregate's (tracer.c): the same members, the same plan. */
 	s->rodata->one_hwq = ms->n == 1 && !ms->in_map && s->rodata->filter.members[0].hwqs == 1;
 	s->rodata->nr_slots = ms->slots ? ms->slots : 1;
+	s->rodata->bt_stall_every = b->stall_every;
 	err = bpf_map__set_max_entries(s->maps.member_map, ms->map_entries);
 	if (err)
 		return diag__fail(d, err, "cannot size the BPF maps: %s", strerror(-err));
@@ -144,6 +146,7 @@ int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct dia
 	if (!b)
 		return diag__fail(d, -ENOMEM, "out of memory");
 	b->tracer = opts->tracer;
+	b->stall_every = opts->stall_every;
 	b->ncpus = libbpf_num_possible_cpus();
 	err = b->ncpus > 0 ? -ENOMEM : b->ncpus ?: -EINVAL;
 	b->pcpu = b->ncpus > 0 ? calloc(b->ncpus, sizeof(*b->pcpu)) : NULL;
@@ -232,6 +235,11 @@ int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 		*lost += p->lost;
 	}
 	return 0;
+}
+
+bool btrace__cpu_idle(const struct btrace *b, int cpu)
+{
+	return cpu >= 0 && cpu < b->ncpus && !b->pcpu[cpu].busy;
 }
 
 /* The records waiting in the CPUs' caches, as last read: all, or begun before BEFORE. */

@@ -36,6 +36,8 @@ struct btrace_opts {
 	 * must stay open until btrace__detach.
 	 */
 	const struct tracer *tracer;
+	/* Tests: about one record in N stalls ~1 ms before its count (env_config.h). */
+	unsigned int stall_every;
 };
 
 int btrace__open(const struct btrace_opts *opts, struct btrace **out, struct diag *d);
@@ -52,6 +54,11 @@ int btrace__lost(struct btrace *b, uint64_t *lost);
  */
 int btrace__counts(struct btrace *b, uint32_t opened[BTRACE_EPOCHS],
 		   uint32_t dropped[BTRACE_EPOCHS], uint64_t *lost);
+/*
+ * At the last btrace__counts' read, whether CPU (of the possible ones) had no program of ours
+ * between the clock read of a record it may begin and that record's count (busy, blktrace.h).
+ */
+bool btrace__cpu_idle(const struct btrace *b, int cpu);
 typedef int (*btrace_rec_fn)(void *ctx, const struct btrace_rec *r);
 /*
  * The records of the last btrace__counts' read that wait in a CPU's cache (a bio's Q and

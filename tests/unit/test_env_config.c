@@ -90,12 +90,30 @@ static void test_lose_completions(void **state)
 	assert_int_equal(cfg.lose_completions, 0);
 }
 
+/* Tests stall --blktrace records on purpose; as lose_completions, only a number does. */
+static void test_stall_records(void **state)
+{
+	static const char *const n1000[] = { "BLKTRACE_BENCH_STALL_RECORDS=1000", NULL };
+	static const char *const junk[] = { "BLKTRACE_BENCH_STALL_RECORDS=-1", NULL };
+	struct env_config cfg;
+
+	(void)state;
+	read_from(n1000, &cfg);
+	assert_int_equal(cfg.stall_records, 1000);
+	assert_int_equal(cfg.lose_completions, 0);
+	read_from(junk, &cfg);
+	assert_int_equal(cfg.stall_records, 0);
+	read_from(NULL, &cfg);
+	assert_int_equal(cfg.stall_records, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_lose_completions),
+		cmocka_unit_test(test_stall_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
