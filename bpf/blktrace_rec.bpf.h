@@ -201,7 +201,10 @@ static __always_inline __u32 task_pid(struct btrace_pcpu *p, bool btf)
  * tracepoints run our programs with preemption off, so on a CPU they nest only as an
  * interrupt's inside another's, and a nested one puts busy back as it found it before
  * the one it interrupted resumes (a ++ interrupted between its load and its store loses
- * nothing). Volatile, so that the compiler keeps each add where it is written.
+ * nothing). Volatile, so that the compiler keeps each add where it is written. Were a
+ * program ever preempted in the middle of an add by another of ours on its CPU, busy
+ * would stay off by one: the CPU would never read as idle, and the writer would hold
+ * epochs its longest (QUIET_LAG_MAX), not write them early.
  */
 static __always_inline void bt_enter(struct btrace_pcpu *p)
 {
