@@ -262,8 +262,8 @@ static __always_inline bool read_head(void *rinfo, unsigned int *prod, unsigned 
  * reads (this program interrupted or preempted), other submitters on the ring can add
  * requests and the interrupt take their responses, so that cons passes the prod read,
  * and prod - cons wraps. The pair is therefore read between two reads of cons and taken
- * only where cons stayed put, so that prod and cons held together at the moment prod
- * was read; up to three tries.
+ * where cons stayed put, so that prod and cons held together at the moment prod was
+ * read; up to three tries, after which the last pair counts if it reads as a ring.
  */
 static __always_inline bool read_ring(void *rinfo, __u32 *in_use, __u32 *nr_ents)
 {

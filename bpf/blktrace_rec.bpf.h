@@ -201,10 +201,12 @@ static __always_inline __u32 task_pid(struct btrace_pcpu *p, bool btf)
  * tracepoints run our programs with preemption off, so on a CPU they nest only as an
  * interrupt's inside another's, and a nested one puts busy back as it found it before
  * the one it interrupted resumes (a ++ interrupted between its load and its store loses
- * nothing). Volatile, so that the compiler keeps each add where it is written. Were a
- * program ever preempted in the middle of an add by another of ours on its CPU, busy
- * would stay off by one: the CPU would never read as idle, and the writer would hold
- * epochs its longest (QUIET_LAG_MAX), not write them early.
+ * nothing). Volatile, so that the compiler keeps each add where it is written. On a
+ * kernel that runs them preemptibly (PREEMPT_RT), a program preempted in the middle of
+ * an add by another of ours on its CPU could leave busy off by one for good: too high,
+ * and the CPU never reads as idle (the writer holds epochs its longest, QUIET_LAG_MAX);
+ * too low, and a program between its clock and its count can read as idle, so that its
+ * record may be written late, counted, as before these counts.
  */
 static __always_inline void bt_enter(struct btrace_pcpu *p)
 {
@@ -219,7 +221,7 @@ static __always_inline void bt_leave(struct btrace_pcpu *p)
 
 /*
  * Tests only (BLKTRACE_BENCH_STALL_RECORDS): about one record in bt_stall_every stalls
- * ~6 ms between its clock read and its count, as a preempted program would. Without
+ * up to ~6 ms between its clock read and its count, as a preempted program would. Without
  * bpf_loop, which older kernels lack: the verifier follows a loop's every turn, and
  * takes 8192 jumps at most, so each turn reads the clock 32 times. When the loader leaves
  * bt_stall_every 0, the verifier never looks at it.

@@ -629,10 +629,13 @@ static uint32_t quiet_ended(struct btrace_out *o, uint64_t now, uint32_t ended)
 	for (cpu = 0; cpu < o->ncpus; cpu++)
 		if (btrace__cpu_idle(o->bt, (int)cpu))
 			o->quiet[cpu] = now;
-	e = (uint32_t)(since >> BTRACE_EPOCH_SHIFT) - 1;
-	if (since >= now || (int32_t)(e - ended) >= 0)
+	if (since >= now) /* no CPU */
 		return ended;
-	return (int32_t)(ended - e) > QUIET_LAG_MAX ? ended - QUIET_LAG_MAX : e;
+	/* In 64 bits: a CPU not yet seen idle has since 0, epochs away from any ended. */
+	if ((now - since) >> BTRACE_EPOCH_SHIFT > QUIET_LAG_MAX)
+		return ended - QUIET_LAG_MAX;
+	e = (uint32_t)(since >> BTRACE_EPOCH_SHIFT) - 1;
+	return (int32_t)(e - ended) < 0 ? e : ended;
 }
 
 /*

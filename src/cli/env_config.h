@@ -16,7 +16,7 @@
  *   BLKTRACE_BENCH_LOSE_COMPLETIONS=N  lose_completions: tests ignore about one
  *                                 completion in N, as kernel 6.18 sometimes never reports one
  *   BLKTRACE_BENCH_STALL_RECORDS=N  stall_records: tests stall about one --blktrace record
- *                                 in N ~1 ms between its clock read and its count (as a
+ *                                 in N up to ~6 ms between its clock read and its count (as a
  *                                 preempted program would), and judge epochs without
  *                                 btrace_out.c's margin, so that only the CPUs' busy counts
  *                                 keep the files in order

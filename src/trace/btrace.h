@@ -36,7 +36,7 @@ struct btrace_opts {
 	 * must stay open until btrace__detach.
 	 */
 	const struct tracer *tracer;
-	/* Tests: about one record in N stalls ~1 ms before its count (env_config.h). */
+	/* Tests: about one record in N stalls up to ~6 ms before its count (env_config.h). */
 	unsigned int stall_every;
 };
 

@@ -63,6 +63,11 @@ expect_eq "floor-disks, an unknown disk: exit 2" "$?" 2
 expect_eq "floor-disks, an unknown disk: one line naming it" "$(cat "$TMP/bad.err")" \
 	"bench-floor: no-such-disk: no such disk (a whole disk)"
 
+"$FLOOR" disks "$(basename "$A"),$(basename "$A")" > /dev/null 2> "$TMP/bad.err"
+expect_eq "floor-disks, a disk given twice: exit 2" "$?" 2
+expect_eq "floor-disks, a disk given twice: one line naming it" "$(cat "$TMP/bad.err")" \
+	"bench-floor: $(basename "$A"): given twice"
+
 "$FLOOR" device no-such-disk > /dev/null 2> "$TMP/bad.err"
 expect_eq "an unknown disk: exit 2" "$?" 2
 expect_eq "an unknown disk: one line naming it" "$(cat "$TMP/bad.err")" \

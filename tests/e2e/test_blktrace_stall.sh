@@ -2,7 +2,7 @@
 # --blktrace's files stay in time order when a program is held up between the clock it
 # reads for a record and that record's count in its epoch (a preempted program, a vCPU
 # the host descheduled): BLKTRACE_BENCH_STALL_RECORDS=N stalls about one record in N
-# ~6 ms there, and drops the writer's 4 ms margin, so that only the CPUs' busy counts
+# up to ~6 ms there, and drops the writer's 4 ms margin, so that only the CPUs' busy counts
 # (bt_enter, btrace_out.c's quiet_ended) keep an epoch from being written before such a
 # record is counted. Without them, 4 s of this wrote 20 events late.
 # Oracles: no event written late, each CPU's file in time order, and blkparse's issued

@@ -99,11 +99,13 @@ static long long timed(struct floor_bpf *skel, __u32 ndisks)
 	return total;
 }
 
-/* The dev_t of each disk of the comma-separated LIST into devs (at most MAX); their count, 0 on an
- * error said. */
+/*
+ * The dev_t of each disk of the comma-separated LIST into devs (at most MAX); their
+ * count, or 0 once an error is said (an unknown disk, one given twice).
+ */
 static __u32 parse_disks(char *list, unsigned int *devs, __u32 max)
 {
-	__u32 n = 0;
+	__u32 n = 0, i;
 	char *save = NULL, *d;
 
 	for (d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
@@ -116,6 +118,11 @@ static __u32 parse_disks(char *list, unsigned int *devs, __u32 max)
 			fprintf(stderr, "bench-floor: %s: no such disk (a whole disk)\n", d);
 			return 0;
 		}
+		for (i = 0; i < n; i++)
+			if (devs[i] == devs[n]) {
+				fprintf(stderr, "bench-floor: %s: given twice\n", d);
+				return 0;
+			}
 		n++;
 	}
 	if (!n)
