@@ -92,20 +92,27 @@ run_fio() {
 		--output-format=json "${args[@]}" | jq '.jobs[0].read.iops'
 }
 
+# Whether FILE, the output of the process $tracer just started, says PATTERN within 30 s,
+# unless the process dies first.
+await_line() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		grep -q "$2" "$1" 2> /dev/null && return 0
+		[ -e "/proc/$tracer/fdinfo" ] || break
+		sleep 0.05
+	done
+	grep -q "$2" "$1" 2> /dev/null
+}
+
 # A control of tools/bench/floor.bpf.c (MODE [DISKS]) under fio over the first N disks:
 # its BPF run time and the I/Os completed meanwhile, in floor_ns and floor_ios.
 floor_run() {
-	local n=$1 i f0 f1 d0 d1
+	local n=$1 f0 f1 d0 d1
 	shift
 	rm -f "$work/floor.out" # the last run's "ready" is not this one's
 	"$FLOOR" "$@" > "$work/floor.out" 2>&1 &
 	tracer=$!
-	for ((i = 0; i < 600; i++)); do
-		grep -q ready "$work/floor.out" 2> /dev/null && break
-		[ -e "/proc/$tracer/fdinfo" ] || break
-		sleep 0.05
-	done
-	grep -q ready "$work/floor.out" ||
+	await_line "$work/floor.out" ready ||
 		{ say "N=$n: floor-$1 did not attach: $(cat "$work/floor.out")" >&2; failed=1; }
 	read -r f0 _ < <(bpf_snapshot "$tracer")
 	d0=$(ios "$n")
@@ -129,13 +136,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		rm -f "$work/out" "$work/err"
 		"$BB" --trace "$list" -v > "$work/out" 2> "$work/err" &
 		tracer=$!
-		# Attached once it says so (-v), within 30 s, unless it died first.
-		for ((i = 0; i < 600; i++)); do
-			grep -q "with .* programs" "$work/err" 2> /dev/null && break
-			[ -e "/proc/$tracer/fdinfo" ] || break
-			sleep 0.05
-		done
-		grep -q "with .* programs" "$work/err" ||
+		# Attached once it says so (-v).
+		await_line "$work/err" "with .* programs" ||
 			{ say "N=$n: the tracer did not attach: $(cat "$work/err")" >&2; failed=1; }
 		read -r t0 _ < <(bpf_snapshot "$tracer")
 		c0=$(ios "$n")
