@@ -135,41 +135,13 @@ struct {
 	__type(value, struct blkio_hwq_hist);
 } hwq_depth SEC(".maps");
 
-/*
- * The last request issued on each slot, and the requests issued there (blkio.h); the
- * issue programs write it. Resized by the loader.
- */
+/* The request in flight on each slot and its issue time (blkio.h). Resized by the loader. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct blkio_slot);
 } slots SEC(".maps");
-
-/*
- * The requests issued on each slot, where only the issue programs read them: the copy
- * in `slots` is read by the completions, and a line another CPU has read is one the
- * issuer may have to take back (some CPUs hand a line over whole to a reader of what
- * another wrote, expecting it to write next). As `slots`, resized by the loader.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} slot_issues SEC(".maps");
-
-/*
- * The requests each slot no longer holds: completed, requeued or found lost. The
- * completion and requeue programs write it, never `slots`: an issue reads no line a
- * completion wrote (doc/performance.md). As `slots`, resized by the loader.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} slot_done SEC(".maps");
 
 /*
  * Bios of a bio-based device in flight: their submission time, by address (a bio has no
@@ -340,10 +312,8 @@ static __always_inline void who_issue(struct request *rq, bool btf, __u32 idx)
 /*
  * Requests the in-flight counts still hold although they are no longer in flight: the
  * kernel ended them without a block_rq_complete we saw (6.18 does so now and then, for
- * whole batches), so their slots stay occupied until the next request on their tag ends
- * (on_complete). A slot whose request is idle, or carries another tag now, is such a
- * request; one whose issues are more than one ahead of its ends holds such requests
- * besides the one it shows. Read-only, so
+ * whole batches), so their slots stay occupied until their tags are issued again. A slot
+ * whose request is idle, or carries another tag now, is such a request. Read-only, so
  * another CPU's issue or completion racing with the walk can only make it count one
  * too many for this sample, never leave the counts wrong.
  */
@@ -359,19 +329,14 @@ static int lost_one(__u32 i, void *data)
 	struct blkio_slot *s;
 	struct request *r;
 	__u64 state;
-	__u32 *done, ended;
 
 	if (idx == w->self)
 		return 0;
 	s = bpf_map_lookup_elem(&slots, &idx);
-	done = bpf_map_lookup_elem(&slot_done, &idx);
-	if (!s || !done)
+	if (!s)
 		return 1; /* past the table */
-	ended = s->issues - *(volatile __u32 *)done;
-	if (!ended)
+	if (!s->issued)
 		return 0;
-	/* Requests issued here before the last one, whose completions were lost. */
-	w->lost += ended - 1;
 	r = (struct request *)s->rq;
 	state = BPF_CORE_READ(r, state);
 	if (state == (__u64)bpf_core_enum_value(enum mq_rq_state, MQ_RQ_IDLE) ||
@@ -723,7 +688,7 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	__u64 now, start, bytes, depth, flags;
 	struct blkio_slot *slot;
 	struct blkio_queue *q;
-	__u32 op, idx = 0, hwq = 0, weight = 1, *n;
+	__u32 op, idx = 0, hwq = 0, weight = 1;
 
 	if (!mb)
 		return 0;
@@ -749,23 +714,17 @@ static __always_inline int on_issue(struct request *rq, bool btf, bool walk)
 	slot = rq_slot(rq, mb, btf, &idx, &hwq);
 	q = slot ? queue_of(mb, hwq) : NULL;
 	if (slot && q) {
-		/*
-		 * Counted whether or not the slot's last request was seen to complete: a lost
-		 * completion is found, and its count taken back, at the next completion of the
-		 * slot (on_complete). Finding it here would read slot_done, a line the
-		 * completing CPU writes, on every issue.
-		 */
-		if (pcpu_counts(mb))
+		if (slot->issued) {
+			/* The previous owner's completion was lost: this one takes its count. */
+			p->r.lost_completions++;
+		} else if (pcpu_counts(mb)) {
 			p->pc_issued++; /* this CPU's line only: no other CPU writes it */
-		else
+		} else {
 			inflight_issue(q);
-		depth = issue_depths(p, m, mb, q, hwq, idx, now, &weight, walk);
-		n = bpf_map_lookup_elem(&slot_issues, &idx);
-		if (n) {
-			slot->issued = now;
-			slot->rq = (__u64)rq;
-			slot->issues = ++*n;
 		}
+		depth = issue_depths(p, m, mb, q, hwq, idx, now, &weight, walk);
+		slot->issued = now;
+		slot->rq = (__u64)rq;
 		if (snoop)
 			who_issue(rq, btf, idx);
 		if (depth)
@@ -827,10 +786,10 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 {
 	member_t *mb = rq_member(rq, btf);
 	__u64 now, issued, start, device_ns;
-	__u32 data_len, idx = 0, hwq = 0, issues = 0, ended = 0, *done = NULL;
 	struct blkio_slot *slot;
 	struct blkio_maxes *m;
 	struct blkio_pcpu *p;
+	__u32 data_len, idx = 0, hwq = 0;
 	struct blkio_queue *q;
 
 	if (!mb)
@@ -855,18 +814,8 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	 * request never issued: under an I/O scheduler, the empty pre-flush write. */
 	if (!slot && RD(btf, rq, tag) >= 0)
 		return 0;
-	if (slot)
-		done = bpf_map_lookup_elem(&slot_done, &idx);
-	if (done) {
-		issues = slot->issues;
-		ended = issues - *done;
-	}
-	/*
-	 * ENDED: the requests issued on the slot that we have not seen end: this one, and
-	 * before it those whose completion the kernel never reported (6.18 does so now and
-	 * then, for whole batches). None: this request was not issued while we traced.
-	 */
-	if (!ended) {
+	issued = slot ? slot->issued : 0;
+	if (!issued) {
 		/* Allocated after we attached: never issued (an empty pre-flush write). */
 		start = RD(btf, rq, start_time_ns);
 		if (start && start >= trace_start_ns)
@@ -875,17 +824,14 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 			p->r.untracked++; /* issued before we attached */
 		return 0;
 	}
-	issued = slot->issued;
 	start = RD(btf, rq, start_time_ns);
-	if (ended > 1)
-		p->r.lost_completions += ended - 1;
 	if (pcpu_counts(mb)) {
-		p->pc_done += ended;
+		p->pc_done++;
 	} else {
 		/* The atomic first: the store then drains after it, not in front of it. */
 		q = queue_of(mb, hwq);
 		if (q)
-			inflight_end(q, ended);
+			inflight_dec(q);
 	}
 	/*
 	 * The record before the slot is freed: the drain takes a free slot for a request
@@ -893,7 +839,7 @@ static __always_inline int on_complete(struct request *rq, int error, __u32 nr_b
 	 */
 	if (snoop)
 		snoop_record(rq, btf, &p->r, idx, now, issued, start, data_len, error);
-	*done = issues;
+	slot->issued = 0;
 
 	device_ns = now - issued;
 	m = my_maxes(p);
@@ -911,7 +857,7 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 	struct blkio_slot *slot;
 	struct blkio_pcpu *p;
 	struct blkio_queue *q;
-	__u32 idx, hwq = 0, issues, ended, *done;
+	__u32 idx, hwq = 0;
 
 	if (!mb)
 		return 0;
@@ -920,24 +866,17 @@ static __always_inline int on_requeue(struct request *rq, bool btf)
 		return 0;
 	p->r.requeues++;
 	slot = rq_slot(rq, mb, btf, &idx, &hwq);
-	done = slot ? bpf_map_lookup_elem(&slot_done, &idx) : NULL;
-	if (!done)
-		return 0;
-	/* It leaves the device and will be issued (and counted) again; as on_complete. */
-	issues = slot->issues;
-	ended = issues - *done;
-	if (!ended)
-		return 0;
-	*done = issues;
-	if (ended > 1)
-		p->r.lost_completions += ended - 1;
-	/* Per CPU: a word of its own (blkio.h); atomic, as requeues are rare. */
-	if (pcpu_counts(mb)) {
-		__sync_fetch_and_add(&p->pc_requeued, ended);
-	} else {
-		q = queue_of(mb, hwq);
-		if (q)
-			inflight_end(q, ended);
+	/* It leaves the device and will be issued (and counted) again. */
+	if (slot && slot->issued) {
+		slot->issued = 0;
+		/* Per CPU: a word of its own (blkio.h); atomic, as requeues are rare. */
+		if (pcpu_counts(mb)) {
+			__sync_fetch_and_add(&p->pc_requeued, 1);
+		} else {
+			q = queue_of(mb, hwq);
+			if (q)
+				inflight_dec(q);
+		}
 	}
 	return 0;
 }
@@ -1041,7 +980,7 @@ static __always_inline int on_bio_complete(struct bio *bio, bool btf)
 	now = bpf_ktime_get_ns();
 	ns = now > *start ? now - *start : 0;
 	bpf_map_delete_elem(&bio_start, &key);
-	inflight_end(n, 1);
+	inflight_dec(n);
 	m = my_maxes(p);
 	SET_MAX(m, last_complete, now);
 	lat_add(&p->sum_device_ns, m, mb->device, BLKIO_LAT_DEVICE, ns);

@@ -200,20 +200,12 @@ struct blkio_event {
 
 /*
  * The value of a slot of the `slots` map, one per (member disk, hardware queue, tag):
- * the last request issued on it. Only issues write it and no issue reads it (the count
- * comes from `slot_issues`, which only issues touch): a completion reads it, and counts
- * what it ended in `slot_done`, which only completions and requeues write. Both are a
- * __u32 per slot (doc/performance.md says why three arrays). The slot's request is in
- * flight while `issues` differs from its slot_done count; a completion that finds the
- * difference above 1 has found completions the kernel ended unseen (blkio.bpf.c,
- * on_complete). The request's address lets the walk tell a request still in flight from
- * one whose completion never came.
+ * the request in flight on it, 0 when free. The request's address lets the issue path
+ * tell a request still in flight from one whose completion never reached us.
  */
 struct blkio_slot {
-	__u64 issued; /* issue time of the last request issued, ns */
-	__u64 rq;     /* that struct request */
-	__u32 issues; /* requests issued on the slot; wraps */
-	__u32 pad;
+	__u64 issued; /* issue time, ns; 0: free */
+	__u64 rq;     /* the struct request */
 };
 
 /* Snoop mode: who a request is for, from insert (or issue) to completion. */

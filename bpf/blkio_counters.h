@@ -66,8 +66,8 @@
 	  "writes without issuing them.",                                                          \
 	  "unissued completions")                                                                  \
 	X(lost_completions, 1, NULL, "lost_completions", "lost_events", "completion",              \
-	  "Completions that never reached the tracer: found at the next completion on the "        \
-	  "request's slot, more requests issued there than ended.",                                \
+	  "Completions that never reached the tracer: the request's slot was found still "         \
+	  "occupied at the next issue on it.",                                                     \
 	  "lost completions")                                                                      \
 	X(depth_corrected, 1, NULL, "depth_corrected", NULL, NULL,                                 \
 	  "Depth samples lowered by requests whose completion was lost.", "depth samples lowered") \

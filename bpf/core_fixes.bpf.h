@@ -147,10 +147,9 @@ static __always_inline __s64 inflight_inc(struct blkio_queue *n)
 	return inflight_now(n);
 }
 
-/* N requests of the queue ended (a completion, and those found lost before it). */
-static __always_inline void inflight_end(struct blkio_queue *n, __u32 nr)
+static __always_inline void inflight_dec(struct blkio_queue *n)
 {
-	__sync_fetch_and_add(&n->done, nr);
+	__sync_fetch_and_add(&n->done, 1);
 }
 
 /*

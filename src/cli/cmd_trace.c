@@ -306,9 +306,9 @@ static int start_tracing(const struct options *o, const struct env_config *cfg, 
 	}
 	if (o->snoop) {
 		size_t nr_slots;
-		int done, slots = tracer__slots_fd(*t, &nr_slots, &done);
+		int slots = tracer__slots_fd(*t, &nr_slots);
 
-		err = snoop__start(tracer__events_fd(*t), slots, done, nr_slots, out->snoop.f, sn);
+		err = snoop__start(tracer__events_fd(*t), slots, nr_slots, out->snoop.f, sn);
 		if (err)
 			return diag__fail(d, err, "cannot write --snoop %s: %s", o->snoop,
 					  strerror(-err));

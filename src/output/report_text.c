@@ -171,10 +171,10 @@ static void untimed_line(FILE *f, const struct blkio_counters *c)
 	     "completions of requests never issued (empty pre-flush writes, which the flush "
 	     "machinery ends without issuing them)");
 	part(f, &first, c->lost_completions,
-	     "lost completion (the kernel ended the request unseen; found when the next "
-	     "request on its tag ended)",
-	     "lost completions (the kernel ended the requests unseen; found when the next "
-	     "requests on their tags ended)");
+	     "lost completion (the kernel ended the request unseen; found when its tag was "
+	     "issued again)",
+	     "lost completions (the kernel ended the requests unseen; found when their tags "
+	     "were issued again)");
 	part(f, &first, c->depth_corrected, "depth sample lowered for them",
 	     "depth samples lowered for them");
 	part(f, &first, c->slot_overflow, "request outside the slot table",

@@ -9,7 +9,7 @@
 #include "trace/bpf_members.h"
 #include "base/diag.h"
 
-/* Caps the slot tables: 1M slots (32 MiB with their counts) covers 256 queues x 4096 tags. */
+/* Caps the slot table: 1M slots (8 MiB) covers 256 queues x 4096 tags. */
 #define MAX_SLOTS (1U << 20)
 /* Used when sysfs shows no mq/ (the device then issues no requests anyway). */
 #define DEFAULT_TAGS 1024

@@ -32,13 +32,12 @@
  *
  * A sweep up to time W must know every request issued before W. Those completed have
  * their record in the ring (the programs send it before they free the slot); those in
- * flight hold a slot with their issue time (a slot holds its last request while its
- * issues differ from its slot_done count: bpf/blkio.h). So before each drain, W is the oldest issue
+ * flight hold a slot with their issue time. So before each drain, W is the oldest issue
  * time in the slots (the map, mapped read-only), and at most SWEEP_MARGIN_NS before now
  * (an issue whose program read the clock and has not yet written its slot); after the
  * drain, the events before W are swept and the records completed before W written, in
  * completion order. A slot whose completion the kernel never reported (6.18 now and
- * then) holds W until the next request on its tag ends: past HOLD_MAX records held, the oldest
+ * then) holds W until its tag is issued again: past HOLD_MAX records held, the oldest
  * are written as if W had passed them, and a record that comes for a time already swept
  * is written with depth 0, counted late. Written by hand: no library sweeps this.
  */
@@ -72,8 +71,7 @@ struct snoop {
 	int err;
 	unsigned long long records, late;
 	const struct blkio_slot *slots;
-	const uint32_t *done; /* slot_done */
-	size_t nr_slots, map_len, done_len;
+	size_t nr_slots, map_len;
 	uint64_t w;	/* this tick's sweep limit */
 	uint64_t swept; /* every event before it is swept */
 	struct held *h;
@@ -242,13 +240,9 @@ static int on_tick(void *ctx, bool before)
 	}
 	w = clock__ns() - SWEEP_MARGIN_NS;
 	for (i = 0; i < s->nr_slots; i++) {
-		uint32_t done = __atomic_load_n(&s->done[i], __ATOMIC_RELAXED);
-		uint64_t t;
+		uint64_t t = __atomic_load_n(&s->slots[i].issued, __ATOMIC_RELAXED);
 
-		if (__atomic_load_n(&s->slots[i].issues, __ATOMIC_RELAXED) == done)
-			continue;
-		t = __atomic_load_n(&s->slots[i].issued, __ATOMIC_RELAXED);
-		if (t < w)
+		if (t && t < w)
 			w = t;
 	}
 	/* The slots read before the ring: a free slot's record is in the ring by then. */
@@ -261,16 +255,13 @@ static void free_snoop(struct snoop *s)
 {
 	if (s->slots)
 		munmap((void *)s->slots, s->map_len);
-	if (s->done)
-		munmap((void *)s->done, s->done_len);
 	free(s->h);
 	free(s->ev);
 	free(s->disks);
 	free(s);
 }
 
-int snoop__start(int ringbuf_fd, int slots_fd, int done_fd, size_t nr_slots, FILE *f,
-		 struct snoop **out)
+int snoop__start(int ringbuf_fd, int slots_fd, size_t nr_slots, FILE *f, struct snoop **out)
 {
 	struct snoop_header h = { .magic = SNOOP_MAGIC,
 				  .version = SNOOP_VERSION,
@@ -293,13 +284,6 @@ int snoop__start(int ringbuf_fd, int slots_fd, int done_fd, size_t nr_slots, FIL
 		goto cleanup;
 	}
 	s->slots = m;
-	s->done_len = (nr_slots * sizeof(*s->done) + page - 1) / page * page;
-	m = mmap(NULL, s->done_len, PROT_READ, MAP_SHARED, done_fd, 0);
-	if (m == MAP_FAILED) {
-		err = -errno;
-		goto cleanup;
-	}
-	s->done = m;
 	if (fwrite(&h, sizeof(h), 1, s->f) != 1) {
 		err = -errno ?: -EIO;
 		goto cleanup;

@@ -33,11 +33,10 @@ struct snoop;
 
 /*
  * Write the header to f and drain the ring buffer map into it from a thread, each
- * record's depth counted from the records and the slots and slot_done maps of NR_SLOTS
- * each (snoop.c). f stays the caller's (an outfile: checked, then renamed into place).
+ * record's depth counted from the records and the slots map of NR_SLOTS (snoop.c). f
+ * stays the caller's (an outfile: checked, then renamed into place).
  */
-int snoop__start(int ringbuf_fd, int slots_fd, int done_fd, size_t nr_slots, FILE *f,
-		 struct snoop **out);
+int snoop__start(int ringbuf_fd, int slots_fd, size_t nr_slots, FILE *f, struct snoop **out);
 /*
  * Stop (after the programs are detached), drain and write what is left; f is not
  * closed. The records written, and of them those that came too late for a depth (0).

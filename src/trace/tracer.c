@@ -161,10 +161,6 @@ static int configure(struct tracer *t, struct member_set *ms, struct diag *d)
 	}
 	err = bpf_map__set_max_entries(s->maps.slots, nr);
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.slot_issues, nr);
-	if (!err)
-		err = bpf_map__set_max_entries(s->maps.slot_done, nr);
-	if (!err)
 		err = bpf_map__set_max_entries(s->maps.queues, ms->queues ? ms->queues : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.stats, opts->nr_devs);
@@ -185,9 +181,6 @@ static int configure(struct tracer *t, struct member_set *ms, struct diag *d)
 	/* The drain reads the slots for the records' depths (snoop.c): mapped, not looked up. */
 	err = bpf_map__set_map_flags(s->maps.slots,
 				     bpf_map__map_flags(s->maps.slots) | BPF_F_MMAPABLE);
-	if (!err)
-		err = bpf_map__set_map_flags(
-			s->maps.slot_done, bpf_map__map_flags(s->maps.slot_done) | BPF_F_MMAPABLE);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.events, snoop_bytes);
 	if (!err)
@@ -355,10 +348,9 @@ int tracer__events_fd(const struct tracer *t)
 	return t->snoop ? bpf_map__fd(t->skel->maps.events) : -1;
 }
 
-int tracer__slots_fd(const struct tracer *t, size_t *nr, int *done_fd)
+int tracer__slots_fd(const struct tracer *t, size_t *nr)
 {
 	*nr = t->snoop ? bpf_map__max_entries(t->skel->maps.slots) : 0;
-	*done_fd = t->snoop ? bpf_map__fd(t->skel->maps.slot_done) : -1;
 	return t->snoop ? bpf_map__fd(t->skel->maps.slots) : -1;
 }
 

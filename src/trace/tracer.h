@@ -74,11 +74,10 @@ void tracer__close(struct tracer *t);
 /* The snoop ring buffer map, for snoop__start; -1 when not in snoop mode. */
 int tracer__events_fd(const struct tracer *t);
 /*
- * Snoop mode: the slots map (bpf/blkio.h: struct blkio_slot), mmap-able, its entries in
- * *nr and the slot_done map of as many in *done_fd, for snoop__start; -1 (and 0)
- * otherwise.
+ * Snoop mode: the slots map (bpf/blkio.h: struct blkio_slot), mmap-able, and its entries
+ * in *nr, for snoop__start; -1 (and 0) otherwise.
  */
-int tracer__slots_fd(const struct tracer *t, size_t *nr, int *done_fd);
+int tracer__slots_fd(const struct tracer *t, size_t *nr);
 
 /* Depth samples leave out requests whose completion was lost (needs bpf_loop, 5.17). */
 bool tracer__walks_slots(const struct tracer *t);

@@ -38,8 +38,8 @@ for f in sys.argv[1:]:
 blkparse -i "$a" -D "$TMP/bt" > "$TMP/bp.txt" 2> /dev/null
 # Its event lines: device, CPU, sequence, time, pid, action, RWBS. A read issued (D) for
 # each of diskstats'; completed (C) as many, but for those the kernel never reported
-# (6.18 on loop, now and then: the aggregate's lost_completions, found when the next
-# request on the tag ends, and a few more whose tags saw none; test_blktrace's 9).
+# (6.18 on loop, now and then: the aggregate's lost_completions, found when the tag is
+# issued again, and a few more whose tags were not; test_blktrace's 9).
 read -r d c < <(awk 'NF > 7 && $7 ~ /R/ { n[$6]++ } END { print n["D"] + 0, n["C"] + 0 }' "$TMP/bp.txt")
 lost=$(jqv "$TMP/live.json" .runs[0].block.lost_completions)
 expect_eq "blkparse: a read issued (D) for each of diskstats'" "$d" "$reads"

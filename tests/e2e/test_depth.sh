@@ -2,8 +2,8 @@
 # Queue depth is never above what was in flight, also when completions are lost: fio at
 # iodepth 16, traced 20 times while about one completion in 200 is ignored on purpose
 # (BLKTRACE_BENCH_LOSE_COMPLETIONS, as kernel 6.18 sometimes never reports one). A lost
-# completion holds the in-flight count until the next request on its tag ends: without
-# the walk, maxima of 17 to 32. Tracing started while fio runs loses nothing: those requests are counted as
+# completion used to hold the in-flight count until its tag was issued again: maxima of
+# 17 to 32. Tracing started while fio runs loses nothing: those requests are counted as
 # issued before tracing, and their completions are never taken for lost ones.
 . "$(dirname "$0")/lib.sh"
 

@@ -83,8 +83,8 @@ for run in 1 2; do
 done
 
 # Completions the kernel never reports (6.18 now and then; here the programs ignore about
-# one in 50): their slots stay taken until the next requests on their tags end, which
-# holds the drain back; no record for them, the others' depths still their own times'.
+# one in 50): their slots stay taken until their tags are issued again, which holds the
+# drain back; no record for them, the others' depths still their own times'.
 BLKTRACE_BENCH_LOSE_COMPLETIONS=50 "$BB" --trace "$a" --raw --rw randread --bs 4k --size 16M \
 	--direct --engine io_uring --iodepth 8 --snoop "$TMP/lose.snoop" --json "$TMP/lose.json" \
 	> /dev/null 2> "$TMP/lose.err"
