@@ -631,10 +631,14 @@ static uint32_t quiet_ended(struct btrace_out *o, uint64_t now, uint32_t ended)
 			o->quiet[cpu] = now;
 	if (since >= now) /* no CPU */
 		return ended;
-	/* In 64 bits: a CPU not yet seen idle has since 0, epochs away from any ended. */
-	if ((now - since) >> BTRACE_EPOCH_SHIFT > QUIET_LAG_MAX)
+	e = epoch_ended(since, 0);
+	/*
+	 * The lag first in 64 bits: a CPU not yet seen idle has since 0, so many epochs back
+	 * that the 32-bit difference below could wrap.
+	 */
+	if ((now - since) >> BTRACE_EPOCH_SHIFT > QUIET_LAG_MAX + 1 ||
+	    (int32_t)(ended - e) > QUIET_LAG_MAX)
 		return ended - QUIET_LAG_MAX;
-	e = (uint32_t)(since >> BTRACE_EPOCH_SHIFT) - 1;
 	return (int32_t)(e - ended) < 0 ? e : ended;
 }
 

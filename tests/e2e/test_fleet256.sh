@@ -57,10 +57,12 @@ expect_cmp "--trace all: at least the $N disks traced" "$(wc -l < "$TMP/all.tsv"
 skipped=$(jq '[.results[].tracer.skipped_runs // 0] | max // 0' "$TMP/all.json" 2> /dev/null)
 jq -r '.results[] | .runs[0].block as $b | [.device.name, $b.device_ns.count,
 	$b.read.requests + $b.write.requests + $b.flush.requests + $b.discard.requests +
-	$b.other.requests, "lost \($b.lost_completions), untracked \($b.untracked), unissued \($b.unissued)"] | @tsv' \
-	"$TMP/all.json" > "$TMP/done.tsv" 2> /dev/null
+	$b.other.requests, "lost \($b.lost_completions), untracked \($b.untracked)" +
+	", unissued \($b.unissued)"] | @tsv' "$TMP/all.json" > "$TMP/done.tsv" 2> /dev/null
 declare -A done_n req_n why_n
-while IFS=$'\t' read -r name d r why; do done_n[$name]=$d req_n[$name]=$r why_n[$name]=$why; done < "$TMP/done.tsv"
+while IFS=$'\t' read -r name d r why; do
+	done_n[$name]=$d req_n[$name]=$r why_n[$name]=$why
+done < "$TMP/done.tsv"
 bad=0
 for i in "${!disks[@]}"; do
 	d=${done_n[${names[$i]}]:--1} r=${req_n[${names[$i]}]:--1}

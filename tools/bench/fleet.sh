@@ -92,16 +92,15 @@ run_fio() {
 		--output-format=json "${args[@]}" | jq '.jobs[0].read.iops'
 }
 
-# Whether FILE, the output of the process $tracer just started, says PATTERN within 30 s,
-# unless the process dies first.
+# Whether FILE, the output of process PID, says PATTERN within 30 s, unless PID dies first.
 await_line() {
-	local i
+	local pid=$1 file=$2 pattern=$3 i
 	for ((i = 0; i < 600; i++)); do
-		grep -q "$2" "$1" 2> /dev/null && return 0
-		[ -e "/proc/$tracer/fdinfo" ] || break
+		grep -q "$pattern" "$file" 2> /dev/null && return 0
+		[ -e "/proc/$pid/fdinfo" ] || break
 		sleep 0.05
 	done
-	grep -q "$2" "$1" 2> /dev/null
+	grep -q "$pattern" "$file" 2> /dev/null
 }
 
 # A control of tools/bench/floor.bpf.c (MODE [DISKS]) under fio over the first N disks:
@@ -112,7 +111,7 @@ floor_run() {
 	rm -f "$work/floor.out" # the last run's "ready" is not this one's
 	"$FLOOR" "$@" > "$work/floor.out" 2>&1 &
 	tracer=$!
-	await_line "$work/floor.out" ready ||
+	await_line "$tracer" "$work/floor.out" ready ||
 		{ say "N=$n: floor-$1 did not attach: $(cat "$work/floor.out")" >&2; failed=1; }
 	read -r f0 _ < <(bpf_snapshot "$tracer")
 	d0=$(ios "$n")
@@ -137,7 +136,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		"$BB" --trace "$list" -v > "$work/out" 2> "$work/err" &
 		tracer=$!
 		# Attached once it says so (-v).
-		await_line "$work/err" "with .* programs" ||
+		await_line "$tracer" "$work/err" "with .* programs" ||
 			{ say "N=$n: the tracer did not attach: $(cat "$work/err")" >&2; failed=1; }
 		read -r t0 _ < <(bpf_snapshot "$tracer")
 		c0=$(ios "$n")
