@@ -190,8 +190,10 @@ run_guest() {
 	exec 9>&-
 	# The guest's console, as xenconsoled logs it, streamed to ours (the host's log).
 	: > "/var/log/xen/console/guest-$name.log"
-	tail -n +1 -F "/var/log/xen/console/guest-$name.log" 2> /dev/null |
-		while IFS= read -r l; do echo "[$name] $l"; done &
+	# $! is tail's own PID (the reader is a process substitution): dom0 has no pkill.
+	tail -n +1 -F "/var/log/xen/console/guest-$name.log" 2> /dev/null > >(
+		while IFS= read -r l; do echo "[$name] $l"; done
+	) &
 	local tailpid=$!
 	while [ $boots -lt "$MAX_BOOTS" ]; do
 		boots=$((boots + 1))
@@ -232,8 +234,7 @@ run_guest() {
 		}
 	fi
 	sleep 1
-	# The pipeline's tail would wait for ever on a log that no longer grows.
-	pkill -f "tail -n +1 -F /var/log/xen/console/guest-$name.log"
+	# The tail would wait for ever on a log that no longer grows; its reader ends with it.
 	kill "$tailpid" 2> /dev/null
 	cp "/var/log/xen/console/guest-$name.log" "$out/console.log"
 	for l in "$root" "$xa" "$xb" "$xc"; do losetup -d "$l"; done
