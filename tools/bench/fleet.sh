@@ -43,7 +43,7 @@ for t in fio jq; do
 done
 [ -x "$ROOT/build/bench-floor" ] || { say "build/bench-floor is not built (make bench builds it)" >&2; exit 1; }
 
-work= tracer= stats_prev= devs=()
+work='' tracer='' stats_prev='' devs=()
 cleanup() {
 	local rc=$? d
 	set +e
@@ -51,7 +51,7 @@ cleanup() {
 	for d in "${devs[@]}"; do losetup -d "$d"; done
 	[ -n "$work" ] && rm -rf "$work"
 	[ -n "$stats_prev" ] && echo "$stats_prev" > /proc/sys/kernel/bpf_stats_enabled
-	exit $rc
+	exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -189,7 +189,7 @@ for n in 1 "${SIZES[-1]}"; do
 		say "serve of $n disks did not start: $(cat "$work/serve.err")" >&2
 		failed=1
 	else
-		for k in 1 2 3 4 5; do
+		for _ in 1 2 3 4 5; do
 			curl -s -o "$work/metrics" -w '%{time_total}\n' "http://127.0.0.1:$port/metrics"
 		done > "$work/times"
 		jq -n -c --argjson n "$n" --argjson bytes "$(stat -c %s "$work/metrics")" \
