@@ -37,10 +37,11 @@ bench=(fio bpftrace libbpf-tools jq util-linux coreutils)
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
     dmsetup mdadm e2fsprogs blktrace)
 # make xentest: qemu, Xen's guests' user space (busybox, kmod's modprobe, flock for the hotplug
-# scripts), mke2fs -d and debugfs for their disks; Xen itself and the kernels come from
-# Debian's archive through the tests' own apt configuration (tests/vm/apt.sh).
+# scripts, and the test user space tests/vm/stage.sh copies into every guest, dmsetup and
+# mdadm included), mke2fs -d and debugfs for their disks; Xen itself and the kernels come
+# from Debian's archive through the tests' own apt configuration (tests/vm/apt.sh).
 xen=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
-     e2fsprogs blktrace)
+     dmsetup mdadm e2fsprogs blktrace)
 # make ARCH=arm64, make deb ARCH=arm64: the cross compiler and the libraries of the build
 # group for arm64 (multiarch: dpkg gets the arm64 architecture), pkgconf:arm64 for its
 # aarch64-linux-gnu-pkg-config, crossbuild-essential-arm64 for dpkg-buildpackage -a arm64.
