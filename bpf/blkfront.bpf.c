@@ -291,10 +291,9 @@ static __always_inline bool read_ring(void *rinfo, __u32 *in_use, __u32 *nr_ents
 	return true;
 }
 
-/* The current task's calls in progress; created empty if CREATE. */
-static __always_inline struct task_calls *my_calls(bool create)
+/* The calls in progress of task T (the current one's); created empty if CREATE. */
+static __always_inline struct task_calls *my_calls(__u64 t, bool create)
 {
-	__u64 t = bpf_get_current_task();
 	struct task_calls *s = bpf_map_lookup_elem(&qtasks, &t), *zero;
 	__u32 k = 0;
 
@@ -309,7 +308,7 @@ static __always_inline struct task_calls *my_calls(bool create)
 
 static __always_inline void queue_rq_entry(struct blk_mq_hw_ctx *hctx, struct request *rq)
 {
-	struct task_calls *c = my_calls(true);
+	struct task_calls *c = my_calls(bpf_get_current_task(), true);
 	struct rq_state *st, fresh = {};
 	struct queue_ctx *q;
 	member_t *m;
@@ -373,7 +372,7 @@ static __always_inline struct queue_ctx *current_queue_rq(struct task_calls *c)
 static __always_inline void setup_grant(void *data)
 {
 	struct setup_rw_req___bb *s = data;
-	struct task_calls *c = my_calls(false);
+	struct task_calls *c = my_calls(bpf_get_current_task(), false);
 	struct queue_ctx *q = c ? current_queue_rq(c) : NULL;
 	void *ring_req;
 	__u8 op = 0;
@@ -502,7 +501,7 @@ static __always_inline void count_return(struct queue_ctx *q, long ret)
 static __always_inline void queue_rq_return(long ret)
 {
 	__u64 t = bpf_get_current_task();
-	struct task_calls *c = bpf_map_lookup_elem(&qtasks, &t);
+	struct task_calls *c = my_calls(t, false);
 	struct queue_ctx *q;
 
 	if (!c)

@@ -36,12 +36,12 @@ bench=(fio bpftrace libbpf-tools jq util-linux coreutils)
 # blktrace: the kernel's own tracer and blkparse, the guests' oracle of --blktrace.
 vm=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
     dmsetup mdadm e2fsprogs blktrace)
-# make xentest: qemu, Xen's guests' user space (busybox, kmod's modprobe, flock for the hotplug
-# scripts, and the test user space tests/vm/stage.sh copies into every guest, dmsetup and
-# mdadm included), mke2fs -d and debugfs for their disks; Xen itself and the kernels come
-# from Debian's archive through the tests' own apt configuration (tests/vm/apt.sh).
-xen=(qemu-system-x86 busybox-static cpio kmod xz-utils zstd jq util-linux fdisk bpftool apt dpkg
-     dmsetup mdadm e2fsprogs blktrace)
+# make xentest: the same. Its guests' user space is vmtest's (tests/vm/stage.sh copies it
+# into each, dmsetup and mdadm included), with busybox, kmod's modprobe and util-linux's
+# flock for the hotplug scripts, and mke2fs -d and debugfs for their disks; Xen itself and
+# the kernels come from Debian's archive through the tests' own apt configuration
+# (tests/vm/apt.sh).
+xen=("${vm[@]}")
 # make ARCH=arm64, make deb ARCH=arm64: the cross compiler and the libraries of the build
 # group for arm64 (multiarch: dpkg gets the arm64 architecture), pkgconf:arm64 for its
 # aarch64-linux-gnu-pkg-config, crossbuild-essential-arm64 for dpkg-buildpackage -a arm64.
