@@ -87,7 +87,7 @@ struct btrace_task {
  * cache, by bio, holds them; the request's first bio finds them at insert or issue.
  */
 #define BTRACE_CACHE 8
-#define BTRACE_PIDS 64 /* tasks named per CPU: a cache by pid, direct-mapped */
+#define BTRACE_PIDS 64 /* tasks named per CPU: a cache by pid, sets of 2 (task_pid) */
 
 struct btrace_entry {
 	__u64 key; /* the bio; 0: free */
@@ -97,7 +97,8 @@ struct btrace_entry {
 struct btrace_pcpu {
 	__u32 opened[BTRACE_EPOCHS];  /* records begun, by the epoch of their first event */
 	__u32 dropped[BTRACE_EPOCHS]; /* of those, lost to a full ring buffer */
-	__u64 lost;		      /* events (and notes) the ring buffer had no room for */
+	__u64 lost;		      /* events the ring buffer had no room for */
+	__u64 notes_lost;	      /* task names it had no room for */
 	__s64 busy;		      /* programs between their clock read and done (bt_enter) */
 	__u32 head;		      /* the next cache entry to take */
 	__u32 pids[BTRACE_PIDS];      /* pid + 1 of the tasks named; 0: none */

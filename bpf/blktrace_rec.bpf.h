@@ -168,14 +168,23 @@ static __always_inline __u32 task_pid(struct btrace_pcpu *p, bool btf)
 	} else {
 		pid = (__u32)bpf_get_current_pid_tgid();
 	}
-	i = pid & (BTRACE_PIDS - 1);
-	if (p->pids[i] == pid + 1)
+	/*
+	 * Two ways a set, the newest first: a request's submitter and its completer (a loop
+	 * worker, an interrupted task) whose pids share a set would otherwise take turns,
+	 * a note at each event (seen: 0.8 lost notes a request, the ring buffer full).
+	 */
+	i = (pid & (BTRACE_PIDS / 2 - 1)) * 2;
+	BOUNDED(i);
+	if (i >= BTRACE_PIDS - 1)
+		return pid;
+	if (p->pids[i] == pid + 1 || p->pids[i + 1] == pid + 1)
 		return pid;
 	/* Cached even when its note is lost (counted once, not at every event of a full ring). */
+	p->pids[i + 1] = p->pids[i];
 	p->pids[i] = pid + 1;
 	n = bpf_ringbuf_reserve(&bt_events, sizeof(*n), 0);
 	if (!n) {
-		__sync_fetch_and_add(&p->lost, 1);
+		__sync_fetch_and_add(&p->notes_lost, 1);
 		return pid;
 	}
 	n->kind = BTRACE_REC_TASK;

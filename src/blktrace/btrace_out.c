@@ -781,7 +781,7 @@ int btrace_out__commit(struct btrace_out *o, struct btrace_summary *sum, struct 
 	if (err)
 		return diag__fail(d, err, "cannot write --blktrace %s: %s", o->dir, strerror(-err));
 	o->sum.late = o->late;
-	err = btrace__lost(o->bt, &o->sum.lost);
+	err = btrace__lost(o->bt, &o->sum.lost, &o->sum.lost_notes);
 	if (!err)
 		err = btrace__skipped(o->bt, o->sum.skipped);
 	if (err)

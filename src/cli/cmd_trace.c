@@ -113,6 +113,11 @@ static int commit_blktrace(const struct options *o, struct result *res, size_t n
 	fprintf(stderr, "blktrace-bench: %llu blktrace events in %s (%s.blktrace.*%s), %llu lost\n",
 		(unsigned long long)events, o->blktrace, sum.nr_sets ? sum.sets[0].name : "",
 		sum.nr_sets > 1 ? " and the others'" : "", (unsigned long long)sum.lost);
+	if (sum.lost_notes)
+		fprintf(stderr,
+			"blktrace-bench: and %llu task names lost: blkparse shows those tasks' "
+			"events without a name\n",
+			(unsigned long long)sum.lost_notes);
 	if (btrace_summary__skipped(&sum, skipped, sizeof(skipped)))
 		fprintf(stderr,
 			"blktrace-bench: the kernel skipped our programs for events (%s), of "

@@ -79,8 +79,9 @@ json_t *report_json__blktrace(const struct btrace_summary *s)
 
 	for (i = 0; sets && i < s->nr_sets; i++)
 		json_array_append_new(sets, set_json(&s->sets[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "where", text__json(s->where), "lost",
-			 s->has_lost ? jint(s->lost) : json_null(), "late",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "where", text__json(s->where), "lost",
+			 s->has_lost ? jint(s->lost) : json_null(), "lost_notes",
+			 s->has_lost ? jint(s->lost_notes) : json_null(), "late",
 			 s->has_lost ? jint(s->late) : json_null(), "skipped_runs_by_action",
 			 s->has_lost ? actions_json(s->skipped) : json_null(), "sets", sets);
 }

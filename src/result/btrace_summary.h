@@ -51,10 +51,11 @@ struct btrace_set_summary {
 };
 
 struct btrace_summary {
-	char where[4096]; /* the directory written, or the path read */
-	bool has_lost;	  /* written live: lost and skipped are known */
-	uint64_t lost;	  /* events the ring buffer had no room for */
-	uint64_t late;	  /* events written after a later one of their CPU (btrace_out.c) */
+	char where[4096];    /* the directory written, or the path read */
+	bool has_lost;	     /* written live: lost and skipped are known */
+	uint64_t lost;	     /* events the ring buffer had no room for */
+	uint64_t lost_notes; /* task names it had no room for (blkparse shows their pids) */
+	uint64_t late;	     /* events written after a later one of their CPU (btrace_out.c) */
 	/* Program runs the kernel skipped, by action (btrace.h), of the traced disks or not. */
 	uint64_t skipped[BTRACE_NR_ACTIONS];
 	size_t nr_sets;

@@ -263,11 +263,15 @@ int btrace__cached(const struct btrace *b, uint32_t before, btrace_rec_fn fn, vo
 	return walk_cache(b, false, before, fn, ctx);
 }
 
-int btrace__lost(struct btrace *b, uint64_t *lost)
+int btrace__lost(struct btrace *b, uint64_t *lost, uint64_t *notes_lost)
 {
 	uint32_t opened[BTRACE_EPOCHS], dropped[BTRACE_EPOCHS];
+	int err = btrace__counts(b, opened, dropped, lost), cpu;
 
-	return btrace__counts(b, opened, dropped, lost);
+	*notes_lost = 0;
+	for (cpu = 0; !err && cpu < b->ncpus; cpu++)
+		*notes_lost += b->pcpu[cpu].notes_lost;
+	return err;
 }
 
 int btrace__held(struct btrace *b, btrace_rec_fn fn, void *ctx)

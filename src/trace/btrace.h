@@ -46,8 +46,8 @@ int btrace__start(struct btrace *b);
 void btrace__detach(struct btrace *b);
 void btrace__close(struct btrace *b);
 int btrace__events_fd(const struct btrace *b);
-/* Events the ring buffer had no room for (with task notes), all CPUs. 0 or -errno. */
-int btrace__lost(struct btrace *b, uint64_t *lost);
+/* Events, and task names, the ring buffer had no room for, all CPUs. 0 or -errno. */
+int btrace__lost(struct btrace *b, uint64_t *lost, uint64_t *notes_lost);
 /*
  * The records begun and the records lost, by epoch modulo BTRACE_EPOCHS (blktrace.h),
  * summed over the CPUs modulo 2^32, and the events lost in all (btrace__lost). 0 or -errno.
