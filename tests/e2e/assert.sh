@@ -9,8 +9,8 @@ ok() { PASS=$((PASS + 1)); echo "  ok   $T_NAME: $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "  FAIL $T_NAME: $1"; }
 skip() { SKIP=$((SKIP + 1)); echo "  skip $T_NAME: $1"; }
 
-expect_eq() { # NAME ACTUAL EXPECTED
-	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', expected '$3'"; fi
+expect_eq() { # NAME ACTUAL EXPECTED: status 1 when they differ
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', expected '$3'"; return 1; fi
 }
 expect_cmp() { # NAME A OP B   (numeric, awk semantics)
 	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }"; then

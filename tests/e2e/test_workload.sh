@@ -182,15 +182,19 @@ expect_true "cut short: the text says so" grep -q "^  run 2 (.*) was cut short a
 
 # 8c. The BALUG case: buffered reads of the disk at 512 B and at 128 KiB. The disk sees the
 # same 128 KiB read-ahead requests in both; the throughputs differ all the same: that is
-# above the block layer, and said so, with each one's I/Os per MB.
-"$BB" --trace "$a" --raw --rw read --bs 512,128k --size 16M --json "$TMP/above.json" \
+# above the block layer, and said so, with each one's I/Os per MB. Three runs each: the
+# 128 KiB run takes ~4 ms, and one stall of the machine (a vCPU the host did not run) can
+# make it as slow as the 512 B run (seen once in CI); the series' means outlast one.
+"$BB" --trace "$a" --raw --rw read --bs 512,128k --size 16M --repeat 3 --json "$TMP/above.json" \
 	> "$TMP/above.txt"
-expect_eq "above: both series read-ahead" \
-	"$(jqv "$TMP/above.json" '[.runs[].findings[0].kind] | join(",")')" read_ahead,read_ahead
+expect_eq "above: all runs read-ahead" \
+	"$(jqv "$TMP/above.json" '[.runs[].findings[0].kind] | unique | join(",")')" read_ahead
 expect_eq "above: the same request size at the median" \
 	"$(jqv "$TMP/above.json" '[.runs[].block.request_bytes.p50] | unique | length')" 1
 expect_eq "above: one series finding, above the block layer" \
-	"$(jqv "$TMP/above.json" '.series_findings | map(.kind) | join(",")')" above_block_layer
+	"$(jqv "$TMP/above.json" '.series_findings | map(.kind) | join(",")')" above_block_layer ||
+	jqv "$TMP/above.json" '.runs[] | [.label, .app.mb_per_s, .block.read.bytes, .app.bytes] |
+		map(tostring) | join(" ")' | sed 's/^/# /'
 expect_true "above: the 512 B series is the slower, in I/Os per MB" grep -q \
 	"^  above the block layer: read bs=512 B psync and read bs=128 KiB psync: the device saw the same requests.* where the slower made 1953 I/Os per MB against 7.6.$" \
 	"$TMP/above.txt"
