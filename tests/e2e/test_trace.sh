@@ -96,18 +96,19 @@ if command -v fio > /dev/null; then
 		"$(jqv "$TMP/merge.json" '.runs[0].block | .write.requests + .merges')" 2048
 	# Rates over the command's I/O alone (first issue to last completion), as fio's own:
 	# over the tool's whole window (start-up and exit included) this job's MB/s comes out
-	# 51-60% below fio's. Within 2% of fio's bandwidth, over fio's JSON. fio keeps its
-	# runtime in whole milliseconds, its own set-up inside: a 16 MiB x 16 job (~30 ms
-	# here) came out 0.7-4.3% apart on that alone, so the job reads 2 GiB (~250 ms;
-	# 0.05-0.54% apart in 6 runs).
+	# 51-60% below fio's. Close to fio's bandwidth, over fio's JSON. fio keeps its runtime
+	# in whole milliseconds, its own set-up inside: a 16 MiB x 16 job (~30 ms here) came
+	# out 0.7-4.3% apart on that alone; 2 GiB (~250 ms) 0.05-0.54% in 6 runs, so the job
+	# reads 8 GiB (~1 s). Our interval lies within fio's: ours is not below fio's by more
+	# than its rounding (1%), and above it by what a stall in fio's set-up adds (5%: 50 ms).
 	"$BB" --trace "$a" --json "$TMP/bw.json" -- fio --name=bw --filename="$A" \
-		--ioengine=io_uring --iodepth=4 --direct=1 --rw=read --bs=128k --size=16M --loops=128 \
+		--ioengine=io_uring --iodepth=4 --direct=1 --rw=read --bs=128k --size=16M --loops=512 \
 		--output-format=json --output="$TMP/bw.fio.json" > "$TMP/bw.txt"
 	ours=$(jqv "$TMP/bw.json" '.runs[0].block | .read.bytes / .io_seconds / 1e6')
 	theirs=$(jqv "$TMP/bw.fio.json" '.jobs[0].read.bw_bytes / 1e6')
-	expect_cmp "fio: MB/s over the I/O within 2% of fio's ($ours vs $theirs)" \
-		"$(awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a / b - 1; print d < 0 ? -d : d }')" \
-		"<" 0.02
+	d=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { print a / b - 1 }')
+	expect_cmp "fio: MB/s over the I/O not below fio's ($ours vs $theirs)" "$d" ">=" -0.01
+	expect_cmp "fio: MB/s over the I/O within 5% above fio's ($ours vs $theirs)" "$d" "<" 0.05
 	expect_true "fio: the text's rates are over the I/O alone, said so" \
 		grep -q "MB/s and requests/s over the I/O alone: first issue to last completion" \
 		"$TMP/bw.txt"

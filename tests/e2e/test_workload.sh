@@ -66,7 +66,9 @@ expect_cmp "iodepth 8: depth count <= 5584 (4096 + 6 sd)" "$n" "<=" 5584
 # those after a pause; a sample, far below every issue, at least 6 sd below 256.
 r=$(jqv "$TMP/qd.json" .runs[0].block.depth_reads)
 expect_cmp "iodepth 8: depth read on >= 163 issues (4096/16 - 6 sd)" "$r" ">=" 163
-expect_cmp "iodepth 8: depth read on <= 1024 issues (a sample, not all 4096)" "$r" "<=" 1024
+# Up to 3/4 of them, as in test_depth_sample.sh: on a loaded machine many an issue comes
+# after a pause (the engine reaps one completion at a time, and its wakeups run late).
+expect_cmp "iodepth 8: depth read on <= 3072 issues (a sample, not all 4096)" "$r" "<=" 3072
 expect_cmp "iodepth 8: each read counts for 1 to 16 issues (count >= reads)" "$n" ">=" "$r"
 expect_cmp "iodepth 8: each read counts for 1 to 16 issues (count <= 16 reads)" "$n" "<=" $((16 * r))
 expect_true "iodepth 8: the report says how many issues were read" \
@@ -159,14 +161,16 @@ wait $pid
 expect_eq "Ctrl-C: exit 130" "$?" 130
 expect_eq "Ctrl-C: nothing left" "$(ls "$TMP/mnt" | grep -c blktrace-bench)" 0
 
-# 8b. Ctrl-C in the second of three 1 s repetitions: the first is a repetition, the
+# 8b. Ctrl-C in the second of three 2 s repetitions: the first is a repetition, the
 # second is reported but marked partial and left out of the statistics (it did less).
-(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 1 \
+# Sent 3 s after the tracing line: 1 s from either end of the second run, a margin no
+# stall of a loaded machine eats.
+(cd "$TMP/mnt" && exec "$BB" -v --trace "$a" --rw write --bs 4k --size 64M --runtime 2 \
 	--repeat 3 --json "$TMP/part.json" > "$TMP/part.txt" 2> "$TMP/part.err") &
 pid=$!
 background $pid
 wait_until 30 "the workload to trace" grep -q "tracing $a" "$TMP/part.err"
-sleep 1.5
+sleep 3
 kill -INT $pid
 wait $pid
 expect_eq "cut short: exit 130" "$?" 130
