@@ -77,11 +77,12 @@ expect_eq "all: no hidden disk, no disk without a medium" \
 # list, not all: other sessions' loop devices come and go on a shared machine.)
 make_loop E 8M || not_ok "losetup"
 e=$(basename "$E")
-"$BB" --trace "$a,$b,$e" --duration 3 --json "$TMP/went.json" > /dev/null 2> "$TMP/went.err" &
+"$BB" -v --trace "$a,$b,$e" --duration 3 --json "$TMP/went.json" > /dev/null 2> "$TMP/went.err" &
 tracer=$!
 background "$tracer"
-sleep 1
-losetup -d "$E"
+# Gone once the trace has begun (the tracing line), however long the programs took to load.
+wait_until 30 "the tracing line" grep -q '^blktrace-bench: tracing' "$TMP/went.err"
+detach_loop "$E"
 wait "$tracer"
 expect_eq "a disk went: exit status" "$?" 0
 expect_eq "a disk went: said once" "$(grep -c "a disk came or went since --trace $a,$b,$e began" "$TMP/went.err")" 1
