@@ -173,10 +173,7 @@ static __always_inline __u32 task_pid(struct btrace_pcpu *p, bool btf)
 	 * worker, an interrupted task) whose pids share a set would otherwise take turns,
 	 * a note at each event (seen: 0.8 lost notes a request, the ring buffer full).
 	 */
-	i = (pid & (BTRACE_PIDS / 2 - 1)) * 2;
-	BOUNDED(i);
-	if (i >= BTRACE_PIDS - 1)
-		return pid;
+	i = (pid & (BTRACE_PIDS / 2 - 1)) * 2; /* the verifier sees 0..BTRACE_PIDS - 2 */
 	if (p->pids[i] == pid + 1 || p->pids[i + 1] == pid + 1)
 		return pid;
 	/* Cached even when its note is lost (counted once, not at every event of a full ring). */

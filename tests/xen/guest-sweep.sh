@@ -128,7 +128,7 @@ else
 	held) want=0 ;;
 	worse) want=3 ;;
 	no_gain) want=4 ;;
-	*) want="held, no_gain or worse, not '${V[0]}'" ;;
+	*) want="a verdict of held, worse or no_gain" ;;
 	esac
 	expect_eq "verify: exit status, as its verdict (${V[0]}: ${V[4]})" "$rc" "$want" ||
 		{ tail -20 "$W/verify.out"; dmesg | tail -10; }
